@@ -1,0 +1,1 @@
+"""The ``nardy`` command line."""

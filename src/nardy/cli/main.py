@@ -1,0 +1,118 @@
+"""``nardy``: the command line.
+
+    nardy moves [--variant V] POSITION D1 D2 [--format moves|ids|json]
+    nardy moves --batch          (lines "VARIANT POSITION D1 D2" on standard input)
+    nardy show [--variant V] POSITION
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import TextIO
+
+from nardy.core import NardyError, Play, Position, variant, variants
+from nardy.notation import parse_position, position_id
+
+
+def _die(text: str) -> int:
+    if not (text.isdigit() and 1 <= int(text) <= 6):
+        raise argparse.ArgumentTypeError(f"a die is 1-6, not {text!r}")
+    return int(text)
+
+
+def _variant_names() -> list[str]:
+    return sorted(v.key for v in variants())
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="nardy", description="Backgammon and long nardy: rules, notation and analysis."
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    moves = sub.add_parser(
+        "moves",
+        help="list every legal play of a roll",
+        description="List every legal play of a roll, one per line, sorted. POSITION is a "
+        "Position ID, PositionID:MatchID, or an XGID. With --batch, read lines "
+        "'VARIANT POSITION D1 D2' from standard input and answer each with the sorted "
+        "Position IDs the plays reach (or 'error: …').",
+    )
+    moves.add_argument("--variant", default="backgammon", help=f"one of {_variant_names()}")
+    moves.add_argument("--format", choices=["moves", "ids", "json"], default="moves")
+    moves.add_argument("--batch", action="store_true", help="read positions from stdin")
+    moves.add_argument("position", nargs="?")
+    moves.add_argument("d1", nargs="?", type=_die)
+    moves.add_argument("d2", nargs="?", type=_die)
+
+    show = sub.add_parser("show", help="draw a position in the terminal")
+    show.add_argument("--variant", default="backgammon", help=f"one of {_variant_names()}")
+    show.add_argument("position")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "moves":
+            if args.batch:
+                return _batch(sys.stdin, sys.stdout)
+            if args.position is None or args.d2 is None:
+                parser.error("moves needs POSITION D1 D2 (or --batch)")
+            pos = parse_position(args.position, args.variant)
+            print(format_plays(pos, pos.legal_plays(args.d1, args.d2), args.format))
+        elif args.command == "show":
+            from nardy.cli.board import render
+
+            print(render(parse_position(args.position, args.variant)))
+    except NardyError as exc:
+        print(f"nardy: error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def format_plays(pos: Position, plays: list[Play], fmt: str) -> str:
+    """The answer of ``nardy moves`` in one of its formats."""
+    if fmt == "ids":
+        return "\n".join(sorted({position_id(p.position) for p in plays}))
+    if fmt == "json":
+        return json.dumps(
+            [
+                {
+                    "play": str(p),
+                    "id": position_id(p.position),
+                    "moves": [[m.start, m.end, m.hit] for m in p.moves],
+                }
+                for p in plays
+            ],
+            indent=1,
+        )
+    return "\n".join(str(p) if p.moves else "(no legal move)" for p in plays)
+
+
+def _batch(lines: TextIO, out: TextIO) -> int:
+    for line in lines:
+        if not line.strip():
+            continue
+        try:
+            fields = line.split()
+            if len(fields) != 4:
+                raise NardyError("expected 'VARIANT POSITION D1 D2'")
+            name, text, d1, d2 = fields
+            if not (d1.isdigit() and d2.isdigit()):
+                raise NardyError(f"dice must be numbers 1-6, not {d1!r} {d2!r}")
+            pos = parse_position(text, variant(name))
+            answer = " ".join(sorted({position_id(p.position) for p in pos.legal_plays(int(d1), int(d2))}))
+        except NardyError as exc:
+            answer = f"error: {exc}"
+        out.write(answer + "\n")
+        out.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

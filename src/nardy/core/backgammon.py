@@ -1,0 +1,121 @@
+"""Backgammon ("short nardy") and its variants nackgammon and acey-deucey (RULES.md 1, 2)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import ClassVar
+
+from nardy.core.position import BAR, CHECKERS, OFF, Position, ResultKind, Side
+from nardy.core.variant import (
+    BELOW,
+    POINTS_MASK,
+    UNIT,
+    Step,
+    Variant,
+    bear_offs,
+    count,
+    register,
+    unpack,
+)
+
+
+@register
+class Backgammon(Variant):
+    """Backgammon: the sides mirror each other (my p is their 25 - p); hitting; a bar."""
+
+    key = "backgammon"
+    name = "Backgammon"
+    aliases = ("bg", "short", "short-nardy")
+    start_points: ClassVar[dict[int, int]] = {24: 2, 13: 5, 8: 3, 6: 5}
+
+    def opponent_point(self, point: int) -> int:
+        return 25 - point
+
+    def to_mine(self, theirs: Side) -> Side:
+        return theirs[OFF : OFF + 1] + theirs[24:0:-1] + theirs[BAR:]
+
+    from_mine = to_mine  # the mirror is its own inverse
+
+    def turn_context(self, me: int, op: int, d1: int, d2: int) -> int:
+        """The points I may land on: bits of a packed side, set where the opponent has at most
+        one checker (RULES.md 1.2). Hits only empty blot points, so this holds all turn."""
+        blocked = op >> 1 | op >> 2 | op >> 3  # a byte is 0 or 1 exactly where it is < 2
+        return ~blocked & POINTS_MASK
+
+    def steps(self, me: int, op: int, die: int, ctx: int, top: int) -> Iterator[Step]:
+        # RULES.md 1.2: bar checkers enter first, on my point 25 - die, if open.
+        if me >> (8 * BAR):
+            yield from self._enter(me, op, die, ctx, UNIT[BAR])
+            return
+        waiting = CHECKERS - sum(unpack(me)) if self.enters_from_outside else 0
+        if waiting and top == BAR:
+            yield from self._enter(me, op, die, ctx, 0)
+        mine = (me | me >> 1 | me >> 2 | me >> 3) & POINTS_MASK  # occupied(me), inlined
+        highest = (mine.bit_length() - 1) >> 3 if mine else 0
+        sources = mine & (ctx << (8 * die)) & BELOW[min(top, 24)]
+        while sources:
+            bit = sources.bit_length() - 1
+            sources ^= 1 << bit
+            start = bit >> 3
+            end = start - die
+            if (op >> (bit - 8 * die)) & 255:  # a blot: it goes to the bar
+                yield start, end, me - UNIT[start] + UNIT[end], op - UNIT[end] + UNIT[BAR]
+            else:
+                yield start, end, me - UNIT[start] + UNIT[end], op
+        # RULES.md 1.3: bear off only with all 15 home; a die larger than needed only from
+        # the highest occupied point.
+        if highest <= 6 and not waiting:
+            yield from bear_offs(me, op, die, highest, top)
+
+    def _enter(self, me: int, op: int, die: int, open_points: int, source: int) -> Iterator[Step]:
+        end = BAR - die
+        if open_points >> (8 * end) & 1:
+            hit = count(op, end) == 1
+            yield BAR, end, me - source + UNIT[end], op - UNIT[end] + UNIT[BAR] if hit else op
+
+    def is_race(self, pos: Position) -> bool:
+        me, op = pos.mine, self.to_mine(pos.theirs)
+        if me[BAR] or op[BAR] or pos.waiting(True) or pos.waiting(False):
+            return False
+        my_back = max((p for p in range(1, 25) if me[p]), default=0)
+        their_back = min((p for p in range(1, 25) if op[p]), default=25)
+        return my_back < their_back
+
+    def result_kind(self, loser: Side, winner: Side) -> ResultKind:
+        # RULES.md 1.4. Acey-deucey checkers never entered count as on the bar.
+        if loser[OFF]:
+            return ResultKind.SINGLE
+        if loser[BAR] or sum(loser) < CHECKERS or any(loser[19:25]):
+            return ResultKind.BACKGAMMON
+        return ResultKind.GAMMON
+
+
+@register
+class Nackgammon(Backgammon):
+    """Nackgammon, with the seed's starting layout (RULES.md 2)."""
+
+    key = "nackgammon"
+    name = "Nackgammon"
+    aliases = ("nack",)
+    start_points: ClassVar[dict[int, int]] = {24: 4, 23: 1, 13: 2, 8: 3, 6: 5}
+
+
+@register
+class AceyDeucey(Backgammon):
+    """Acey-deucey: all 15 start off the board and enter like bar checkers (RULES.md 2).
+
+    Checkers not yet entered do not stop the others moving; a hit checker goes to the bar,
+    and bar checkers enter before anything else moves. The 1-2 roll's chosen double is a
+    second step: :meth:`legal_plays` with that double on the position after the 1-2.
+    """
+
+    key = "acey-deucey"
+    name = "Acey-deucey"
+    aliases = ("acey", "aceydeucey", "acey_deucey")
+    start_points: ClassVar[dict[int, int]] = {}
+    enters_from_outside = True
+
+    @staticmethod
+    def is_acey_deucey_roll(d1: int, d2: int) -> bool:
+        """The roll 1-2, which earns a chosen double and another roll."""
+        return {d1, d2} == {1, 2}

@@ -1,0 +1,265 @@
+"""A variant: the geometry, start position and move rules of one game, and the registry.
+
+Every rule that differs between variants lives in a :class:`Variant` subclass; the rest of
+nardy asks the variant and never branches on which one it is. Variants are stateless
+singletons looked up by a stable key (``backgammon``, ``nackgammon``, ``acey-deucey``,
+``long``).
+
+Legal plays are generated here once for all variants (RULES.md 1.2, 3.2: most dice, both dice,
+the larger die), from the single-die steps that each variant defines. The search works in
+the mover's numbering throughout: the opponent's checkers are first turned into "mine"
+coordinates by the variant's geometry, so a step only compares two counts on one point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+from nardy.core.errors import InvalidDiceError, InvalidPositionError, UnknownVariantError
+from nardy.core.moves import Move, Play
+from nardy.core.position import BAR, CHECKERS, OFF, Outcome, Position, Side
+
+# One single-die step: (start, end, my side after, opponent's side after in my coordinates),
+# both sides packed (see pack()).
+Step = tuple[int, int, int, int]
+Path = tuple[tuple[int, int, bool], ...]
+
+
+class Variant:
+    """The rules of one variant. Subclasses fill in the geometry and single-die steps."""
+
+    key: ClassVar[str]
+    name: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+    start_points: ClassVar[dict[int, int]]
+
+    # -- geometry --------------------------------------------------------------------------
+
+    def opponent_point(self, point: int) -> int:
+        """My point ``point`` (1-24) as the opponent numbers it."""
+        raise NotImplementedError
+
+    def to_mine(self, theirs: Side) -> Side:
+        """The opponent's side re-indexed by my point numbers (0 = their off, 25 = their bar)."""
+        raise NotImplementedError
+
+    def from_mine(self, op: Side) -> Side:
+        """The inverse of :meth:`to_mine`."""
+        raise NotImplementedError
+
+    # -- positions -------------------------------------------------------------------------
+
+    def start(self) -> Position:
+        """The starting position, first player on roll."""
+        side = bytes(self.start_points.get(p, 0) for p in range(26))
+        return Position(self, side, side)
+
+    def validate(self, pos: Position) -> None:
+        """Raise :class:`InvalidPositionError` unless ``pos`` can occur in this variant."""
+        for label, side in (("mine", pos.mine), ("theirs", pos.theirs)):
+            if not isinstance(side, bytes) or len(side) != 26:
+                raise InvalidPositionError(f"{label}: expected 26 counts as bytes")
+            total = sum(side)
+            if total > CHECKERS or (total < CHECKERS and not self.enters_from_outside):
+                raise InvalidPositionError(
+                    f"{label} has {total} checkers on the board, bar and off; "
+                    f"{self.name} needs {CHECKERS}"
+                )
+            if side[BAR] and not self.has_bar:
+                raise InvalidPositionError(f"{label}: {self.name} has no bar")
+        op = self.to_mine(pos.theirs)
+        for p in range(1, 25):
+            if pos.mine[p] and op[p]:
+                raise InvalidPositionError(f"both sides have checkers on my point {p}")
+        if pos.mine[OFF] == CHECKERS and pos.theirs[OFF] == CHECKERS:
+            raise InvalidPositionError("both sides have borne off all their checkers")
+
+    has_bar: ClassVar[bool] = True
+    enters_from_outside: ClassVar[bool] = False
+    ordered_doubles: ClassVar[bool] = True
+
+    # -- legal plays -----------------------------------------------------------------------
+
+    def legal_plays(self, pos: Position, d1: int, d2: int) -> list[Play]:
+        """Every legal play of ``d1``-``d2``, one per resulting position, back checkers first.
+
+        A roll with no legal move gives the single empty play, which leaves the position as
+        it is (the turn passes).
+        """
+        plays = [
+            Play(tuple(Move(s, t, hit) for s, t, hit in path), Position(self, mine, theirs))
+            for (mine, theirs), path in self.play_paths(pos.mine, pos.theirs, d1, d2).items()
+        ]
+        plays.sort(key=Play.sort_key)
+        return plays
+
+    def play_paths(self, mine: Side, theirs: Side, d1: int, d2: int) -> dict[tuple[Side, Side], Path]:
+        """The fast path: ``{(mine, theirs) after: the moves of one play reaching it}``.
+
+        No validation of the position; the dice are checked. Inside, each side is packed
+        into one integer, a byte per index (see :func:`pack`), so that moving a checker is
+        one addition and a whole side hashes as a number.
+        """
+        if not (isinstance(d1, int) and isinstance(d2, int) and 1 <= d1 <= 6 and 1 <= d2 <= 6):
+            raise InvalidDiceError(f"dice must be 1-6, got {d1} and {d2}")
+        me0 = int.from_bytes(mine, "little")
+        op0 = int.from_bytes(self.to_mine(theirs), "little")
+        ctx = self.turn_context(me0, op0, d1, d2)
+        steps = self.steps
+        frontier: dict[tuple[int, int], Path]
+        if d1 == d2 and self.ordered_doubles:
+            frontier = self._ordered_doubles(me0, op0, d1, ctx)
+        elif d1 == d2:
+            frontier = {(me0, op0): ()}
+            for _ in range(4):
+                deeper: dict[tuple[int, int], Path] = {}
+                for (me, o), path in frontier.items():
+                    for s, t, me1, o1 in steps(me, o, d1, ctx, BAR):
+                        if (me1, o1) not in deeper:
+                            deeper[me1, o1] = (*path, (s, t, o1 != o))
+                if not deeper:
+                    break
+                frontier = deeper
+        else:
+            high, low = max(d1, d2), min(d1, d2)
+            both: dict[tuple[int, int], Path] = {}
+            singles: dict[int, dict[tuple[int, int], Path]] = {high: {}, low: {}}
+            for first, second in ((high, low), (low, high)):
+                for s, t, me1, o1 in steps(me0, op0, first, ctx, BAR):
+                    move = (s, t, o1 != op0)
+                    second_played = False
+                    for s2, t2, me2, o2 in steps(me1, o1, second, ctx, BAR):
+                        second_played = True
+                        key = (me2, o2)
+                        if key not in both:
+                            both[key] = (move, (s2, t2, o2 != o1))
+                    if not second_played:
+                        singles[first].setdefault((me1, o1), (move,))
+            # RULES.md 1.2: both dice if possible, else the larger die if it can be played.
+            frontier = both or singles[high] or singles[low] or {(me0, op0): ()}
+        from_mine = self.from_mine
+        return {
+            (me.to_bytes(26, "little"), theirs if o == op0 else from_mine(unpack(o))): path
+            for (me, o), path in frontier.items()
+        }
+
+    def _ordered_doubles(self, me0: int, op0: int, die: int, ctx: Any) -> dict[tuple[int, int], Path]:
+        """Doubles without revisiting orders: each move starts no higher than the one before.
+
+        Sound where the order of single moves never changes what is legal (backgammon:
+        a lower checker's move never opens or closes anything for a higher one).
+        """
+        level: list[tuple[int, int, int, Path]] = [(me0, op0, BAR, ())]
+        for _ in range(4):
+            deeper = [
+                (me1, o1, s, (*path, (s, t, o1 != o)))
+                for me, o, top, path in level
+                for s, t, me1, o1 in self.steps(me, o, die, ctx, top)
+            ]
+            if not deeper:
+                break
+            level = deeper
+        frontier: dict[tuple[int, int], Path] = {}
+        for me, o, _, path in level:
+            frontier.setdefault((me, o), path)
+        return frontier
+
+    def turn_context(self, me: int, op: int, d1: int, d2: int) -> Any:
+        """What the steps need to know about the turn as a whole: which points are open,
+        and for long nardy the head at the start of the turn."""
+        raise NotImplementedError
+
+    def steps(self, me: int, op: int, die: int, ctx: Any, top: int) -> Iterator[Step]:
+        """Every legal single move of one die from packed ``me`` (opponent ``op`` packed in my
+        coordinates) by a checker starting no higher than ``top``."""
+        raise NotImplementedError
+
+    # -- counting and the end of the game --------------------------------------------------
+
+    def pips(self, side: Side) -> int:
+        """The pips one side still has to travel to bear everything off."""
+        return sum(p * n for p, n in enumerate(side)) + 25 * (CHECKERS - sum(side))
+
+    def is_race(self, pos: Position) -> bool:
+        """True when no checker of either side can still hit or block the other's."""
+        raise NotImplementedError
+
+    def outcome(self, pos: Position) -> Outcome | None:
+        """The result when a side has borne off all 15, else None."""
+        if pos.mine[OFF] == CHECKERS:
+            return Outcome(True, self.result_kind(pos.theirs, pos.mine))
+        if pos.theirs[OFF] == CHECKERS:
+            return Outcome(False, self.result_kind(pos.mine, pos.theirs))
+        return None
+
+    def result_kind(self, loser: Side, winner: Side) -> Any:
+        """The kind of win from the loser's side (single/gammon/… or oin/mars)."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"nardy.variant({self.key!r})"
+
+
+UNIT = tuple(1 << (8 * p) for p in range(26))
+"""``UNIT[p]`` is one checker on index ``p`` of a packed side."""
+POINTS_MASK = sum(UNIT[1:25])
+BELOW = tuple((1 << (8 * top + 1)) - 1 for top in range(26))
+"""``BELOW[top]`` keeps the low bits of indexes 0..top of a packed side."""
+
+
+def pack(side: Side) -> int:
+    """A side as one integer, a byte per index: count at ``p`` is ``(packed >> 8 * p) & 255``."""
+    return int.from_bytes(side, "little")
+
+
+def unpack(packed: int) -> Side:
+    """The inverse of :func:`pack`."""
+    return packed.to_bytes(26, "little")
+
+
+def occupied(packed: int) -> int:
+    """One bit (the lowest of its byte) for each point 1-24 holding at least one checker."""
+    return (packed | packed >> 1 | packed >> 2 | packed >> 3) & POINTS_MASK
+
+
+def bear_offs(me: int, op: int, die: int, highest: int, top: int) -> Iterator[Step]:
+    """The bear-off a die allows once every checker is home (``highest`` <= 6): from the
+    die's own point, or from the highest point when the die is larger (RULES.md 1.3, 3.3)."""
+    if die <= highest:
+        if die <= top and count(me, die):
+            yield die, OFF, me - UNIT[die] + 1, op
+    elif 0 < highest <= top:
+        yield highest, OFF, me - UNIT[highest] + 1, op
+
+
+def count(packed: int, point: int) -> int:
+    """Checkers on ``point`` of a packed side."""
+    return (packed >> (8 * point)) & 255
+
+
+_REGISTRY: dict[str, Variant] = {}
+
+
+def register(cls: type[Variant]) -> type[Variant]:
+    """Class decorator: make a variant findable by its key and aliases."""
+    instance = cls()
+    for name in (cls.key, *cls.aliases):
+        _REGISTRY[name] = instance
+    return cls
+
+
+def variant(name: str | Variant) -> Variant:
+    """The variant called ``name`` (key or alias, case-insensitive)."""
+    if isinstance(name, Variant):
+        return name
+    try:
+        return _REGISTRY[name.strip().lower()]
+    except KeyError:
+        known = ", ".join(sorted({v.key for v in _REGISTRY.values()}))
+        raise UnknownVariantError(f"unknown variant {name!r}; known: {known}") from None
+
+
+def variants() -> list[Variant]:
+    """Every variant, each once."""
+    return list({id(v): v for v in _REGISTRY.values()}.values())
