@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from nardy.core import OFF, Position, variant  # noqa: E402
-from nardy.core.position import Side  # noqa: E402
-from nardy.notation.position_id import encode_sides  # noqa: E402
+from nardy.core import OFF, Position, variant
+from nardy.core.position import Side
+from nardy.notation.position_id import encode_sides
 
 
 def random_game_positions(

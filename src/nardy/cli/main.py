@@ -1,8 +1,8 @@
 """``nardy``: the command line.
 
-    nardy moves [--variant V] POSITION D1 D2 [--format moves|ids|json]
-    nardy moves --batch          (lines "VARIANT POSITION D1 D2" on standard input)
-    nardy show [--variant V] POSITION
+nardy moves [--variant V] POSITION D1 D2 [--format moves|ids|json]
+nardy moves --batch          (lines "VARIANT POSITION D1 D2" on standard input)
+nardy show [--variant V] POSITION
 """
 
 from __future__ import annotations
@@ -50,6 +50,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     show = sub.add_parser("show", help="draw a position in the terminal")
     show.add_argument("--variant", default="backgammon", help=f"one of {_variant_names()}")
+    show.add_argument(
+        "--home",
+        choices=["bottom-right", "bottom-left", "top-right", "top-left"],
+        default="bottom-right",
+        help="where the home board of the side on roll is drawn (RULES.md 4)",
+    )
     show.add_argument("position")
     return parser
 
@@ -68,7 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif args.command == "show":
             from nardy.cli.board import render
 
-            print(render(parse_position(args.position, args.variant)))
+            print(render(parse_position(args.position, args.variant), home=args.home))
     except NardyError as exc:
         print(f"nardy: error: {exc}", file=sys.stderr)
         return 2
@@ -106,7 +112,9 @@ def _batch(lines: TextIO, out: TextIO) -> int:
             if not (d1.isdigit() and d2.isdigit()):
                 raise NardyError(f"dice must be numbers 1-6, not {d1!r} {d2!r}")
             pos = parse_position(text, variant(name))
-            answer = " ".join(sorted({position_id(p.position) for p in pos.legal_plays(int(d1), int(d2))}))
+            answer = " ".join(
+                sorted({position_id(p.position) for p in pos.legal_plays(int(d1), int(d2))})
+            )
         except NardyError as exc:
             answer = f"error: {exc}"
         out.write(answer + "\n")

@@ -25,16 +25,20 @@ class Backgammon(Variant):
 
     key = "backgammon"
     name = "Backgammon"
-    aliases = ("bg", "short", "short-nardy")
+    aliases: ClassVar[tuple[str, ...]] = ("bg", "short", "short-nardy")
     start_points: ClassVar[dict[int, int]] = {24: 2, 13: 5, 8: 3, 6: 5}
+    own_settings: ClassVar[frozenset[str]] = frozenset({"jacoby", "backgammon-value", "opening"})
+    resignation_levels: ClassVar[tuple[ResultKind, ...]] = (
+        ResultKind.SINGLE,
+        ResultKind.GAMMON,
+        ResultKind.BACKGAMMON,
+    )
 
     def opponent_point(self, point: int) -> int:
         return 25 - point
 
     def to_mine(self, theirs: Side) -> Side:
         return theirs[OFF : OFF + 1] + theirs[24:0:-1] + theirs[BAR:]
-
-    from_mine = to_mine  # the mirror is its own inverse
 
     def turn_context(self, me: int, op: int, d1: int, d2: int) -> int:
         """The points I may land on: bits of a packed side, set where the opponent has at most
@@ -96,7 +100,7 @@ class Nackgammon(Backgammon):
 
     key = "nackgammon"
     name = "Nackgammon"
-    aliases = ("nack",)
+    aliases: ClassVar[tuple[str, ...]] = ("nack",)
     start_points: ClassVar[dict[int, int]] = {24: 4, 23: 1, 13: 2, 8: 3, 6: 5}
 
 
@@ -111,7 +115,7 @@ class AceyDeucey(Backgammon):
 
     key = "acey-deucey"
     name = "Acey-deucey"
-    aliases = ("acey", "aceydeucey", "acey_deucey")
+    aliases: ClassVar[tuple[str, ...]] = ("acey", "aceydeucey", "acey_deucey")
     start_points: ClassVar[dict[int, int]] = {}
     enters_from_outside = True
 
@@ -119,3 +123,6 @@ class AceyDeucey(Backgammon):
     def is_acey_deucey_roll(d1: int, d2: int) -> bool:
         """The roll 1-2, which earns a chosen double and another roll."""
         return {d1, d2} == {1, 2}
+
+    def earns_chosen_double(self, d1: int, d2: int) -> bool:
+        return self.is_acey_deucey_roll(d1, d2)

@@ -6,7 +6,7 @@ class NardyError(ValueError):
 
 
 class InvalidPositionError(NardyError):
-    """A position that cannot occur under the variant's rules (wrong checker count, shared point…)."""
+    """A position that cannot occur in the variant (wrong checker count, a shared point…)."""
 
 
 class IllegalPlayError(NardyError):
@@ -18,7 +18,7 @@ class InvalidDiceError(NardyError):
 
 
 class NotationError(NardyError):
-    """Text that does not parse as the notation it claims to be (a move, a Position ID, an XGID…)."""
+    """Text that is not the notation it claims to be (a move, a Position ID, an XGID…)."""
 
 
 class UnknownVariantError(NardyError):

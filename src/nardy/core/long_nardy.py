@@ -62,9 +62,20 @@ class LongNardy(Variant):
 
     key = "long"
     name = "Long nardy"
-    aliases = ("long-nardy", "longnardy", "nardy", "narde", "long-backgammon")
+    aliases: ClassVar[tuple[str, ...]] = (
+        "long-nardy",
+        "longnardy",
+        "nardy",
+        "narde",
+        "long-backgammon",
+    )
     start_points: ClassVar[dict[int, int]] = {HEAD: CHECKERS}
     has_bar = False
+    own_settings: ClassVar[frozenset[str]] = frozenset(
+        {"ending", "first-move-in-series", "last-roll"}
+    )
+    cube_by_default = False  # RULES.md 3.4: the cube is a setting, off by default
+    opening_dice_played = False
     ordered_doubles = False  # the six-block rule is checked after every single move
 
     def opponent_point(self, point: int) -> int:
@@ -72,8 +83,6 @@ class LongNardy(Variant):
 
     def to_mine(self, theirs: Side) -> Side:
         return theirs[OFF : OFF + 1] + theirs[13:25] + theirs[1:13] + theirs[BAR:]
-
-    from_mine = to_mine  # a half-turn twice is the identity
 
     def turn_context(self, me: int, op: int, d1: int, d2: int) -> Turn:
         # RULES.md 3.2, head rule: one checker leaves the head per turn, except two on the

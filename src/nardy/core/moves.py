@@ -7,6 +7,7 @@ same position compare equal whatever their moves.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -145,7 +146,7 @@ def parse_moves(text: str) -> list[Segment]:
             raise NotationError(f"{token!r}: a move repeats 1-4 times")
         hops = [
             Segment(start, end, starred)
-            for (start, _), (end, starred) in zip(points, points[1:], strict=False)
+            for (start, _), (end, starred) in itertools.pairwise(points)
         ]
         for hop in hops:
             if hop.end >= hop.start:

@@ -13,12 +13,17 @@ coordinates by the variant's geometry, so a step only compares two counts on one
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar
 
-from nardy.core.errors import InvalidDiceError, InvalidPositionError, UnknownVariantError
+from nardy.core.errors import (
+    IllegalPlayError,
+    InvalidDiceError,
+    InvalidPositionError,
+    UnknownVariantError,
+)
 from nardy.core.moves import Move, Play
-from nardy.core.position import BAR, CHECKERS, OFF, Outcome, Position, Side
+from nardy.core.position import BAR, CHECKERS, OFF, Outcome, Position, ResultKind, Side
 
 # One single-die step: (start, end, my side after, opponent's side after in my coordinates),
 # both sides packed (see pack()).
@@ -45,8 +50,8 @@ class Variant:
         raise NotImplementedError
 
     def from_mine(self, op: Side) -> Side:
-        """The inverse of :meth:`to_mine`."""
-        raise NotImplementedError
+        """The inverse of :meth:`to_mine`; both geometries so far are their own inverse."""
+        return self.to_mine(op)
 
     # -- positions -------------------------------------------------------------------------
 
@@ -78,6 +83,13 @@ class Variant:
     has_bar: ClassVar[bool] = True
     enters_from_outside: ClassVar[bool] = False
     ordered_doubles: ClassVar[bool] = True
+    own_settings: ClassVar[frozenset[str]] = frozenset()
+    """Settings (RULES.md names) that only this variant's family has."""
+    cube_by_default: ClassVar[bool] = True
+    resignation_levels: ClassVar[tuple[ResultKind, ...]] = ()
+    """What a player may resign (single, gammon, backgammon); none where one surrenders."""
+    opening_dice_played: ClassVar[bool] = True
+    """False where the opening roll only decides who starts (long nardy's lot, RULES.md 3.1)."""
 
     # -- legal plays -----------------------------------------------------------------------
 
@@ -94,7 +106,9 @@ class Variant:
         plays.sort(key=Play.sort_key)
         return plays
 
-    def play_paths(self, mine: Side, theirs: Side, d1: int, d2: int) -> dict[tuple[Side, Side], Path]:
+    def play_paths(
+        self, mine: Side, theirs: Side, d1: int, d2: int
+    ) -> dict[tuple[Side, Side], Path]:
         """The fast path: ``{(mine, theirs) after: the moves of one play reaching it}``.
 
         No validation of the position; the dice are checked. Inside, each side is packed
@@ -144,7 +158,9 @@ class Variant:
             for (me, o), path in frontier.items()
         }
 
-    def _ordered_doubles(self, me0: int, op0: int, die: int, ctx: Any) -> dict[tuple[int, int], Path]:
+    def _ordered_doubles(
+        self, me0: int, op0: int, die: int, ctx: Any
+    ) -> dict[tuple[int, int], Path]:
         """Doubles without revisiting orders: each move starts no higher than the one before.
 
         Sound where the order of single moves never changes what is legal (backgammon:
@@ -164,6 +180,56 @@ class Variant:
         for me, o, _, path in level:
             frontier.setdefault((me, o), path)
         return frontier
+
+    def next_moves(
+        self, pos: Position, d1: int, d2: int, done: Sequence[tuple[Move, int]]
+    ) -> tuple[Position, list[tuple[Move, int]]]:
+        """Moving one checker at a time: the position after the single moves ``done`` (each
+        with the die it used), and every single move (with its die) that can follow on the
+        way to a legal play. Raises :class:`IllegalPlayError` if ``done`` itself is not such a
+        way. The play is complete when the position is one that a legal play reaches.
+        """
+        targets = {
+            (pack(m), pack(self.to_mine(t))) for m, t in self.play_paths(pos.mine, pos.theirs, d1, d2)
+        }
+        me, op = pack(pos.mine), pack(self.to_mine(pos.theirs))
+        ctx = self.turn_context(me, op, d1, d2)
+        remaining = [d1] * 4 if d1 == d2 else [d1, d2]
+        for move, die in done:
+            step = next(
+                (
+                    (me1, o1)
+                    for s, t, me1, o1 in self.steps(me, op, die, ctx, BAR)
+                    if (s, t) == (move.start, move.end)
+                ),
+                None,
+            )
+            if die not in remaining or step is None or not self._completes(*step, _without(remaining, die), targets, ctx):
+                raise IllegalPlayError(f"{move} with a {die} is not a legal move here")
+            (me, op), remaining = step, _without(remaining, die)
+        following = [
+            (Move(s, t, o1 != op), die)
+            for die in sorted(set(remaining))
+            for s, t, me1, o1 in self.steps(me, op, die, ctx, BAR)
+            if self._completes(me1, o1, _without(remaining, die), targets, ctx)
+        ]
+        return Position(self, unpack(me), self.from_mine(unpack(op))), following
+
+    def _completes(
+        self, me: int, op: int, remaining: list[int], targets: set[tuple[int, int]], ctx: Any
+    ) -> bool:
+        """Whether some order of the remaining dice leads from here to a legal play."""
+        if (me, op) in targets:
+            return True
+        return any(
+            self._completes(me1, o1, _without(remaining, die), targets, ctx)
+            for die in set(remaining)
+            for _, _, me1, o1 in self.steps(me, op, die, ctx, BAR)
+        )
+
+    def earns_chosen_double(self, d1: int, d2: int) -> bool:
+        """Whether this roll, once played, lets the player name a double (acey-deucey's 1-2)."""
+        return False
 
     def turn_context(self, me: int, op: int, d1: int, d2: int) -> Any:
         """What the steps need to know about the turn as a whole: which points are open,
@@ -221,6 +287,12 @@ def unpack(packed: int) -> Side:
 def occupied(packed: int) -> int:
     """One bit (the lowest of its byte) for each point 1-24 holding at least one checker."""
     return (packed | packed >> 1 | packed >> 2 | packed >> 3) & POINTS_MASK
+
+
+def _without(dice: list[int], die: int) -> list[int]:
+    rest = list(dice)
+    rest.remove(die)
+    return rest
 
 
 def bear_offs(me: int, op: int, die: int, highest: int, top: int) -> Iterator[Step]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import base64
 import binascii
 
-from nardy.core import CHECKERS, OFF, NotationError, Position, Variant, variant
+from nardy.core import CHECKERS, NotationError, Position, Variant, variant
 from nardy.core.position import Side
 
 ID_LENGTH = 14

@@ -1,0 +1,116 @@
+"""A text drawing of a position, in the style of GNU Backgammon's ``show board``.
+
+X is always the side on roll and O the opponent; the points are numbered from X's side
+(13-24 along one edge, 12-1 along the other). Each point is a column three characters wide;
+a stack taller than five shows four checkers and then its count. Checkers on the bar stand
+in the bar column, each side's in the half where it enters. Long nardy has no bar; its two
+heads (where each side's checkers start) are marked ``H`` outside the frame.
+
+``home`` puts X's home board (points 1-6) in any corner (RULES.md 4): the drawing is
+mirrored left-right and/or top-bottom, numbers, checkers and side notes alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from nardy.core import BAR, CHECKERS, OFF, Position
+from nardy.notation import position_id
+
+HOME_CORNERS = ("bottom-right", "bottom-left", "top-right", "top-left")
+TALL = 5
+"""Rows of checkers in each half; a taller stack shows its count in the row next to the middle."""
+EMPTY = "   "
+
+
+def render(position: Position, *, home: str = "bottom-right") -> str:
+    """The board of ``position`` as lines of text, X (the side on roll) at home in ``home``."""
+    if home not in HOME_CORNERS:
+        raise ValueError(f"home must be one of {', '.join(HOME_CORNERS)}, not {home!r}")
+    v = position.variant
+    mine, theirs = position.mine, v.to_mine(position.theirs)
+
+    # X's far side (13-24, where O is at home in backgammon) and near side (12-1), each
+    # listed left to right as drawn with the home board at the bottom right.
+    far, near = list(range(13, 25)), list(range(12, 0, -1))
+    if home.endswith("left"):
+        far.reverse()
+        near.reverse()
+    home_on_top = home.startswith("top")
+
+    def stacks(points: Sequence[int]) -> list[tuple[str, int]]:
+        return [("X", mine[p]) if mine[p] else ("O", theirs[p]) for p in points]
+
+    def notes(side: str) -> list[str]:
+        """The side notes of X or O, from the edge of the board inwards."""
+        counts = mine if side == "X" else theirs
+        lines = [
+            f"{side}  {'on roll' if side == 'X' else 'opponent'}",
+            f"{side}  off: {counts[OFF]}",
+        ]
+        if v.enters_from_outside:
+            lines.append(f"{side}  waiting: {position.waiting(side == 'X')}")
+        return lines
+
+    # A checker on the bar enters on the far side for X and on the near side for O.
+    far_half = _half(stacks(far), ("X", mine[BAR]), notes("O"))
+    near_half = _half(stacks(near), ("O", theirs[BAR]), notes("X"))
+    top_points, bottom_points = (near, far) if home_on_top else (far, near)
+    top_rows, bottom_rows = (near_half, far_half) if home_on_top else (far_half, near_half)
+
+    # Long nardy's heads: the point where all 15 start, for X and (in X's numbering) for O.
+    head = next((p for p, n in v.start_points.items() if n == CHECKERS), None)
+    heads: list[int] = []
+    if head is not None:
+        heads = [head, *(p for p in range(1, 25) if v.opponent_point(p) == head)]
+
+    lines = [f" {v.name}   Position ID: {position_id(position)}"]
+    if heads:
+        lines.append(_marks(top_points, heads))
+    lines.append(_border(top_points))
+    lines += top_rows
+    lines.append(" |" + EMPTY * 6 + ("|BAR|" if v.has_bar else "|   |") + EMPTY * 6 + "|")
+    lines += reversed(bottom_rows)
+    lines.append(_border(bottom_points))
+    if heads:
+        lines.append(_marks(bottom_points, heads))
+    pips_x, pips_o = position.pips()
+    lines.append(f" Pip count  X: {pips_x}  O: {pips_o}")
+    corner = home.replace("-", " ")
+    lines.append(f" X = on roll (points numbered from X's side; X's home board {corner})")
+    if heads:
+        lines.append(f" H = head: X's on {heads[0]}, O's on {heads[1]} (O's own {head})")
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _cell(side: str, count: int, level: int) -> str:
+    """Row ``level`` (0 = outermost) of a stack of ``count`` checkers of ``side``."""
+    if count > TALL and level == TALL - 1:
+        return f"{count:>2} "
+    return f" {side} " if level < count else EMPTY
+
+
+def _half(stacks: list[tuple[str, int]], bar: tuple[str, int], notes: list[str]) -> list[str]:
+    """The rows of one half from the edge of the board inwards; bar checkers stack from the
+    middle outwards."""
+    rows = []
+    for level in range(TALL):
+        cells = [_cell(side, n, level) for side, n in stacks]
+        note = notes[level] if level < len(notes) else ""
+        bar_cell = _cell(*bar, TALL - 1 - level)
+        rows.append(f" |{''.join(cells[:6])}|{bar_cell}|{''.join(cells[6:])}|     {note}")
+    return rows
+
+
+def _border(points: Sequence[int]) -> str:
+    def numbers(half: Sequence[int]) -> str:
+        return "".join(f"{p:->2}-" for p in half)
+
+    return f" +{numbers(points[:6])}-----{numbers(points[6:])}+"
+
+
+def _marks(points: Sequence[int], heads: Sequence[int]) -> str:
+    def cells(half: Sequence[int]) -> str:
+        return "".join(" H " if p in heads else EMPTY for p in half)
+
+    return f"  {cells(points[:6])}     {cells(points[6:])}"

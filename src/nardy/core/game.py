@@ -1,0 +1,517 @@
+"""One game from the opening roll to its result: the state machine of RULES.md 1.1-1.5, 1.9,
+2, 3.1-3.4 for every variant.
+
+A :class:`Game` is driven by actions, each naming the player (0 or 1) who takes it:
+``roll_opening``, ``double`` / ``take`` / ``pass_double`` / ``beaver``, ``roll``, ``move`` /
+``undo`` / ``confirm`` (or ``play`` for a whole play), ``resign`` / ``accept_resignation`` /
+``decline_resignation``, ``surrender`` and, in acey-deucey, ``choose_double``. An action that
+is out of turn or not allowed raises a :class:`GameError` (or :class:`IllegalPlayError`) and
+changes nothing. Every finished turn is kept as a :class:`TurnRecord`, from which the game
+replays exactly.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+from nardy.core.dice import Dice, SecretDice
+from nardy.core.errors import IllegalPlayError, NardyError
+from nardy.core.moves import Move, Play
+from nardy.core.position import CHECKERS, OFF, Position, ResultKind
+from nardy.core.settings import Settings
+
+
+class GameError(NardyError):
+    """An action out of turn, in the wrong phase, or that the settings do not allow."""
+
+
+class Phase(enum.Enum):
+    """What the game waits for."""
+
+    OPENING = "opening"  # the opening roll (or long nardy's lot)
+    ROLL = "roll"  # the player on turn may double, resign or roll
+    DOUBLED = "doubled"  # the opponent of the doubler takes, passes or beavers
+    BEAVERED = "beavered"  # the doubler takes or passes the beaver
+    MOVING = "moving"  # dice on the table: single moves, undo, confirm
+    CHOOSE_DOUBLE = "choose-double"  # acey-deucey: name the double after playing 1-2
+    RESIGNED = "resigned"  # a resignation waits for the opponent's answer
+    OVER = "over"
+
+
+RESIGN_LEVELS = {1: ResultKind.SINGLE, 2: ResultKind.GAMMON, 3: ResultKind.BACKGAMMON}
+
+
+@dataclass(frozen=True, slots=True)
+class GameResult:
+    """How a game ended. ``winner`` is None for a draw (long nardy's last roll).
+
+    ``kind`` is one of single, gammon, backgammon, oin, mars, pass, resign, draw; for a
+    resignation or surrender ``level`` says what it was scored as. ``points`` already include
+    the cube, Jacoby and the backgammon value.
+    """
+
+    winner: int | None
+    kind: str
+    cube: int
+    points: int
+    level: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRecord:
+    """One turn: cube actions before the roll, the dice, the play and the positions around
+    it, both from the mover's side (``after`` is before the turn passes).
+
+    ``dice`` is None when the turn ended by a cube pass or a resignation before a roll;
+    ``chosen`` marks acey-deucey's named double after a 1-2. ``resignations`` lists each
+    resignation offered in the turn as (level, accepted, after the roll); a surrender is
+    level 0.
+    """
+
+    player: int
+    cube: tuple[str, ...]
+    dice: tuple[int, int] | None
+    play: Play | None
+    before: Position
+    after: Position
+    chosen: bool = False
+    resignations: tuple[tuple[int, bool, bool], ...] = ()
+
+
+@dataclass
+class Cube:
+    """The doubling cube: its value, its owner (None while centred) and whether a player has
+    turned it in this game (Jacoby counts only doubles, not automatic ones)."""
+
+    value: int = 1
+    owner: int | None = None
+    turned: bool = False
+    automatic: int = 0
+
+
+@dataclass
+class _Turn:
+    """The turn under way."""
+
+    cube: list[str] = field(default_factory=list)
+    dice: tuple[int, int] | None = None
+    moves: list[tuple[Move, int]] = field(default_factory=list)
+    chosen: bool = False
+    resignations: list[tuple[int, bool, bool]] = field(default_factory=list)
+
+
+class Game:
+    """A game of any variant under fixed :class:`Settings`, for players 0 and 1.
+
+    ``crawford`` marks the Crawford game of a match (no doubling). ``first_player`` skips
+    the opening roll (later games of a long-nardy series, RULES.md 3.1). ``position`` and
+    ``turn`` start a game from any legal position with that player on roll (RULES.md 4).
+    """
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        dice: Dice | None = None,
+        *,
+        crawford: bool = False,
+        first_player: int | None = None,
+        position: Position | None = None,
+        cube: Cube | None = None,
+    ) -> None:
+        self.settings = (settings or Settings()).resolve()
+        self.variant = self.settings.rules
+        self.dice_source = dice or SecretDice()
+        self.crawford = crawford
+        self.cube = cube or Cube()
+        self.start_cube = (self.cube.value, self.cube.owner)
+        self.records: list[TurnRecord] = []
+        self.opening_rolls: list[tuple[int, int]] = []
+        self.result: GameResult | None = None
+        self.first_player: int | None = None
+        self.turn: int = 0
+        self.phase = Phase.OPENING
+        self._position = position or self.variant.start()
+        if position is not None:
+            self.variant.validate(position)
+            if first_player is None:
+                raise GameError("a game from a chosen position needs the player on roll")
+        self._current = _Turn()
+        self._resigned: tuple[int, int, Phase] | None = None  # player, level, phase before
+        self._last_roll = False
+        self._doubler: int | None = None
+        if first_player is not None:
+            self._check_player(first_player)
+            self._begin(first_player)
+
+    # -- what the game looks like ---------------------------------------------------------
+
+    @property
+    def position(self) -> Position:
+        """The position from the side of the player on turn, single moves made so far
+        included."""
+        if self.phase is Phase.MOVING and self._current.moves:
+            return self._after_moves()[0]
+        return self._position
+
+    def position_for(self, player: int) -> Position:
+        """The position from ``player``'s side."""
+        pos = self.position
+        return pos if player == self.turn else pos.swap()
+
+    @property
+    def dice(self) -> tuple[int, int] | None:
+        """The dice on the table (None before the roll)."""
+        return self._current.dice
+
+    @property
+    def over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def moves_made(self) -> list[Move]:
+        """The single moves made so far this turn."""
+        return [m for m, _ in self._current.moves]
+
+    def legal_plays(self) -> list[Play]:
+        """The legal plays of the dice on the table."""
+        d1, d2 = self._need_dice()
+        return self._position.legal_plays(d1, d2)
+
+    def next_moves(self) -> list[Move]:
+        """The single moves that may be made next on the way to a legal play."""
+        return [m for m, _ in self._after_moves()[1]]
+
+    def can_double(self, player: int) -> bool:
+        """Whether ``player`` may offer the cube now (RULES.md 1.5, 1.6 Crawford)."""
+        return (
+            self.phase is Phase.ROLL
+            and player == self.turn
+            and bool(self.settings.cube)
+            and not self.crawford
+            and not self._last_roll
+            and self.cube.owner in (None, player)
+        )
+
+    def resignation(self) -> tuple[int, int] | None:
+        """(player, level) of the resignation waiting for an answer, if any."""
+        return None if self._resigned is None else self._resigned[:2]
+
+    # -- the opening --------------------------------------------------------------------
+
+    def roll_opening(self) -> tuple[int, int]:
+        """Each player rolls one die, ties roll again (RULES.md 1.1, 3.1); with automatic
+        doubles each tie doubles the centred cube, up to the limit (1.5). Returns the
+        deciding dice (player 0's, player 1's)."""
+        self._expect(Phase.OPENING)
+        while True:
+            roll = (self.dice_source.die(), self.dice_source.die())
+            self.opening_rolls.append(roll)
+            if roll[0] != roll[1]:
+                break
+            if self.cube.automatic < self.settings.automatic_doubles:
+                self.cube.value *= 2
+                self.cube.automatic += 1
+        first = 0 if roll[0] > roll[1] else 1
+        self._begin(first)
+        if self.variant.opening_dice_played and self.settings.opening == "use-opening-dice":
+            self._start_moving((roll[first], roll[1 - first]))
+        return roll
+
+    def _begin(self, first: int) -> None:
+        self.first_player = first
+        self.turn = first
+        self.phase = Phase.ROLL
+
+    # -- the cube -------------------------------------------------------------------------
+
+    def double(self, player: int) -> None:
+        """Offer the cube before rolling (RULES.md 1.5)."""
+        if not self.can_double(player):
+            self._check_turn(player, Phase.ROLL)
+            raise GameError(self._why_no_double(player))
+        self._current.cube.append("double")
+        self._doubler = player
+        self.phase = Phase.DOUBLED
+
+    def _why_no_double(self, player: int) -> str:
+        if not self.settings.cube:
+            return "the cube is off in this game"
+        if self.crawford:
+            return "no doubling in the Crawford game"
+        if self._last_roll:
+            return "no doubling on the last roll"
+        return f"player {self.cube.owner} owns the cube"
+
+    def take(self, player: int) -> None:
+        """Accept the double (or, as the doubler, the beaver) and play on."""
+        if self.phase is Phase.DOUBLED:
+            self._check_player(player, 1 - self.turn)
+            self.cube.value *= 2
+            self.cube.owner = player
+        elif self.phase is Phase.BEAVERED:
+            self._check_player(player, self.turn)
+            self.cube.value *= 2  # the beaverer keeps the cube
+        else:
+            raise GameError(f"there is no double to take now ({self.phase.value})")
+        self.cube.turned = True
+        self._current.cube.append("take")
+        self.phase = Phase.ROLL
+
+    def pass_double(self, player: int) -> None:
+        """Refuse the double: the game is lost at the cube's value before it (RULES.md 1.5)."""
+        if self.phase is Phase.DOUBLED:
+            self._check_player(player, 1 - self.turn)
+        elif self.phase is Phase.BEAVERED:
+            self._check_player(player, self.turn)
+        else:
+            raise GameError(f"there is no double to pass now ({self.phase.value})")
+        self._current.cube.append("pass")
+        self._end_turn_without_roll()
+        self._finish(GameResult(1 - player, "pass", self.cube.value, self.cube.value))
+
+    def beaver(self, player: int) -> None:
+        """Take and at once redouble, keeping the cube (money play with ``beaver``, 1.5)."""
+        self._check_turn(player, Phase.DOUBLED, 1 - self.turn)
+        if not self.settings.beaver:
+            raise GameError("beavers are not allowed in this game")
+        self.cube.value *= 2
+        self.cube.owner = player
+        self.cube.turned = True
+        self._current.cube.append("beaver")
+        self.phase = Phase.BEAVERED
+
+    # -- rolling and moving ---------------------------------------------------------------
+
+    def roll(self, player: int) -> tuple[int, int]:
+        """Roll two dice. With no legal move the turn passes at once (recorded as such)."""
+        self._check_turn(player, Phase.ROLL)
+        dice = (self.dice_source.die(), self.dice_source.die())
+        self._start_moving(dice)
+        return dice
+
+    def _start_moving(self, dice: tuple[int, int]) -> None:
+        self._current.dice = dice
+        self.phase = Phase.MOVING
+        if not self.legal_plays()[0].moves:
+            self._confirm()
+
+    def move(self, player: int, start: int, end: int) -> Move:
+        """Make one single move (one checker, one die) toward a legal play."""
+        self._check_turn(player, Phase.MOVING)
+        _, following = self._after_moves()
+        options = [(m, die) for m, die in following if (m.start, m.end) == (start, end)]
+        if not options:
+            allowed = ", ".join(sorted({str(m) for m, _ in following})) or "none"
+            raise IllegalPlayError(f"{start}/{end} is not a legal move now; legal: {allowed}")
+        chosen = min(options, key=lambda option: option[1])  # keep the larger die for later
+        self._current.moves.append(chosen)
+        return chosen[0]
+
+    def undo(self, player: int) -> None:
+        """Take back the last single move of this turn."""
+        self._check_turn(player, Phase.MOVING)
+        if not self._current.moves:
+            raise GameError("no move to undo this turn")
+        self._current.moves.pop()
+
+    def confirm(self, player: int) -> None:
+        """End the turn ("pick up the dice", RULES.md 1.9): the moves must make a legal play."""
+        self._check_turn(player, Phase.MOVING)
+        if self._completed_play() is None:
+            raise IllegalPlayError("the moves so far are not a whole legal play; move on or undo")
+        self._confirm()
+
+    def play(self, player: int, play: Play | str) -> Play:
+        """Make a whole play (notation or a :class:`Play`) and end the turn."""
+        self._check_turn(player, Phase.MOVING)
+        d1, d2 = self._need_dice()
+        chosen = play if isinstance(play, Play) else self._position.parse_play(play, d1, d2)
+        if chosen not in self._position.legal_plays(d1, d2):
+            raise IllegalPlayError(f"{chosen} is not a legal play of {d1}-{d2}")
+        self._current.moves = []
+        self._confirm(chosen)
+        return chosen
+
+    def choose_double(self, player: int, die: int) -> None:
+        """Acey-deucey: after playing the 1-2, name the double to play (RULES.md 2)."""
+        self._check_turn(player, Phase.CHOOSE_DOUBLE)
+        if not (isinstance(die, int) and 1 <= die <= 6):
+            raise GameError(f"name a double from 1 to 6, not {die!r}")
+        self._current = _Turn(chosen=True)
+        self._start_moving((die, die))
+
+    # -- resigning ------------------------------------------------------------------------
+
+    def resign(self, player: int, level: int = 1) -> None:
+        """Offer to resign a single (1), gammon (2) or backgammon (3) on one's turn."""
+        if self.phase not in (Phase.ROLL, Phase.MOVING) or player != self.turn:
+            raise GameError("resign on your own turn, before or after rolling")
+        if not self.variant.resignation_levels:
+            raise GameError(f"{self.variant.name} has no resignation levels: surrender instead")
+        if level not in RESIGN_LEVELS:
+            raise GameError("resign a single (1), gammon (2) or backgammon (3)")
+        self._resigned = (player, level, self.phase)
+        self.phase = Phase.RESIGNED
+
+    def accept_resignation(self, player: int) -> None:
+        """The opponent accepts: the game ends at the offered level times the cube (1.4)."""
+        resigner, level = self._pending_resignation(player)
+        kind = RESIGN_LEVELS[level]
+        self._current.resignations.append((level, True, self._current.dice is not None))
+        self._end_turn_without_roll()
+        self._finish(
+            GameResult(1 - resigner, "resign", self.cube.value, self._points(kind), kind.value)
+        )
+
+    def decline_resignation(self, player: int) -> None:
+        """The opponent declines: nothing changes and play goes on (RULES.md 1.4)."""
+        _, level = self._pending_resignation(player)
+        assert self._resigned is not None
+        self._current.resignations.append((level, False, self._current.dice is not None))
+        self.phase = self._resigned[2]
+        self._resigned = None
+
+    def _pending_resignation(self, player: int) -> tuple[int, int]:
+        if self.phase is not Phase.RESIGNED or self._resigned is None:
+            raise GameError("no resignation is waiting for an answer")
+        resigner, level, _ = self._resigned
+        self._check_player(player, 1 - resigner)
+        return resigner, level
+
+    def surrender(self, player: int) -> None:
+        """Long nardy: give up on one's turn, scored from the checkers as they stand (3.4)."""
+        if self.phase not in (Phase.ROLL, Phase.MOVING) or player != self.turn:
+            raise GameError("surrender on your own turn")
+        if self.variant.resignation_levels:
+            raise GameError(f"in {self.variant.name} resign a single, gammon or backgammon")
+        loser = self._position.mine
+        kind = self.variant.result_kind(loser, self._position.theirs)
+        self._current.resignations.append((0, True, self._current.dice is not None))
+        self._end_turn_without_roll()
+        self._finish(GameResult(1 - player, "resign", self.cube.value, self._points(kind), kind.value))
+
+    # -- internals ------------------------------------------------------------------------
+
+    def _after_moves(self) -> tuple[Position, list[tuple[Move, int]]]:
+        d1, d2 = self._need_dice()
+        return self.variant.next_moves(self._position, d1, d2, self._current.moves)
+
+    def _completed_play(self) -> Play | None:
+        reached = self._after_moves()[0]
+        for play in self.legal_plays():
+            if play.position == reached:
+                return Play(tuple(m for m, _ in self._current.moves) or play.moves, reached)
+        return None
+
+    def _confirm(self, play: Play | None = None) -> None:
+        play = play or self._completed_play()
+        assert play is not None and self._current.dice is not None
+        mover = self.turn
+        self.records.append(
+            TurnRecord(
+                mover,
+                tuple(self._current.cube),
+                self._current.dice,
+                play,
+                self._position,
+                play.position,
+                self._current.chosen,
+                tuple(self._current.resignations),
+            )
+        )
+        after = play.position
+        self._position = after
+        dice = self._current.dice
+        chosen = self._current.chosen
+        self._current = _Turn()
+        if after.mine[OFF] == CHECKERS:
+            self._game_won(mover)
+            return
+        if self._last_roll:  # the second player's final roll did not bear everything off
+            self._last_roll = False
+            self._position = after.swap()
+            self.turn = 1 - mover
+            self._finish(self._win(1 - mover))
+            return
+        if self.variant.earns_chosen_double(*dice) and not chosen:
+            if len(play.moves) == 2:  # RULES.md 2: the 1-2 earns a named double
+                self.phase = Phase.CHOOSE_DOUBLE
+                return
+        elif chosen and len(play.moves) == 4:
+            self.phase = Phase.ROLL  # and then roll again
+            return
+        self._position = after.swap()
+        self.turn = 1 - mover
+        self.phase = Phase.ROLL
+
+    def _game_won(self, mover: int) -> None:
+        if self.settings.last_roll and mover == self.first_player and not self._last_roll:
+            # RULES.md 3.4: the second player gets one final roll.
+            self._last_roll = True
+            self._position = self._position.swap()
+            self.turn = 1 - mover
+            self.phase = Phase.ROLL
+            return
+        if self._last_roll:  # the second player bore everything off with the last roll
+            self._finish(GameResult(None, "draw", self.cube.value, 0))
+            return
+        self._finish(self._win(mover))
+
+    def _win(self, winner: int) -> GameResult:
+        pos = self._position if self.turn == winner else self._position.swap()
+        kind = self.variant.result_kind(pos.theirs, pos.mine)
+        return GameResult(winner, kind.value, self.cube.value, self._points(kind))
+
+    def _points(self, kind: ResultKind) -> int:
+        multiplier = {
+            ResultKind.SINGLE: 1,
+            ResultKind.GAMMON: 2,
+            ResultKind.BACKGAMMON: self.settings.backgammon_value,
+            ResultKind.OIN: 1,
+            ResultKind.MARS: 2 if self.settings.ending == "mars" else 1,
+        }[kind]
+        if self.settings.jacoby and not self.cube.turned:
+            multiplier = min(multiplier, 1)
+        return multiplier * self.cube.value
+
+    def _end_turn_without_roll(self) -> None:
+        """Record the turn cut short by a cube pass, a resignation or a surrender."""
+        moving = self._current.dice is not None
+        self.records.append(
+            TurnRecord(
+                self.turn,
+                tuple(self._current.cube),
+                self._current.dice if moving else None,
+                None,
+                self._position,
+                self._position,
+                self._current.chosen,
+                tuple(self._current.resignations),
+            )
+        )
+
+    def _finish(self, result: GameResult) -> None:
+        self.result = result
+        self.phase = Phase.OVER
+        self._current = _Turn()
+        self._resigned = None
+
+    def _need_dice(self) -> tuple[int, int]:
+        if self.phase is not Phase.MOVING or self._current.dice is None:
+            raise GameError(f"no dice on the table ({self.phase.value})")
+        return self._current.dice
+
+    def _expect(self, phase: Phase) -> None:
+        if self.phase is not phase:
+            raise GameError(f"not now: the game is in phase {self.phase.value}, not {phase.value}")
+
+    def _check_player(self, player: int, expected: int | None = None) -> None:
+        if player not in (0, 1):
+            raise GameError(f"players are 0 and 1, not {player!r}")
+        if expected is not None and player != expected:
+            raise GameError(f"it is player {expected}'s decision, not player {player}'s")
+
+    def _check_turn(self, player: int, phase: Phase, expected: int | None = None) -> None:
+        self._expect(phase)
+        self._check_player(player, self.turn if expected is None else expected)

@@ -1,0 +1,132 @@
+"""Matches, money sessions and long-nardy series: a run of games under one set of settings
+(RULES.md 1.6, 3.1, 3.4).
+
+The score is derived from the games' results, never kept apart from them, so a match
+replayed from its games always has the right score.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from nardy.core.dice import Dice, SecretDice
+from nardy.core.game import Game, GameError
+from nardy.core.settings import Settings
+
+
+class Match:
+    """A match to ``match-length`` points, or money play / an unlimited series when it is 0.
+
+    Players are 0 and 1. A money session ends when a player leaves (:meth:`leave`) or at the
+    limits agreed at creation (``limit-points`` difference, ``limit-minutes`` of play).
+    """
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        dice: Dice | None = None,
+        players: tuple[str, str] = ("Player 0", "Player 1"),
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.settings = (settings or Settings()).resolve()
+        self.dice = dice or SecretDice()
+        self.players = players
+        self.games: list[Game] = []
+        self._clock = clock
+        self._started = clock()
+        self._left: int | None = None
+
+    @property
+    def length(self) -> int:
+        """Points to win; 0 for money play or an unlimited series."""
+        return self.settings.match_length
+
+    @property
+    def game(self) -> Game | None:
+        """The game being played, or the last one."""
+        return self.games[-1] if self.games else None
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """Points of each player from the finished games."""
+        return self._score(len(self.games))
+
+    def _score(self, games: int) -> tuple[int, int]:
+        points = [0, 0]
+        for game in self.games[:games]:
+            if game.result is not None and game.result.winner is not None:
+                points[game.result.winner] += game.result.points
+        return points[0], points[1]
+
+    def is_crawford(self, index: int | None = None) -> bool:
+        """Whether game ``index`` (default: the next one) is the Crawford game: the one game
+        after a player first reaches match-length - 1, with no doubling (RULES.md 1.6)."""
+        index = len(self.games) if index is None else index
+        if not (self.settings.crawford and self.length and self.settings.cube):
+            return False
+        away = self.length - 1
+
+        def someone_at(score: tuple[int, int]) -> bool:
+            return away in score and max(score) < self.length
+
+        before = self._score(index)
+        return someone_at(before) and not any(someone_at(self._score(i)) for i in range(index))
+
+    @property
+    def over(self) -> bool:
+        """Whether the match or session has ended."""
+        if self._left is not None:
+            return True
+        if self.game is not None and not self.game.over:
+            return False
+        score = self.score
+        if self.length:
+            return max(score) >= self.length
+        limit = self.settings.limit_points
+        if limit and abs(score[0] - score[1]) >= limit:
+            return True
+        minutes = self.settings.limit_minutes
+        return bool(minutes) and self._clock() - self._started >= 60 * minutes
+
+    @property
+    def winner(self) -> int | None:
+        """The winner of a finished match or session (None while going on, or level)."""
+        if not self.over:
+            return None
+        a, b = self.score
+        return None if a == b else (0 if a > b else 1)
+
+    def leave(self, player: int) -> None:
+        """End a money session (or an unlimited series) because ``player`` leaves."""
+        if self.length:
+            raise GameError("a match is played to its end; resign the game instead")
+        if player not in (0, 1):
+            raise GameError(f"players are 0 and 1, not {player!r}")
+        self._left = player
+
+    def new_game(self) -> Game:
+        """Start the next game: Crawford as the score says, and in a long-nardy series the
+        first player by ``first-move-in-series`` (RULES.md 3.1)."""
+        if self.game is not None and not self.game.over:
+            raise GameError("the current game is not over")
+        if self.over:
+            raise GameError("the match is over")
+        game = Game(
+            self.settings,
+            self.dice,
+            crawford=self.is_crawford(),
+            first_player=self._next_first_player(),
+        )
+        self.games.append(game)
+        return game
+
+    def _next_first_player(self) -> int | None:
+        previous = self.game
+        if previous is None or self.settings.rules.opening_dice_played:
+            return None  # an opening roll decides
+        assert previous.result is not None and previous.first_player is not None
+        winner = previous.result.winner
+        if self.settings.first_move_in_series == "loser" and winner is not None:
+            return 1 - winner
+        return 1 - previous.first_player  # alternate (and after a draw)

@@ -1,0 +1,123 @@
+"""The settings of a match, money session or series, under their RULES.md names.
+
+Settings are fixed when a match or session is created (RULES.md 1.6) and validated then:
+a combination the rules do not allow (Jacoby in a match, beavers in long nardy without a
+cube…) is refused with a :class:`SettingsError` that says why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from nardy.core.errors import NardyError
+from nardy.core.variant import Variant, variant, variants
+
+OPENINGS = ("use-opening-dice", "reroll")
+FIRST_MOVES = ("loser", "alternate")
+ENDINGS = ("oin", "mars")
+
+
+class SettingsError(NardyError):
+    """Settings that the rules do not allow together, or a value out of range."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Every game setting of RULES.md. ``None`` means "the variant's default"; :meth:`resolve`
+    fills those in and checks the whole.
+
+    ``match_length`` 0 is money play (or an unlimited long-nardy series).
+    ``automatic_doubles`` 0 is off, N > 0 is on with at most N automatic doubles a game.
+    ``limit_points`` / ``limit_minutes`` end a money session at a score difference or a time.
+    """
+
+    variant: str = "backgammon"
+    match_length: int = 0
+    crawford: bool = True
+    cube: bool | None = None
+    beaver: bool = False
+    jacoby: bool | None = None
+    automatic_doubles: int = 0
+    backgammon_value: int = 3
+    opening: str = "use-opening-dice"
+    first_move_in_series: str = "loser"
+    ending: str = "mars"
+    last_roll: bool = False
+    limit_points: int = 0
+    limit_minutes: int = 0
+
+    @property
+    def rules(self) -> Variant:
+        """The variant these settings play."""
+        return variant(self.variant)
+
+    @property
+    def money(self) -> bool:
+        """Money play (or an unlimited series): no match length."""
+        return self.match_length == 0
+
+    def resolve(self) -> Settings:
+        """These settings with every default filled in, checked; raises :class:`SettingsError`."""
+        v = variant(self.variant)  # raises UnknownVariantError for an unknown name
+        cube = v.cube_by_default if self.cube is None else self.cube
+        jacoby = self.jacoby
+        if jacoby is None:  # on by default in money play (RULES.md 1.5)
+            jacoby = self.money and cube and "jacoby" in v.own_settings
+        resolved = replace(self, variant=v.key, cube=cube, jacoby=jacoby)
+        resolved._check()
+        return resolved
+
+    def _check(self) -> None:
+        v = self.rules
+        if not isinstance(self.match_length, int) or self.match_length < 0:
+            raise SettingsError("match-length must be 0 (money play) or a positive number")
+        if self.backgammon_value not in (2, 3):
+            raise SettingsError("backgammon-value must be 2 or 3")
+        if self.opening not in OPENINGS:
+            raise SettingsError(f"opening must be one of {', '.join(OPENINGS)}")
+        if self.first_move_in_series not in FIRST_MOVES:
+            raise SettingsError(f"first-move-in-series must be one of {', '.join(FIRST_MOVES)}")
+        if self.ending not in ENDINGS:
+            raise SettingsError(f"ending must be one of {', '.join(ENDINGS)}")
+        if not isinstance(self.automatic_doubles, int) or self.automatic_doubles < 0:
+            raise SettingsError("automatic-doubles is 0 (off) or the most allowed in a game")
+        if self.limit_points < 0 or self.limit_minutes < 0:
+            raise SettingsError("a session limit is 0 (none) or positive")
+        money_only = {
+            "jacoby": self.jacoby,
+            "beaver": self.beaver,
+            "automatic-doubles": self.automatic_doubles,
+            "limit-points": self.limit_points,
+            "limit-minutes": self.limit_minutes,
+        }
+        for name, value in money_only.items():
+            if value and not self.money:
+                raise SettingsError(f"{name} applies only to money play, not to a match")
+        if not self.cube:
+            for name in ("jacoby", "beaver", "automatic-doubles"):
+                if money_only[name]:
+                    raise SettingsError(f"{name} needs the cube (cube is off)")
+        for f in fields(self):
+            name = f.name.replace("_", "-")
+            value = getattr(self, f.name)
+            if name in _VARIANT_SETTINGS - v.own_settings and value not in (f.default, False):
+                raise SettingsError(f"{name} is not a setting of {v.name}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every setting of this variant under its RULES.md name (``match-length``…)."""
+        other = _VARIANT_SETTINGS - self.rules.own_settings
+        named = {f.name.replace("_", "-"): getattr(self, f.name) for f in fields(self)}
+        return {name: value for name, value in named.items() if name not in other}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Settings:
+        """Settings from RULES.md names; unknown names are refused."""
+        known = {f.name.replace("_", "-"): f.name for f in fields(cls)}
+        unknown = sorted(set(data) - set(known))
+        if unknown:
+            raise SettingsError(f"unknown setting(s): {', '.join(unknown)}")
+        return cls(**{known[k]: v for k, v in data.items()})
+
+
+_VARIANT_SETTINGS = frozenset().union(*(v.own_settings for v in variants()))

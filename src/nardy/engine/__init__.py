@@ -1,0 +1,1 @@
+"""The engine: bots and analysis. Builds on the rules core and notation."""

@@ -1,0 +1,98 @@
+"""`nardy moves`: the command line that lists legal plays (issue: rules core, item 5)."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from nardy import BACKGAMMON, LONG_NARDY, position_id
+from nardy.cli.main import _batch, main
+
+START = "4HPwATDgc/ABMA"
+OPENING_6_5 = ["24/13", "24/18 13/8", "24/18 8/3", "13/8 13/7", "13/7 8/3", "13/2", "8/3 8/2"]
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_opening_6_5_lists_gnubgs_seven_plays(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "moves", START, "6", "5")
+    assert code == 0
+    assert out.splitlines() == OPENING_6_5
+
+
+def test_ids_format_gives_sorted_ids_from_the_movers_side(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _, out, _ = run(capsys, "moves", "--format", "ids", START, "6", "5")
+    expected = sorted(position_id(p.position) for p in BACKGAMMON.start().legal_plays(6, 5))
+    assert out.splitlines() == expected
+
+
+def test_json_format(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "moves", "--format", "json", START, "6", "5")
+    data = json.loads(out)
+    assert [d["play"] for d in data] == OPENING_6_5
+    assert data[0]["moves"] == [[24, 18, False], [18, 13, False]]
+
+
+def test_long_nardy_variant(capsys: pytest.CaptureFixture[str]) -> None:
+    start = position_id(LONG_NARDY.start())
+    _, out, _ = run(capsys, "moves", "--variant", "long", start, "3", "3")
+    assert out.splitlines() == ["24/18(2)", "24/15 24/21"]
+
+
+def test_no_legal_move(capsys: pytest.CaptureFixture[str]) -> None:
+    """Closed board with a checker on the bar: the position itself, once."""
+    closed = "27YdAAAA8P8DQA"  # me: bar 1, 13-point 14; them: 2 on each home point, 3 on 7
+    from nardy import position_from_id
+
+    pos = position_from_id(closed)
+    assert pos.legal_plays(6, 6)[0].moves == ()
+    _, out, _ = run(capsys, "moves", closed, "6", "6")
+    assert out.splitlines() == ["(no legal move)"]
+    _, out, _ = run(capsys, "moves", "--format", "ids", closed, "6", "6")
+    assert out.splitlines() == [closed]
+
+
+def test_bad_input_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "moves", "not-an-id!!!!!", "6", "5")
+    assert code == 2 and "Position ID" in err
+    with pytest.raises(SystemExit):
+        main(["moves", START, "7", "5"])
+    code, _, err = run(capsys, "moves", "--variant", "chess", START, "6", "5")
+    assert code == 2 and "unknown variant" in err
+
+
+def test_batch_answers_every_line_and_carries_on() -> None:
+    lines = io.StringIO(
+        f"backgammon {START} 6 5\nlong garbage 1 2\n\nbackgammon {START} 1\n"
+        f"long {position_id(LONG_NARDY.start())} 6 6\n"
+    )
+    out = io.StringIO()
+    assert _batch(lines, out) == 0
+    answers = out.getvalue().splitlines()
+    assert len(answers) == 4
+    assert answers[0].split() == sorted(
+        position_id(p.position) for p in BACKGAMMON.start().legal_plays(6, 5)
+    )
+    assert answers[1].startswith("error: ") and answers[2].startswith("error: ")
+    assert len(answers[3].split()) == 1
+
+
+def test_console_script_runs() -> None:
+    """The installed entry point, as a user runs it."""
+    result = subprocess.run(
+        [sys.executable, "-m", "nardy.cli.main", "moves", START, "6", "5"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stdout.splitlines() == OPENING_6_5
