@@ -436,3 +436,18 @@ def test_any_edit_of_an_xgid_is_read_or_refused_clearly(x: Xgid, at: int, char: 
         assert str(exc).count("XGID '") <= 1
         return
     assert parse_xgid(format_xgid(y), x.position.variant) == y
+
+
+def test_the_examples_in_the_docs_and_docstrings_run() -> None:
+    """docs/notation.md and the codecs' docstrings hold examples users paste: run them."""
+    import doctest
+    from pathlib import Path
+
+    import nardy.notation.match_id
+    import nardy.notation.position_text
+    import nardy.notation.xgid
+
+    docs = Path(__file__).resolve().parents[1] / "docs" / "notation.md"
+    assert doctest.testfile(str(docs), module_relative=False).failed == 0
+    for module in (nardy.notation.match_id, nardy.notation.xgid, nardy.notation.position_text):
+        assert doctest.testmod(module).failed == 0

@@ -389,7 +389,9 @@ class Game:
         kind = self.variant.result_kind(loser, self._position.theirs)
         self._current.resignations.append((0, True, self._current.dice is not None))
         self._end_turn_without_roll()
-        self._finish(GameResult(1 - player, "resign", self.cube.value, self._points(kind), kind.value))
+        self._finish(
+            GameResult(1 - player, "resign", self.cube.value, self._points(kind), kind.value)
+        )
 
     # -- internals ------------------------------------------------------------------------
 

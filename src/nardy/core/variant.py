@@ -190,7 +190,8 @@ class Variant:
         way. The play is complete when the position is one that a legal play reaches.
         """
         targets = {
-            (pack(m), pack(self.to_mine(t))) for m, t in self.play_paths(pos.mine, pos.theirs, d1, d2)
+            (pack(m), pack(self.to_mine(t)))
+            for m, t in self.play_paths(pos.mine, pos.theirs, d1, d2)
         }
         me, op = pack(pos.mine), pack(self.to_mine(pos.theirs))
         ctx = self.turn_context(me, op, d1, d2)
@@ -204,7 +205,11 @@ class Variant:
                 ),
                 None,
             )
-            if die not in remaining or step is None or not self._completes(*step, _without(remaining, die), targets, ctx):
+            if (
+                die not in remaining
+                or step is None
+                or not self._completes(*step, _without(remaining, die), targets, ctx)
+            ):
                 raise IllegalPlayError(f"{move} with a {die} is not a legal move here")
             (me, op), remaining = step, _without(remaining, die)
         following = [

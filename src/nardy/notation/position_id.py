@@ -19,7 +19,7 @@ from __future__ import annotations
 import base64
 import binascii
 
-from nardy.core import CHECKERS, NotationError, Position, Variant, variant
+from nardy.core import CHECKERS, InvalidPositionError, NotationError, Position, Variant, variant
 from nardy.core.position import Side
 
 ID_LENGTH = 14
@@ -96,7 +96,10 @@ def position_from_id(text: str, variant_name: str | Variant = "backgammon") -> P
         _with_off(side, w, text) for side, w in ((on_roll, waiting[0]), (opponent, waiting[1]))
     )
     pos = Position(v, mine, theirs)
-    v.validate(pos)
+    try:
+        v.validate(pos)
+    except InvalidPositionError as exc:
+        raise InvalidPositionError(f"{text!r} is not a {v.name} position: {exc}") from None
     return pos
 
 

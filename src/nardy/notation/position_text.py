@@ -19,8 +19,9 @@ def parse_position(text: str, variant_name: str | Variant = "backgammon") -> Pos
     Accepts a GNU Backgammon Position ID (``4HPwATDgc/ABMA``, with nardy's acey-deucey
     suffix ``-ff`` where checkers wait to enter), ``PositionID:MatchID`` as gnubg copies it
     (the Match ID is checked, and its cube and score ignored), and an XGID with or without
-    its ``XGID=`` prefix. Every failure is a :class:`NotationError` that says which format
-    the text was read as and what is wrong with it.
+    its ``XGID=`` prefix. Text that cannot be read raises :class:`NotationError` saying which
+    format it was read as and what is wrong (an unknown variant name raises
+    :class:`~nardy.core.UnknownVariantError`).
 
     >>> parse_position("4HPwATDgc/ABMA:cAkAAAAAAAAA") == parse_position("4HPwATDgc/ABMA")
     True
