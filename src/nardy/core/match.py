@@ -63,7 +63,7 @@ class Match:
         """Whether game ``index`` (default: the next one) is the Crawford game: the one game
         after a player first reaches match-length - 1, with no doubling (RULES.md 1.6)."""
         index = len(self.games) if index is None else index
-        if not (self.settings.crawford and self.length and self.settings.cube):
+        if not (self.settings.crawford and self.length > 1 and self.settings.cube):
             return False
         away = self.length - 1
 
