@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from nardy.core.dice import Dice, SecretDice
 from nardy.core.errors import IllegalPlayError, NardyError
-from nardy.core.moves import Move, Play
+from nardy.core.moves import Move, Play, format_moves
 from nardy.core.position import CHECKERS, OFF, Position, ResultKind
 from nardy.core.settings import Settings
 
@@ -152,6 +152,11 @@ class Game:
         included."""
         if self.phase is Phase.MOVING and self._current.moves:
             return self._after_moves()[0]
+        return self._position
+
+    @property
+    def turn_start(self) -> Position:
+        """The position at the start of the turn under way, before any single move of it."""
         return self._position
 
     def position_for(self, player: int) -> Position:
@@ -326,9 +331,13 @@ class Game:
         """Make a whole play (notation or a :class:`Play`) and end the turn."""
         self._check_turn(player, Phase.MOVING)
         d1, d2 = self._need_dice()
+        legal = {p: p for p in self._position.legal_plays(d1, d2)}
         chosen = play if isinstance(play, Play) else self._position.parse_play(play, d1, d2)
-        if chosen not in self._position.legal_plays(d1, d2):
+        if chosen not in legal:
             raise IllegalPlayError(f"{chosen} is not a legal play of {d1}-{d2}")
+        if format_moves(chosen.moves) != str(legal[chosen]):
+            # A Play is equal to any play reaching its position: its moves must get there too.
+            raise IllegalPlayError(f"the moves {chosen} do not reach the play's position")
         self._current.moves = []
         self._confirm(chosen)
         return chosen

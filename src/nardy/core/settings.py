@@ -13,6 +13,7 @@ from typing import Any
 from nardy.core.errors import NardyError
 from nardy.core.variant import Variant, variant, variants
 
+_KINDS = {bool: "on or off (true or false)", int: "a whole number", str: "a name"}
 OPENINGS = ("use-opening-dice", "reroll")
 FIRST_MOVES = ("loser", "alternate")
 ENDINGS = ("oin", "mars")
@@ -59,6 +60,8 @@ class Settings:
 
     def resolve(self) -> Settings:
         """These settings with every default filled in, checked; raises :class:`SettingsError`."""
+        if not isinstance(self.variant, str):
+            raise SettingsError(f"variant must be a name, not {self.variant!r}")
         v = variant(self.variant)  # raises UnknownVariantError for an unknown name
         cube = v.cube_by_default if self.cube is None else self.cube
         jacoby = self.jacoby
@@ -69,6 +72,13 @@ class Settings:
         return resolved
 
     def _check(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            kind = bool if f.default is None else type(f.default)  # None: a bool once resolved
+            if type(value) is not kind:
+                raise SettingsError(
+                    f"{f.name.replace('_', '-')} must be {_KINDS[kind]}, not {value!r}"
+                )
         v = self.rules
         if not isinstance(self.match_length, int) or self.match_length < 0:
             raise SettingsError("match-length must be 0 (money play) or a positive number")
