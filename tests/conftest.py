@@ -265,12 +265,11 @@ class Turn:
 
 
 @st.composite
-def game_turns(draw: st.DrawFn, variant: str, max_plies: int = 60) -> list[Turn]:
-    """The turns of a random game: dice and choice of play drawn by Hypothesis, from the
-    start of ``variant``; acey-deucey's 1-2 is followed by its chosen double on the same
-    side and another roll (RULES.md 2)."""
+def game_turns(draw: st.DrawFn, variant: str, plies: int = 250) -> list[Turn]:
+    """The turns of a random game of up to ``plies`` rolls (most random games end sooner):
+    dice and choice of play drawn by Hypothesis, from the start of ``variant``; acey-deucey's
+    1-2 is followed by its chosen double on the same side and another roll (RULES.md 2)."""
     v = nardy.variant(variant)
-    plies = draw(st.integers(min_value=0, max_value=max_plies))
     position = v.start()
     turns: list[Turn] = []
     for _ in range(plies):
@@ -298,9 +297,10 @@ def game_turns(draw: st.DrawFn, variant: str, max_plies: int = 60) -> list[Turn]
 @st.composite
 def random_positions(draw: st.DrawFn, variant: str) -> Position:
     """An arbitrary valid position of ``variant`` (not necessarily reachable), biased toward
-    contact and bear-off."""
+    contact and bear-off, and in long nardy often one checker short of a six-block."""
     v = nardy.variant(variant)
-    long = isinstance(v, LongNardy)
+    if isinstance(v, LongNardy) and draw(st.booleans()):
+        return draw(near_six_blocks())
     home_only = draw(st.booleans())
     top = 6 if home_only else 24
 
@@ -308,6 +308,8 @@ def random_positions(draw: st.DrawFn, variant: str) -> Position:
         counts: dict[int, int] = {}
         n_off = draw(st.integers(0, 14))
         n_wait = draw(st.integers(0, 3)) if v.enters_from_outside and not home_only else 0
+        if n_wait:  # bearing off needs all 15 entered, so none is off while some wait (2)
+            n_off = 0
         n_bar = draw(st.integers(0, 2)) if v.has_bar and not home_only else 0
         n_board = CHECKERS - n_off - n_wait - n_bar
         if n_board < 0:
@@ -332,9 +334,36 @@ def random_positions(draw: st.DrawFn, variant: str) -> Position:
     theirs = side(taken, True)
     if mine.get(OFF) == CHECKERS and theirs.get(OFF) == CHECKERS:
         theirs = {OFF: 14, next(p for p in range(1, 25) if p not in taken): 1}
-    if long:
-        mine.pop(BAR, None)
-        theirs.pop(BAR, None)
+    return Position.from_points(v, mine, theirs)
+
+
+@st.composite
+def near_six_blocks(draw: st.DrawFn) -> Position:
+    """A long nardy position with five of six consecutive points (along the opponent's path,
+    RULES.md 3.2) held by me and more of my checkers within a die of the gap; the opponent's
+    checkers are often all behind the run, so that filling the gap is illegal."""
+    v = nardy.LONG_NARDY
+    start = draw(st.integers(0, 18))
+    run = _THEIR_PATH[start : start + 6]
+    gap = draw(st.sampled_from(run))
+    mine: dict[int, int] = {p: 1 for p in run if p != gap}
+    feeders = [gap + d for d in range(1, 7) if gap + d <= 24 and gap + d not in run]
+    free = [p for p in range(1, 25) if p not in run]
+    for _ in range(CHECKERS - len(mine)):
+        near = draw(st.booleans())
+        p = draw(st.sampled_from(feeders or free)) if near else draw(st.sampled_from(free))
+        mine[p] = mine.get(p, 0) + 1
+    behind = [p for p in _THEIR_PATH[:start] if p not in mine]
+    anywhere = [p for p in range(1, 25) if p not in mine]
+    all_behind = draw(st.booleans())
+    places = behind if behind and all_behind else anywhere
+    theirs: dict[int, int] = {}
+    n_board = draw(st.integers(1, CHECKERS))
+    for _ in range(n_board):
+        q = their_to_my_point(v, draw(st.sampled_from(places)))
+        theirs[q] = theirs.get(q, 0) + 1
+    if n_board < CHECKERS:
+        theirs[OFF] = CHECKERS - n_board
     return Position.from_points(v, mine, theirs)
 
 

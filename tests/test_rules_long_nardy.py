@@ -7,9 +7,17 @@ p - 12 (RULES.md 3.1). :func:`conftest.pos` fills each side's borne-off count up
 from __future__ import annotations
 
 import pytest
-from conftest import pos, points, text_set, texts
+from conftest import points, pos, text_set, texts
 
-from nardy import LONG_NARDY, InvalidPositionError, Outcome, Position, ResultKind
+from nardy import (
+    LONG_NARDY,
+    InvalidPositionError,
+    Outcome,
+    Position,
+    ResultKind,
+    position_from_id,
+    position_id,
+)
 
 L = "long"
 
@@ -22,6 +30,13 @@ def test_3_1_start_is_fifteen_on_the_head_for_each_side() -> None:
     assert points(start.mine) == {24: 15}
     assert points(start.theirs) == {24: 15}
     assert start == Position.from_points(L, {24: 15}, {24: 15})
+
+
+def test_3_1_start_position_id_is_fifteen_on_the_24_point_for_both() -> None:
+    """RULES.md 3.1 / NOTATION.md: the long nardy start has the ID of "15 on the 24-point" for
+    both sides (checked against gnubg_nn.position_id of that board)."""
+    assert position_id(LONG_NARDY.start()) == "AACA/z8AAID/Pw"
+    assert position_from_id("AACA/z8AAID/Pw", L) == LONG_NARDY.start()
 
 
 def test_3_1_sides_are_a_half_turn_apart() -> None:

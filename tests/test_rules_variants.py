@@ -7,7 +7,7 @@ ones still waiting to enter; :func:`conftest.pos` leaves them so.
 from __future__ import annotations
 
 import pytest
-from conftest import pos, points, text_set, texts
+from conftest import points, pos, text_set, texts
 
 import nardy
 from nardy import (
@@ -62,6 +62,9 @@ def test_2_acey_deucey_all_fifteen_start_off_the_board() -> None:
     assert start.waiting() == start.waiting(mine=False) == 15
     assert start.pips() == (375, 375)
     assert start.outcome() is None
+    # NOTATION.md: the ID's acey-deucey extension counts the waiting checkers.
+    assert nardy.position_id(start) == "AAAAAAAAAAAAAA-ff"
+    assert nardy.position_from_id("AAAAAAAAAAAAAA-ff", A) == start
 
 
 def test_2_acey_deucey_fewer_than_fifteen_is_valid_but_sixteen_is_not() -> None:
@@ -143,6 +146,7 @@ def test_2_acey_deucey_no_bear_off_while_a_checker_is_waiting() -> None:
 def test_2_acey_deucey_roll_is_1_2(d1: int, d2: int, expected: bool) -> None:
     """RULES.md 2: the roll 1-2 ("acey-deucey"), in either order."""
     assert AceyDeucey.is_acey_deucey_roll(d1, d2) is expected
+    assert isinstance(ACEY_DEUCEY, AceyDeucey)
     assert ACEY_DEUCEY.is_acey_deucey_roll(d1, d2) is expected
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import ClassVar
 
+from nardy.core.errors import InvalidPositionError
 from nardy.core.position import BAR, CHECKERS, OFF, Position, ResultKind, Side
 from nardy.core.variant import (
     BELOW,
@@ -126,3 +127,11 @@ class AceyDeucey(Backgammon):
 
     def earns_chosen_double(self, d1: int, d2: int) -> bool:
         return self.is_acey_deucey_roll(d1, d2)
+
+    def validate(self, pos: Position) -> None:
+        super().validate(pos)
+        for label, side in (("mine", pos.mine), ("theirs", pos.theirs)):
+            if side[OFF] and sum(side) < CHECKERS:
+                raise InvalidPositionError(
+                    f"{label}: checkers borne off while others have not entered yet"
+                )

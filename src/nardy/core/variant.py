@@ -115,7 +115,7 @@ class Variant:
         into one integer, a byte per index (see :func:`pack`), so that moving a checker is
         one addition and a whole side hashes as a number.
         """
-        if not (isinstance(d1, int) and isinstance(d2, int) and 1 <= d1 <= 6 and 1 <= d2 <= 6):
+        if not (type(d1) is int and type(d2) is int and 1 <= d1 <= 6 and 1 <= d2 <= 6):
             raise InvalidDiceError(f"dice must be 1-6, got {d1} and {d2}")
         me0 = int.from_bytes(mine, "little")
         op0 = int.from_bytes(self.to_mine(theirs), "little")
