@@ -139,7 +139,7 @@ def test_acey_deucey_start_shows_the_waiting_checkers() -> None:
 
 
 def test_acey_deucey_part_entered() -> None:
-    pos = Position.from_points("acey-deucey", {1: 2, 24: 3, 25: 1}, {23: 4, 0: 2})
+    pos = Position.from_points("acey-deucey", {1: 2, 24: 3, 25: 1}, {23: 4, 20: 2})
     board = check(pos)
     assert board.waiting == {"X": 9, "O": 9}
     assert board.bar == {"X": 1, "O": 0}

@@ -477,11 +477,6 @@ def test_2_acey_deucey_chosen_double_unplayable_passes_at_once() -> None:
     assert last.play.moves == ()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="record.replay: after choose_double passes the turn by itself, _replay_turn "
-    "still tries game.roll(player) for the chosen turn and fails (player 1 is on turn)",
-)
 def test_2_acey_deucey_unplayable_chosen_double_replays() -> None:
     """RULES.md 2 / 1.9: the record of a named double that could not be played replays."""
     game = lone_checker({10: 2, OFF: 13})
@@ -558,11 +553,6 @@ def test_4_custom_position_cube_decides_the_stake() -> None:
     assert_replays(game)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="record.py writes start-cube only when the start position differs from the "
-    "standard one, so a chosen cube on the standard position is lost on replay",
-)
 def test_4_custom_cube_on_the_standard_position_replays() -> None:
     """RULES.md 4: the cube is chosen with the position; the record must keep it even when
     the position chosen is the standard start."""

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from nardy.cli import play, records, selfplay
 from nardy.core import NardyError, Play, Position, variant, variants
 from nardy.notation import parse_position, position_id
 
@@ -57,6 +58,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="where the home board of the side on roll is drawn (RULES.md 4)",
     )
     show.add_argument("position")
+
+    play.add_parser(sub)
+    selfplay.add_parser(sub)
+    records.add_parsers(sub)
     return parser
 
 
@@ -64,6 +69,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if getattr(args, "handler", None) is not None:  # subcommands that register a handler
+            return int(args.handler(args))
         if args.command == "moves":
             if args.batch:
                 return _batch(sys.stdin, sys.stdout)

@@ -27,7 +27,9 @@ def game_record(
 ) -> dict[str, Any]:
     """The record of ``game`` (finished or not): game ``number`` of its match, played by
     ``players`` from ``score``."""
-    start = game.records[0].before if game.records else game.position_for(game.turn)
+    # Before the first turn is over, the start is the position under any single moves made
+    # so far (``game.position`` would include them).
+    start = game.records[0].before if game.records else game.turn_start
     standard = game.variant.start()  # symmetric: the same from either side
     record: dict[str, Any] = {
         "format": FORMAT_VERSION,
@@ -42,6 +44,7 @@ def game_record(
     }
     if start != standard:  # a game from a chosen position (RULES.md 4)
         record["start"] = position_id(start)
+    if game.start_cube != (1, None):  # a cube chosen for the start (RULES.md 4)
         record["start-cube"] = list(game.start_cube)
     record["turns"] = [_turn(t) for t in game.records]
     if game.result is not None:
@@ -93,7 +96,11 @@ def replay(record: dict[str, Any]) -> Game:
     """
     try:
         return _replay(record)
-    except (KeyError, TypeError, IndexError) as exc:
+    except NotationError:
+        raise
+    except NardyError as exc:  # settings, a start position or dice the rules refuse
+        raise NotationError(f"game record that cannot be replayed: {exc}") from None
+    except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
         raise NotationError(f"malformed game record: {exc!r}") from None
 
 
@@ -109,11 +116,11 @@ def _replay(record: dict[str, Any]) -> Game:
             values.extend(turn["dice"])
     dice = FixedDice(values)
     crawford = bool(record.get("crawford", False))
-    position, cube = None, None
+    position = None
     if "start" in record:
         position = position_from_id(record["start"], settings.resolve().rules)
-        value, owner = record.get("start-cube", (1, None))
-        cube = Cube(value, owner)
+    value, owner = record.get("start-cube", (1, None))
+    cube = Cube(value, owner)
     game = Game(
         settings,
         dice,
@@ -124,20 +131,42 @@ def _replay(record: dict[str, Any]) -> Game:
     )
     if opening:
         game.roll_opening()
+        first = record.get("first-player", game.first_player)
+        if first != game.first_player:
+            raise NotationError(
+                f"the opening roll makes player {game.first_player} start, not player {first}"
+            )
     for i, turn in enumerate(turns):
         try:
+            if game.over:
+                raise NotationError("the game is already over")
             _replay_turn(game, turn)
+            if len(game.records) != i + 1:
+                raise NotationError("it does not finish a turn (no roll, pass or resignation)")
+            after = position_id(game.records[-1].after)
+            if after != turn["result"]:
+                raise NotationError(f"it reaches {after}, not {turn['result']}")
         except NardyError as exc:
             raise NotationError(f"turn {i + 1} of the record cannot be replayed: {exc}") from None
+        except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
+            raise NotationError(f"turn {i + 1} of the record is malformed: {exc!r}") from None
     end = record.get("end")
+    result = game.result
     if end is not None:
-        result = game.result
-        if result is None or (result.winner, result.kind, result.points) != (
-            end["winner"],
-            end["kind"],
-            end["points"],
-        ):
+        reached: dict[str, Any] | None = None
+        if result is not None:
+            reached = {
+                "winner": result.winner,
+                "kind": result.kind,
+                "cube": result.cube,
+                "points": result.points,
+            }
+            if result.level is not None:
+                reached["level"] = result.level
+        if reached != end:
             raise NotationError(f"the record's end {end} is not what the replay reached: {result}")
+    elif result is not None:
+        raise NotationError(f"the record has no end, but the replay ends: {result}")
     return game
 
 
@@ -146,6 +175,8 @@ def _replay_turn(game: Game, turn: dict[str, Any]) -> None:
     if game.turn != player:
         raise NotationError(f"the record has player {player} on turn, the game player {game.turn}")
     if turn.get("chosen"):
+        if turn["dice"][0] != turn["dice"][1]:
+            raise NotationError(f"a chosen double, not {turn['dice']}")
         game.choose_double(player, turn["dice"][0])
     if position_id(game.position_for(player)) != turn["position"]:
         raise NotationError(f"position {turn['position']} is not the replayed one")
@@ -165,10 +196,10 @@ def _replay_turn(game: Game, turn: dict[str, Any]) -> None:
     _resign(game, player, [r for r in resigns if not r["after-roll"] and r["accepted"]])
     if game.over or "dice" not in turn:
         return
-    if game.phase is Phase.ROLL:
-        rolled = game.roll(player)
-        if list(rolled) != turn["dice"]:
-            raise NotationError(f"dice {turn['dice']} expected, {list(rolled)} rolled")
+    if game.phase is Phase.ROLL and not turn.get("chosen"):  # a named double passes by itself
+        game.roll(player)
+    if game.dice is not None and list(game.dice) != turn["dice"]:
+        raise NotationError(f"dice {turn['dice']} expected, {list(game.dice)} on the table")
     _resign(game, player, [r for r in resigns if r["after-roll"]])
     if game.over or game.phase is not Phase.MOVING:
         return  # the roll had no legal move and passed by itself

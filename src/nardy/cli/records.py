@@ -1,0 +1,160 @@
+"""``nardy export`` and ``nardy import``: game records to and from other programs' files.
+
+nardy export FILE.jsonl --to mat [-o OUT.mat]   JSON game records (one per line, as
+                                                ``nardy selfplay`` writes them) to .mat
+nardy import FILE.mat [-o OUT.jsonl]            a .mat match to JSON game records
+
+Consecutive lines of one match share players, variant and settings and number their games
+1, 2, 3…; a line that breaks the run starts the next match. A .mat file holds one match: with
+several, ``-o OUT.mat`` writes ``OUT_001.mat``, ``OUT_002.mat``… (``-`` or no ``-o``: standard
+output, for one match only).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from nardy.core import NardyError, NotationError
+from nardy.notation.mat import export_mat, import_mat
+
+
+def add_parsers(subparsers: Any) -> None:
+    """Register ``nardy export`` and ``nardy import``."""
+    export = subparsers.add_parser(
+        "export",
+        help="write JSON game records as a GNU Backgammon .mat match file",
+        description="Write the games of a JSON-lines file (one game record per line, as "
+        "'nardy selfplay' writes them) as GNU Backgammon / Jellyfish .mat match files. Lines "
+        "with the same players and settings and game numbers 1, 2, 3… form one match. "
+        "Backgammon and nackgammon only.",
+    )
+    export.add_argument(
+        "file", metavar="FILE.jsonl", help="game records, one per line ('-': stdin)"
+    )
+    export.add_argument("--to", choices=["mat"], default="mat", help="the format to write (mat)")
+    export.add_argument(
+        "-o",
+        "--out",
+        default="-",
+        metavar="OUT",
+        help="where to write ('-': standard output, the default); with several matches "
+        "OUT_001.mat, OUT_002.mat…",
+    )
+    export.set_defaults(handler=run_export)
+
+    imp = subparsers.add_parser(
+        "import",
+        help="read a .mat match file into JSON game records",
+        description="Read a GNU Backgammon / Jellyfish .mat match file, replay every game "
+        "through the rules, and write one JSON game record per line.",
+    )
+    imp.add_argument("file", metavar="FILE.mat", help="the match file ('-': stdin)")
+    imp.add_argument(
+        "-o", "--out", default="-", metavar="OUT.jsonl", help="where to write ('-': stdout)"
+    )
+    imp.set_defaults(handler=run_import)
+
+
+def group_matches(records: Iterable[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """Consecutive records of one match: the same players, variant and settings, and game
+    numbers that follow each other."""
+    matches: list[list[dict[str, Any]]] = []
+    for record in records:
+        if matches:
+            last = matches[-1][-1]
+            same = all(record.get(k) == last.get(k) for k in ("players", "variant", "settings"))
+            following = record.get("game") == last.get("game", 0) + 1
+            if same and following:
+                matches[-1].append(record)
+                continue
+        matches.append([record])
+    return matches
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """``nardy export``: JSON lines in, one .mat file per match out."""
+    try:
+        numbered = _read_jsonl(args.file)
+        if not numbered:
+            raise NotationError(f"{args.file} holds no game records")
+        matches = group_matches(record for _, record in numbered)
+        texts = []
+        first = 0  # index of the match's first record
+        for match in matches:
+            try:
+                texts.append(export_mat(match))
+            except NardyError as exc:
+                line = numbered[first][0]
+                raise NotationError(
+                    f"{args.file}: the match from line {line} cannot be written: {exc}"
+                ) from None
+            first += len(match)
+        if args.out == "-":
+            if len(texts) > 1:
+                raise NotationError(
+                    f"{args.file} holds {len(texts)} matches and a .mat file holds one: "
+                    "give -o OUT.mat to write OUT_001.mat, OUT_002.mat…"
+                )
+            sys.stdout.write(texts[0])
+            return 0
+        out = Path(args.out)
+        if len(texts) == 1:
+            paths = [out]
+        else:
+            paths = [
+                out.with_name(f"{out.stem}_{i:03d}{out.suffix}") for i in range(1, len(texts) + 1)
+            ]
+        for path, text in zip(paths, texts, strict=True):
+            path.write_text(text, encoding="utf-8")
+        print(f"{len(texts)} match(es) written: {', '.join(map(str, paths))}", file=sys.stderr)
+    except (NardyError, OSError, UnicodeDecodeError) as exc:
+        return _fail(exc)
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    """``nardy import``: a .mat file in, JSON lines out."""
+    try:
+        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
+        try:
+            records = import_mat(text)
+        except NotationError as exc:
+            raise NotationError(f"{args.file}: {exc}") from None
+        lines = "".join(json.dumps(record) + "\n" for record in records)
+        if args.out == "-":
+            sys.stdout.write(lines)
+        else:
+            Path(args.out).write_text(lines, encoding="utf-8")
+    except (NardyError, OSError, UnicodeDecodeError) as exc:
+        return _fail(exc)
+    return 0
+
+
+def _read_jsonl(name: str) -> list[tuple[int, dict[str, Any]]]:
+    """The records of a JSON-lines file, each with its line number."""
+    text = sys.stdin.read() if name == "-" else Path(name).read_text("utf-8")
+    records = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise NotationError(f"{name} line {number}: not JSON: {exc.msg}") from None
+        if not isinstance(record, dict):
+            raise NotationError(f"{name} line {number}: a game record is a JSON object")
+        records.append((number, record))
+    return records
+
+
+def _fail(exc: Exception) -> int:
+    message = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+    if isinstance(exc, OSError) and exc.filename:
+        message = f"{exc.filename}: {message}"
+    print(f"nardy: error: {message}", file=sys.stderr)
+    return 2

@@ -1,0 +1,318 @@
+"""The JSON game record (docs/records.md): every variant round-trips JSON → replay → JSON, and
+a tampered record is refused with an error naming the turn (issue "Game flow", item 5).
+
+:func:`play_match` (random legal actions through ``Match``/``Game`` with seeded dice) is also
+used by ``test_mat.py`` and ``test_cli_records.py``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from nardy.core import NotationError
+from nardy.core.dice import SeededDice
+from nardy.core.game import Phase
+from nardy.core.match import Match
+from nardy.core.settings import Settings
+from nardy.notation.position_id import position_from_id
+from nardy.notation.record import game_record, match_records, replay
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def play_match(
+    settings: Settings,
+    seed: int,
+    *,
+    max_games: int = 6,
+    doubles: float = 0.03,
+    resigns: float = 0.004,
+    players: tuple[str, str] = ("Alice", "Bob"),
+) -> Match:
+    """A match (or session) of random legal actions: each decision drawn from ``seed``,
+    the dice from ``SeededDice(seed)``. ``doubles`` and ``resigns`` are the chances of a
+    double or a resignation (a surrender in long nardy) at a turn's start; half as many
+    resign after rolling; doubles are taken 3 times in 4, beavered 1 in 4 where allowed,
+    resignations accepted half the time."""
+    rng = random.Random(seed)
+    match = Match(settings, SeededDice(seed), players=players)
+    while not match.over and len(match.games) < max_games:
+        game = match.new_game()
+        if game.phase is Phase.OPENING:
+            game.roll_opening()
+        while not game.over:
+            p = game.turn
+            levels = game.variant.resignation_levels
+            if game.phase is Phase.ROLL:
+                r = rng.random()
+                if game.can_double(p) and r < doubles:
+                    game.double(p)
+                elif r < doubles + resigns:
+                    if levels:
+                        game.resign(p, rng.randint(1, 3))
+                    else:
+                        game.surrender(p)
+                else:
+                    game.roll(p)
+            elif game.phase is Phase.DOUBLED:
+                r = rng.random()
+                if game.settings.beaver and r < 0.25:
+                    game.beaver(1 - p)
+                elif r < 0.75:
+                    game.take(1 - p)
+                else:
+                    game.pass_double(1 - p)
+            elif game.phase is Phase.BEAVERED:
+                (game.take if rng.random() < 0.6 else game.pass_double)(p)
+            elif game.phase is Phase.RESIGNED:
+                resigner, _ = game.resignation() or (p, 1)
+                answer = game.accept_resignation if rng.random() < 0.5 else game.decline_resignation
+                answer(1 - resigner)
+            elif game.phase is Phase.MOVING:
+                if levels and rng.random() < resigns / 2:
+                    game.resign(p, rng.randint(1, 3))
+                else:
+                    game.play(p, rng.choice(game.legal_plays()))
+            else:  # acey-deucey: name the double after the 1-2
+                game.choose_double(p, rng.randint(1, 6))
+    return match
+
+
+def rerecord(record: dict[str, Any]) -> dict[str, Any]:
+    """The record of the game that ``record`` replays to."""
+    players = (record["players"][0], record["players"][1])
+    score = (record["score"][0], record["score"][1])
+    return game_record(replay(record), number=record["game"], players=players, score=score)
+
+
+SCENARIOS: dict[str, tuple[Settings, int, dict[str, Any]]] = {
+    "backgammon-7-point-match": (Settings(match_length=7), 11, {}),
+    "money-beaver-automatic-jacoby": (
+        Settings(beaver=True, automatic_doubles=2, jacoby=True),
+        1,
+        {},
+    ),
+    "long-nardy-series-mars-last-roll-cube": (
+        Settings(variant="long", match_length=5, cube=True, last_roll=True, ending="mars"),
+        3,
+        {"resigns": 0.0005, "doubles": 0.01},
+    ),
+    "acey-deucey": (Settings(variant="acey-deucey", match_length=3), 7, {}),
+    "nackgammon": (Settings(variant="nackgammon", match_length=5), 0, {}),
+}
+
+
+@pytest.fixture(scope="module", params=list(SCENARIOS))
+def scenario(request: pytest.FixtureRequest) -> tuple[str, Match]:
+    settings, seed, options = SCENARIOS[request.param]
+    return request.param, play_match(settings, seed, **options)
+
+
+def test_every_variant_round_trips_json_replay_json(scenario: tuple[str, Match]) -> None:
+    name, match = scenario
+    records = match_records(match)
+    assert records
+    for record, game in zip(records, match.games, strict=True):
+        text = json.dumps(record)
+        again = json.loads(text)
+        replayed = replay(again)
+        assert replayed.result == game.result
+        players, score = (again["players"][0], again["players"][1]), tuple(again["score"])
+        recorded = game_record(replayed, number=again["game"], players=players, score=score)
+        assert json.dumps(recorded) == text, name
+
+
+def test_the_scenarios_reach_what_they_are_named_for(scenario: tuple[str, Match]) -> None:
+    """The seeds are chosen so that each scenario plays the rules it is meant to test."""
+    name, match = scenario
+    games = match.games
+    kinds = {g.result.kind for g in games if g.result}
+    cube_actions = {a for g in games for t in g.records for a in t.cube}
+    if name == "backgammon-7-point-match":
+        assert match.over and any(g.crawford for g in games)
+        assert {"double", "take", "pass"} <= cube_actions
+    elif name == "money-beaver-automatic-jacoby":
+        assert "beaver" in cube_actions
+        assert any(g.opening_rolls[0][0] == g.opening_rolls[0][1] for g in games)
+    elif name.startswith("long-nardy"):
+        levels = {g.result.level for g in games if g.result}
+        assert "draw" in kinds and "mars" in kinds | levels  # last roll; mars
+        assert "double" in cube_actions
+    elif name == "acey-deucey":
+        assert any(t.chosen for g in games for t in g.records)
+    assert kinds
+
+
+def test_the_score_follows_from_the_records(scenario: tuple[str, Match]) -> None:
+    _, match = scenario
+    records = match_records(match)
+    score = [0, 0]
+    for record in records:
+        assert record["score"] == score
+        end = record["end"]
+        if end["winner"] is not None:
+            score[end["winner"]] += end["points"]
+    assert tuple(score) == match.score
+
+
+# -- tampered records ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def record() -> dict[str, Any]:
+    """A backgammon game with cube actions, hits and a resignation or a pass at the end."""
+    match = play_match(Settings(match_length=7), 4, max_games=1)
+    return match_records(match)[0]
+
+
+def tampered(record: dict[str, Any]) -> dict[str, Any]:
+    return copy.deepcopy(record)
+
+
+def turn_with_play(record: dict[str, Any], start: int = 3) -> int:
+    return next(
+        i for i, t in enumerate(record["turns"]) if i >= start and t.get("play") and "dice" in t
+    )
+
+
+def test_a_changed_die_is_refused_naming_the_turn(record: dict[str, Any]) -> None:
+    bad = tampered(record)
+    i = turn_with_play(bad)
+    d1, d2 = bad["turns"][i]["dice"]
+    bad["turns"][i]["dice"] = [d1 % 6 + 1, d2]
+    with pytest.raises(NotationError, match=rf"turn {i + 1}\b"):
+        replay(bad)
+
+
+def test_a_changed_opening_die_is_refused(record: dict[str, Any]) -> None:
+    bad = tampered(record)
+    bad["turns"][0]["dice"] = bad["turns"][0]["dice"][::-1]
+    with pytest.raises(NotationError, match=r"turn 1\b.*dice"):
+        replay(bad)
+
+
+def test_an_illegal_play_is_refused_naming_the_turn(record: dict[str, Any]) -> None:
+    bad = tampered(record)
+    i = turn_with_play(bad)
+    bad["turns"][i]["play"] = "24/1"
+    with pytest.raises(NotationError, match=rf"turn {i + 1}\b"):
+        replay(bad)
+
+
+def test_another_legal_play_is_refused_by_its_result(record: dict[str, Any]) -> None:
+    bad = tampered(record)
+    i = turn_with_play(bad)
+    turn = bad["turns"][i]
+    before = position_from_id(turn["position"])
+    others = [p for p in before.legal_plays(*turn["dice"]) if str(p) != turn["play"]]
+    assert others
+    turn["play"] = str(others[0])
+    with pytest.raises(NotationError, match=rf"turn {i + 1}\b.*reaches"):
+        replay(bad)
+
+
+@pytest.mark.parametrize("field", ["position", "result"])
+def test_a_wrong_position_id_is_refused_naming_the_turn(record: dict[str, Any], field: str) -> None:
+    bad = tampered(record)
+    i = turn_with_play(bad)
+    bad["turns"][i][field] = record["turns"][i - 1][field]
+    with pytest.raises(NotationError, match=rf"turn {i + 1}\b"):
+        replay(bad)
+
+
+@pytest.mark.parametrize("field", ["player", "cube", "dice", "play", "position", "result"])
+def test_a_missing_turn_field_is_refused_naming_the_turn(
+    record: dict[str, Any], field: str
+) -> None:
+    bad = tampered(record)
+    i = turn_with_play(bad)
+    del bad["turns"][i][field]
+    with pytest.raises(NotationError, match=rf"turn {i + 1}\b"):
+        replay(bad)
+
+
+@pytest.mark.parametrize("field", ["settings", "variant", "turns"])
+def test_a_missing_record_field_is_refused(record: dict[str, Any], field: str) -> None:
+    bad = tampered(record)
+    del bad[field]
+    with pytest.raises(NotationError, match=rf"malformed game record.*{field}"):
+        replay(bad)
+
+
+def test_a_wrong_end_is_refused(record: dict[str, Any]) -> None:
+    bad = tampered(record)
+    bad["end"]["points"] += 1
+    with pytest.raises(NotationError, match="end"):
+        replay(bad)
+    bad = tampered(record)
+    bad["end"]["cube"] *= 2
+    with pytest.raises(NotationError, match="end"):
+        replay(bad)
+
+
+def test_a_missing_end_is_refused(record: dict[str, Any]) -> None:
+    bad = tampered(record)
+    del bad["end"]
+    with pytest.raises(NotationError, match="no end"):
+        replay(bad)
+
+
+def test_a_turn_after_the_end_is_refused(record: dict[str, Any]) -> None:
+    bad = tampered(record)
+    bad["turns"].append(copy.deepcopy(bad["turns"][-1]))
+    with pytest.raises(NotationError, match=rf"turn {len(bad['turns'])}\b.*over"):
+        replay(bad)
+
+
+def test_an_empty_turn_is_refused(record: dict[str, Any]) -> None:
+    bad = tampered(record)
+    turn = bad["turns"][2]
+    bad["turns"].insert(2, {k: turn[k] for k in ("player", "cube", "position", "result")})
+    bad["turns"][2]["cube"] = []
+    with pytest.raises(NotationError, match=r"turn 3\b"):
+        replay(bad)
+
+
+def test_a_wrong_first_player_is_refused(record: dict[str, Any]) -> None:
+    bad = tampered(record)
+    bad["first-player"] = 1 - bad["first-player"]
+    with pytest.raises(NotationError, match="start"):
+        replay(bad)
+
+
+def test_settings_the_rules_refuse_are_a_notation_error(record: dict[str, Any]) -> None:
+    bad = tampered(record)
+    bad["settings"]["jacoby"] = True  # Jacoby is for money play only
+    with pytest.raises(NotationError, match="jacoby"):
+        replay(bad)
+
+
+def test_a_record_of_the_first_turn_under_way_has_no_start() -> None:
+    """Single moves made before the first turn is confirmed are not a chosen start."""
+    match = Match(Settings(), SeededDice(3))
+    game = match.new_game()
+    game.roll_opening()
+    game.move(game.turn, *(lambda m: (m.start, m.end))(game.next_moves()[0]))
+    record = game_record(game)
+    assert "start" not in record
+    assert replay(record).phase is Phase.MOVING
+
+
+# -- the documented example ---------------------------------------------------------------
+
+
+def test_the_example_in_docs_replays_to_itself() -> None:
+    """docs/records.md shows a record the code wrote; it must still replay to itself."""
+    text = (ROOT / "docs" / "records.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```json\n(.*?)```", text, re.DOTALL)
+    assert blocks
+    for block in blocks:
+        example = json.loads(block)
+        assert rerecord(example) == example
