@@ -8,52 +8,16 @@ attempt (player 0's, then player 1's), every later roll two dice.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from gameutil import assert_replays, position, snapshot
 
-from nardy import Position, variant
 from nardy.core.dice import FixedDice, SeededDice
 from nardy.core.game import Cube, Game, GameError, GameResult, Phase
 from nardy.core.settings import Settings, SettingsError
-from nardy.notation.record import game_record, replay
 
 CHECKERS = 15
 OFF = 0
 BAR = 25
-
-
-def position(name: str, mine: dict[int, int], theirs: dict[int, int]) -> Position:
-    """A checked position; each side's borne-off count is filled up to 15."""
-    v = variant(name)
-
-    def fill(side: dict[int, int]) -> dict[int, int]:
-        return {**side, OFF: side.get(OFF, 0) + CHECKERS - sum(side.values())}
-
-    return Position.from_points(v, fill(mine), fill(theirs))
-
-
-def snapshot(game: Game) -> tuple[Any, ...]:
-    """Everything an action could change, as comparable values."""
-    return (
-        game.phase,
-        game.turn,
-        game.position,
-        game.dice,
-        (game.cube.value, game.cube.owner, game.cube.turned, game.cube.automatic),
-        tuple(game.records),
-        game.result,
-        game.resignation(),
-    )
-
-
-def assert_replays(game: Game) -> None:
-    """The game's record replays to the same turns, cube and result."""
-    record = game_record(game)
-    again = replay(record)
-    assert again.records == game.records
-    assert game_record(again) == record
-    assert again.result == game.result
 
 
 def play_turn(game: Game) -> None:

@@ -9,9 +9,9 @@ attempt (player 0's, then player 1's), every later roll two dice.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 import pytest
+from gameutil import assert_replays, position, snapshot
 
 from nardy import BACKGAMMON, InvalidPositionError, NardyError, Position, variant
 from nardy.core.dice import FixedDice
@@ -27,45 +27,6 @@ BAR = 25
 
 NO_JACOBY = Settings(jacoby=False)
 """Money play without Jacoby, so that gammons and backgammons count in full (1.4)."""
-
-
-def position(name: str, mine: dict[int, int], theirs: dict[int, int]) -> Position:
-    """A checked position of variant ``name``; each side's borne-off count is filled up to 15
-    except in acey-deucey, where missing checkers wait to enter (RULES.md 2)."""
-    v = variant(name)
-
-    def fill(side: dict[int, int]) -> dict[int, int]:
-        if v.enters_from_outside:
-            return dict(side)
-        return {**side, OFF: side.get(OFF, 0) + CHECKERS - sum(side.values())}
-
-    return Position.from_points(v, fill(mine), fill(theirs))
-
-
-def snapshot(game: Game) -> tuple[Any, ...]:
-    """Everything an action could change, as comparable values."""
-    return (
-        game.phase,
-        game.turn,
-        game.position,
-        game.dice,
-        (game.cube.value, game.cube.owner, game.cube.turned, game.cube.automatic),
-        tuple(game.records),
-        game.result,
-        tuple(game.moves_made),
-        game.resignation(),
-        tuple(game.opening_rolls),
-        game.first_player,
-    )
-
-
-def assert_replays(game: Game) -> None:
-    """The game's record replays to the same turns (and the same record)."""
-    record = game_record(game)
-    again = replay(record)
-    assert again.records == game.records
-    assert game_record(again) == record
-    assert again.result == game.result
 
 
 def finish_position(loser: dict[int, int]) -> Game:

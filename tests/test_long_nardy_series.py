@@ -9,13 +9,13 @@ Dice are scripted with :class:`FixedDice`: the lot takes one die per player per 
 from __future__ import annotations
 
 import pytest
+from gameutil import assert_replays, reach_turn
 
 from nardy import Position, variant
 from nardy.core.dice import FixedDice, SeededDice
 from nardy.core.game import Cube, Game, GameError, GameResult, Phase
 from nardy.core.match import Match
 from nardy.core.settings import Settings, SettingsError
-from nardy.notation.record import game_record, replay
 
 CHECKERS = 15
 OFF = 0
@@ -30,25 +30,6 @@ def position(mine: dict[int, int], theirs: dict[int, int]) -> Position:
         return {**side, OFF: side.get(OFF, 0) + CHECKERS - sum(side.values())}
 
     return Position.from_points(variant("long"), fill(mine), fill(theirs))
-
-
-def assert_replays(game: Game) -> None:
-    """The game's record replays to the same turns and result."""
-    record = game_record(game)
-    again = replay(record)
-    assert again.records == game.records
-    assert game_record(again) == record
-    assert again.result == game.result
-
-
-def reach_turn(game: Game, player: int) -> None:
-    """Play first legal plays until ``player`` is on turn before or after rolling."""
-    while not (game.turn == player and game.phase in (Phase.ROLL, Phase.MOVING)):
-        assert not game.over
-        if game.phase is Phase.ROLL:
-            game.roll(game.turn)
-        if game.phase is Phase.MOVING:
-            game.play(game.turn, game.legal_plays()[0])
 
 
 def start(match: Match) -> Game:

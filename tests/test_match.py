@@ -10,6 +10,7 @@ import dataclasses
 from typing import Any
 
 import pytest
+from gameutil import reach_turn
 
 from nardy import NardyError, UnknownVariantError
 from nardy.core.dice import SeededDice
@@ -24,16 +25,6 @@ def start(match: Match) -> Game:
     if game.phase is Phase.OPENING:
         game.roll_opening()
     return game
-
-
-def reach_turn(game: Game, player: int) -> None:
-    """Play first legal plays until ``player`` is on turn before or after rolling."""
-    while not (game.turn == player and game.phase in (Phase.ROLL, Phase.MOVING)):
-        assert not game.over
-        if game.phase is Phase.ROLL:
-            game.roll(game.turn)
-        if game.phase is Phase.MOVING:
-            game.play(game.turn, game.legal_plays()[0])
 
 
 def to_roll(game: Game) -> int:

@@ -35,19 +35,6 @@ from nardy.core import BAR, OFF, Play, Position, Variant
 from nardy.core.game import Game, GameResult, Phase
 from nardy.core.match import Match
 
-__all__ = [
-    "BOTS",
-    "Bot",
-    "HeuristicBot",
-    "RandomBot",
-    "deciding_player",
-    "keith_count",
-    "make_bot",
-    "play_game",
-    "play_match",
-    "step",
-]
-
 
 class Bot(Protocol):
     """A player that a program drives: every decision a game can ask of a player.

@@ -1,0 +1,60 @@
+"""Helpers shared by the game-flow tests: positions from point maps, state snapshots, replay
+checks and driving a game to a player's turn."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nardy import CHECKERS, OFF, Position, variant
+from nardy.core.game import Game, Phase
+from nardy.notation.record import game_record, replay
+
+
+def position(name: str, mine: dict[int, int], theirs: dict[int, int]) -> Position:
+    """A checked position; each side's borne-off count is filled up to 15 (in acey-deucey the
+    missing checkers are the ones waiting to enter instead)."""
+    v = variant(name)
+
+    def fill(side: dict[int, int]) -> dict[int, int]:
+        if v.enters_from_outside:
+            return dict(side)
+        return {**side, OFF: side.get(OFF, 0) + CHECKERS - sum(side.values())}
+
+    return Position.from_points(v, fill(mine), fill(theirs))
+
+
+def snapshot(game: Game) -> tuple[Any, ...]:
+    """Everything an action could change, as comparable values."""
+    return (
+        game.phase,
+        game.turn,
+        game.position,
+        game.dice,
+        (game.cube.value, game.cube.owner, game.cube.turned, game.cube.automatic),
+        tuple(game.records),
+        game.result,
+        tuple(game.moves_made),
+        game.resignation(),
+        tuple(game.opening_rolls),
+        game.first_player,
+    )
+
+
+def assert_replays(game: Game, **context: Any) -> None:
+    """RULES.md 1.9 / NOTATION.md: the record of ``game`` replays to the same turns, the same
+    record and the same result."""
+    record = game_record(game, **context)
+    again = replay(record)
+    assert again.records == game.records
+    assert again.result == game.result
+    assert game_record(again, **context) == record
+
+
+def reach_turn(game: Game, player: int) -> None:
+    """Play first legal plays until ``player`` is on turn before or after rolling."""
+    while not (game.turn == player and game.phase in (Phase.ROLL, Phase.MOVING)):
+        assert not game.over
+        if game.phase is Phase.ROLL:
+            game.roll(game.turn)
+        if game.phase is Phase.MOVING:
+            game.play(game.turn, game.legal_plays()[0])
