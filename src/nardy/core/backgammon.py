@@ -11,6 +11,7 @@ from nardy.core.variant import (
     BELOW,
     POINTS_MASK,
     UNIT,
+    Path,
     Step,
     Variant,
     bear_offs,
@@ -71,6 +72,45 @@ class Backgammon(Variant):
         # the highest occupied point.
         if highest <= 6 and not waiting:
             yield from bear_offs(me, op, die, highest, top)
+
+    def independent_pairs(
+        self, me0: int, op0: int, d1: int, d2: int, ctx: int
+    ) -> dict[tuple[int, int], Path]:
+        """Two different dice in the middle game, without searching both orders.
+
+        With nothing on the bar or waiting and three or more checkers outside the home board,
+        no bear-off can start within two moves and the open points never change (a hit only
+        empties a blot's point). A move of one die then never changes what the other die may
+        do, except by moving on the very checker it moved or by emptying its start point; so
+        every two-dice play is a pair of single moves from the start, or one checker moving on.
+        """
+        if me0 >> (8 * BAR) or (self.enters_from_outside and CHECKERS - sum(unpack(me0))):
+            return {}
+        if sum(unpack(me0)[7:25]) < 3:
+            return {}
+        firsts = {die: list(self.steps(me0, op0, die, ctx, BAR)) for die in (d1, d2)}
+        if not (firsts[d1] and firsts[d2]):
+            return {}
+        plays: dict[tuple[int, int], Path] = {}
+        for a, b in ((d1, d2), (d2, d1)):  # one checker moving on: the intermediate point
+            for s, t, me1, o1 in firsts[a]:
+                end = t - b
+                if end > 0 and ctx >> (8 * end) & 1:
+                    hit = count(o1, end) == 1
+                    o2 = o1 - UNIT[end] + UNIT[BAR] if hit else o1
+                    plays.setdefault(
+                        (me1 - UNIT[t] + UNIT[end], o2), ((s, t, o1 != op0), (t, end, hit))
+                    )
+        for s1, t1, me1, o1 in firsts[d1]:
+            for s2, t2, _, _ in firsts[d2]:
+                if s2 == s1 and count(me0, s1) < 2:
+                    continue  # its only checker already moved: that is the chain above
+                hit = count(o1, t2) == 1
+                o2 = o1 - UNIT[t2] + UNIT[BAR] if hit else o1
+                plays.setdefault(
+                    (me1 - UNIT[s2] + UNIT[t2], o2), ((s1, t1, o1 != op0), (s2, t2, hit))
+                )
+        return plays
 
     def _enter(self, me: int, op: int, die: int, open_points: int, source: int) -> Iterator[Step]:
         end = BAR - die

@@ -136,27 +136,44 @@ class Variant:
                     break
                 frontier = deeper
         else:
-            high, low = max(d1, d2), min(d1, d2)
-            both: dict[tuple[int, int], Path] = {}
-            singles: dict[int, dict[tuple[int, int], Path]] = {high: {}, low: {}}
-            for first, second in ((high, low), (low, high)):
-                for s, t, me1, o1 in steps(me0, op0, first, ctx, BAR):
-                    move = (s, t, o1 != op0)
-                    second_played = False
-                    for s2, t2, me2, o2 in steps(me1, o1, second, ctx, BAR):
-                        second_played = True
-                        key = (me2, o2)
-                        if key not in both:
-                            both[key] = (move, (s2, t2, o2 != o1))
-                    if not second_played:
-                        singles[first].setdefault((me1, o1), (move,))
-            # RULES.md 1.2: both dice if possible, else the larger die if it can be played.
-            frontier = both or singles[high] or singles[low] or {(me0, op0): ()}
+            frontier = self.independent_pairs(me0, op0, d1, d2, ctx) or self._two_dice(
+                me0, op0, d1, d2, ctx
+            )
         from_mine = self.from_mine
         return {
             (me.to_bytes(26, "little"), theirs if o == op0 else from_mine(unpack(o))): path
             for (me, o), path in frontier.items()
         }
+
+    def independent_pairs(
+        self, me0: int, op0: int, d1: int, d2: int, ctx: Any
+    ) -> dict[tuple[int, int], Path]:
+        """A shortcut for two different dice where a variant can see that the moves of one
+        die do not change what the other may do; empty where it cannot (then the general
+        search runs)."""
+        return {}
+
+    def _two_dice(
+        self, me0: int, op0: int, d1: int, d2: int, ctx: Any
+    ) -> dict[tuple[int, int], Path]:
+        """Two different dice, either order; RULES.md 1.2's most-dice and larger-die rules."""
+        steps = self.steps
+        high, low = max(d1, d2), min(d1, d2)
+        both: dict[tuple[int, int], Path] = {}
+        singles: dict[int, dict[tuple[int, int], Path]] = {high: {}, low: {}}
+        for first, second in ((high, low), (low, high)):
+            for s, t, me1, o1 in steps(me0, op0, first, ctx, BAR):
+                move = (s, t, o1 != op0)
+                second_played = False
+                for s2, t2, me2, o2 in steps(me1, o1, second, ctx, BAR):
+                    second_played = True
+                    key = (me2, o2)
+                    if key not in both:
+                        both[key] = (move, (s2, t2, o2 != o1))
+                if not second_played:
+                    singles[first].setdefault((me1, o1), (move,))
+        # RULES.md 1.2: both dice if possible, else the larger die if it can be played.
+        return both or singles[high] or singles[low] or {(me0, op0): ()}
 
     def _ordered_doubles(
         self, me0: int, op0: int, die: int, ctx: Any
