@@ -59,15 +59,10 @@ def _point_name(point: int) -> str:
     return "bar" if point == BAR else "off" if point == OFF else str(point)
 
 
-def format_moves(moves: Sequence[Move]) -> str:
-    """Canonical notation, as GNU Backgammon writes it: ``24/18*/13``, ``13/10(2)``, ``6/off``.
-
-    Moves are ordered from the highest starting point; the moves of one checker are joined,
-    keeping an intermediate point only where it hit; identical moves are counted as ``(n)``;
-    each hit point is starred once.
-    """
-    if not moves:
-        return ""
+def _chains(moves: Sequence[Move]) -> list[tuple[list[int], int]]:
+    """The play as GNU Backgammon writes it: each checker's moves joined into one chain
+    (keeping an intermediate point only where it hit), identical chains counted, in order
+    of the highest starting point."""
     hit_points = {m.end for m in moves if m.hit}
     chains: list[list[int] | None] = [[m.start, m.end] for m in sorted(moves, key=_move_order)]
     for i, chain in enumerate(chains):
@@ -81,19 +76,32 @@ def format_moves(moves: Sequence[Move]) -> str:
                 else:
                     chain[-1] = other[-1]
                 chains[j] = None
-    counted: list[list[int]] = []
-    counts: list[int] = []
+    counted: list[tuple[list[int], int]] = []
     for chain in chains:
         if chain is None:
             continue
-        if chain in counted:
-            counts[counted.index(chain)] += 1
+        for k, (seen, n) in enumerate(counted):
+            if seen == chain:
+                counted[k] = (seen, n + 1)
+                break
         else:
-            counted.append(chain)
-            counts.append(1)
+            counted.append((chain, 1))
+    return counted
+
+
+def format_moves(moves: Sequence[Move]) -> str:
+    """Canonical notation, as GNU Backgammon writes it: ``24/18*/13``, ``13/10(2)``, ``6/off``.
+
+    Moves are ordered from the highest starting point; the moves of one checker are joined,
+    keeping an intermediate point only where it hit; identical moves are counted as ``(n)``;
+    each hit point is starred once.
+    """
+    if not moves:
+        return ""
+    hit_points = {m.end for m in moves if m.hit}
     starred: set[int] = set()
     parts = []
-    for chain, count in zip(counted, counts, strict=True):
+    for chain, count in _chains(moves):
         text = _point_name(chain[0])
         for point in chain[1:]:
             text += "/" + _point_name(point)

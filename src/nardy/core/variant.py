@@ -136,8 +136,9 @@ class Variant:
                     break
                 frontier = deeper
         else:
-            frontier = self.independent_pairs(me0, op0, d1, d2, ctx) or self._two_dice(
-                me0, op0, d1, d2, ctx
+            high, low = max(d1, d2), min(d1, d2)  # the larger die first, as gnubg lists them
+            frontier = self.independent_pairs(me0, op0, high, low, ctx) or self._two_dice(
+                me0, op0, high, low, ctx
             )
         from_mine = self.from_mine
         return {
