@@ -1,5 +1,5 @@
 """``nardy play``: a game in the terminal, against the heuristic bot or two people at one
-screen.
+screen, or a chouette of three or more (``--chouette``, in :mod:`nardy.cli.chouette_cli`).
 
 Before each decision the board is drawn from the side of the player on roll (X), with the
 dice, the cube, the score and whose turn it is. A player types a whole play in move notation
@@ -7,21 +7,27 @@ dice, the cube, the score and whose turn it is. A player types a whole play in m
 then confirms with Enter; ``help`` lists every command. Wrong input gets a message saying why
 and the same question again, and changes nothing. At the end, on ``quit`` or at the end of
 the input, the games are saved as JSON records, one per line (``docs/records.md``).
+
+:class:`Terminal` is the board at the terminal that both kinds of session share: the
+drawing, the questions, the commands, single moves with undo and confirm, hints. It acts
+through a :class:`Seat`, the hands of whoever speaks: :class:`PlayerSeat` for a player of a
+two-player game, the chouette's seat for a participant named there.
 """
 
 from __future__ import annotations
 
+import abc
 import argparse
 import datetime
 import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, Protocol, TextIO
 
 from nardy.cli.board import HOME_CORNERS, render
 from nardy.cli.options import add_settings_arguments, seed, settings_from_args
-from nardy.core import NardyError, Position, parse_moves
+from nardy.core import Move, NardyError, Play, Position, parse_moves
 from nardy.core.dice import Dice, SecretDice, SeededDice
 from nardy.core.errors import IllegalPlayError
 from nardy.core.game import Game, GameError, GameResult, Phase
@@ -66,18 +72,58 @@ class Quit(Exception):
     """The player quit, or the input ended."""
 
 
+BOT_SUFFIX = ":bot"
+"""Marks a chouette participant played by the heuristic bot: ``--chouette Ann,Bob:bot,Cy``."""
+
+
+def chouette_players(text: str) -> tuple[tuple[str, bool], ...]:
+    """``--chouette``: three or more names separated by commas, each (name, played by the
+    bot), a name ending in ``:bot`` being the bot's."""
+    players = []
+    for item in text.split(","):
+        name = item.strip()
+        bot = name.lower().endswith(BOT_SUFFIX)
+        if bot:
+            name = name[: -len(BOT_SUFFIX)].strip()
+        if not name or ":" in name:
+            raise argparse.ArgumentTypeError(f"expected NAME or NAME{BOT_SUFFIX}, not {item!r}")
+        players.append((name, bot))
+    if len(players) < 3:
+        raise argparse.ArgumentTypeError(f"a chouette needs three or more players, not {text!r}")
+    return tuple(players)
+
+
+def _games(text: str) -> int:
+    if not (text.isdigit() and int(text) > 0):
+        raise argparse.ArgumentTypeError(f"expected a positive number of games, not {text!r}")
+    return int(text)
+
+
 def add_parser(subparsers: Any) -> None:
     """Register ``nardy play``."""
     parser = subparsers.add_parser(
         "play",
-        help="play in the terminal against the bot or another person",
+        help="play in the terminal against the bot, another person, or a chouette",
         description="Play backgammon or long nardy in the terminal: against the heuristic "
-        "bot (--vs bot, the default) or two people at one screen (--vs human). Type 'help' "
-        "in the game for the commands.",
+        "bot (--vs bot, the default), two people at one screen (--vs human), or a chouette "
+        "of three or more (--chouette). Type 'help' in the game for the commands.",
     )
     add_settings_arguments(parser)
     parser.add_argument(
-        "--vs", choices=("bot", "human"), default="bot", help="the opponent (default bot)"
+        "--vs", choices=("bot", "human"), help="the opponent (default bot; not in a chouette)"
+    )
+    parser.add_argument(
+        "--chouette",
+        type=chouette_players,
+        metavar="NAME,NAME,NAME[,...]",
+        help="a chouette of these players (RULES.md 1.7), money play; NAME:bot is the "
+        "heuristic bot",
+    )
+    parser.add_argument(
+        "--games",
+        type=_games,
+        metavar="N",
+        help="a chouette: stop after N games (default: until quit or the end of the input)",
     )
     parser.add_argument("--seed", type=seed, help="reproducible dice (default: fair dice)")
     parser.add_argument(
@@ -100,40 +146,139 @@ def default_record_name(now: datetime.datetime | None = None) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """``nardy play``: set up the match from the flags and play it on stdin/stdout."""
+    """``nardy play``: set up the match (or chouette) from the flags and play it on
+    stdin/stdout."""
     settings = settings_from_args(args)
     dice: Dice = SecretDice() if args.seed is None else SeededDice(args.seed)
+    record = Path(args.record or default_record_name())
+    if args.chouette is not None:
+        if args.vs is not None:
+            print("nardy play: error: --vs does not apply to --chouette", file=sys.stderr)
+            return 2
+        # Imported here: the chouette's terminal is built on this module's Terminal.
+        from nardy.cli.chouette_cli import ChouetteSession
+
+        return ChouetteSession.start(
+            args.chouette,
+            settings,
+            dice,
+            sys.stdin,
+            sys.stdout,
+            home=args.home,
+            record=record,
+            games=args.games,
+        ).run()
+    if args.games is not None:
+        print("nardy play: error: --games applies only to --chouette", file=sys.stderr)
+        return 2
     bots: tuple[Bot | None, Bot | None] = (None, None)
-    if args.vs == "bot":
+    if args.vs in (None, "bot"):
         players, bots = ("You", "Bot"), (None, HeuristicBot())
     else:
         players, bots = ("Player 1", "Player 2"), (None, None)
     match = Match(settings, dice, players=players)
-    record = Path(args.record or default_record_name())
     session = TerminalSession(match, bots, sys.stdin, sys.stdout, home=args.home, record=record)
     return session.run()
 
 
-class TerminalSession:
-    """A match (or money session) played at a terminal.
+# -- the hands of whoever decides -------------------------------------------------------------
 
-    ``bots`` has one entry per seat: a :class:`Bot` plays that seat, None is a person typing
-    at ``inp``. Everything is written to ``out``; when ``inp`` is not a terminal each line
-    read is echoed after its prompt, so that a scripted session reads as a dialogue.
+
+class Seat(Protocol):
+    """The hands of the one who decides now: every action a person can type, made on their
+    behalf. The game (or the chouette around it) refuses, with a :class:`NardyError` and
+    changing nothing, an action this one may not take now."""
+
+    def roll(self) -> tuple[int, int]: ...
+    def move(self, start: int, end: int) -> Move: ...
+    def undo(self) -> None: ...
+    def confirm(self) -> None: ...
+    def play(self, play: Play | str) -> Play: ...
+    def choose_double(self, die: int) -> None: ...
+    def double(self) -> None: ...
+    def take(self) -> None: ...
+    def pass_double(self) -> None: ...
+    def beaver(self) -> None: ...
+    def resign(self, level: int) -> None: ...
+    def accept_resignation(self) -> None: ...
+    def decline_resignation(self) -> None: ...
+    def surrender(self) -> None: ...
+
+
+class PlayerSeat:
+    """Player 0 or 1 of a two-player game: each action goes straight to the game."""
+
+    def __init__(self, game: Game, player: int) -> None:
+        self.game = game
+        self.player = player
+
+    def roll(self) -> tuple[int, int]:
+        return self.game.roll(self.player)
+
+    def move(self, start: int, end: int) -> Move:
+        return self.game.move(self.player, start, end)
+
+    def undo(self) -> None:
+        self.game.undo(self.player)
+
+    def confirm(self) -> None:
+        self.game.confirm(self.player)
+
+    def play(self, play: Play | str) -> Play:
+        return self.game.play(self.player, play)
+
+    def choose_double(self, die: int) -> None:
+        self.game.choose_double(self.player, die)
+
+    def double(self) -> None:
+        self.game.double(self.player)
+
+    def take(self) -> None:
+        self.game.take(self.player)
+
+    def pass_double(self) -> None:
+        self.game.pass_double(self.player)
+
+    def beaver(self) -> None:
+        self.game.beaver(self.player)
+
+    def resign(self, level: int) -> None:
+        self.game.resign(self.player, level)
+
+    def accept_resignation(self) -> None:
+        self.game.accept_resignation(self.player)
+
+    def decline_resignation(self) -> None:
+        self.game.decline_resignation(self.player)
+
+    def surrender(self) -> None:
+        self.game.surrender(self.player)
+
+
+# -- the terminal -----------------------------------------------------------------------------
+
+
+class Terminal(abc.ABC):
+    """One board played at a terminal, by people typing and bots: the board, the question
+    of the moment, the commands (``help``), and the records saved at the end.
+
+    Player 0 and player 1 are the game's two sides; :meth:`name` says who speaks for a side.
+    Subclasses say what the session is (:meth:`_session`), whose turn it is to speak and
+    what is recorded (:meth:`_records`). Everything is written to ``out``; when ``inp`` is
+    not a terminal each line read is echoed after its prompt, so that a scripted session
+    reads as a dialogue.
     """
+
+    help_text = HELP
 
     def __init__(
         self,
-        match: Match,
-        bots: Sequence[Bot | None],
         inp: TextIO,
         out: TextIO,
         *,
         home: str = "bottom-right",
         record: Path | None = None,
     ) -> None:
-        self.match = match
-        self.bots = tuple(bots)
         self.inp = inp
         self.out = out
         self.home = home
@@ -142,6 +287,28 @@ class TerminalSession:
         self._shown: tuple[object, ...] | None = None  # what the last board drawn showed
         self._told: tuple[object, ...] | None = None  # the situation last described
         self._turn_start: Position | None = None  # the position before this turn's moves
+
+    # -- what a session says about itself ----------------------------------------------------
+
+    @abc.abstractmethod
+    def name(self, player: int) -> str:
+        """Who speaks for side ``player`` now."""
+
+    def _label(self, player: int) -> str:
+        """How the board's caption names side ``player``."""
+        return self.name(player)
+
+    @abc.abstractmethod
+    def _score(self) -> str:
+        """The score, as the questions quote it."""
+
+    @abc.abstractmethod
+    def _session(self) -> None:
+        """Play the session from its first words to its end (raises :class:`Quit`)."""
+
+    @abc.abstractmethod
+    def _records(self) -> list[dict[str, Any]]:
+        """The JSON record of every game so far, unfinished ones too."""
 
     # -- input and output ------------------------------------------------------------------
 
@@ -166,9 +333,6 @@ class TerminalSession:
         self.out.write(line if line.endswith("\n") else line + "\n")
         return line.strip()
 
-    def name(self, player: int) -> str:
-        return self.match.players[player]
-
     def _does(self, player: int, verb: str) -> str:
         """The player's name and the verb agreeing with it: "You win", "Bot wins"."""
         name = self.name(player)
@@ -177,54 +341,39 @@ class TerminalSession:
         ending = "es" if verb.endswith(("s", "sh", "ch")) else "s"
         return f"{name} {verb}{ending}"
 
+    def _verb(self, player: int, verb: str) -> str:
+        return self._does(player, verb).split(" ", 1)[1]
+
     # -- the session -----------------------------------------------------------------------
 
     def run(self) -> int:
-        """Play until the match or session is over, the player quits or the input ends; the
-        games are saved to :attr:`record` in every case. Returns the exit status."""
+        """Play until the session is over, the player quits or the input ends; the games
+        are saved to :attr:`record` in every case. Returns the exit status."""
         status = 0
-        self.say(self._title())
-        self.say("Type 'help' for the commands.")
         try:
-            while not self.match.over:
-                game = self.match.new_game()
-                self._play(game)
-                self.save()
-                if not self.match.over:
-                    self._between_games()
-            self._match_over()
+            self._session()
         except Quit:
             self.say("Stopped.")
         except KeyboardInterrupt:
             self.say("\nInterrupted.")
             status = 130
         finally:
-            self.save()
-        if self.record is not None and self.match.games:
-            count = len(self.match.games)
-            self.say(f"Saved {count} game{'s' if count != 1 else ''} to {self.record}.")
+            saved = self.save()
+        if self.record is not None and saved:
+            self.say(f"Saved {saved} game{'s' if saved != 1 else ''} to {self.record}.")
         return status
 
-    def save(self) -> None:
-        """Write every game so far as JSON lines to :attr:`record` (unfinished ones too)."""
-        if self.record is None or not self.match.games:
-            return
-        lines = [json.dumps(r) + "\n" for r in match_records(self.match)]
+    def save(self) -> int:
+        """Write every game so far as JSON lines to :attr:`record` (unfinished ones too);
+        returns how many."""
+        records = self._records()
+        if self.record is None or not records:
+            return 0
+        lines = [json.dumps(r) + "\n" for r in records]
         self.record.write_text("".join(lines), encoding="utf-8")
+        return len(records)
 
-    def _title(self) -> str:
-        settings = self.match.settings
-        what = settings.rules.name
-        if self.match.length:
-            what += f", a {self.match.length}-point match"
-        elif settings.rules.resignation_levels:
-            what += ", money play"
-        else:
-            what += ", an unlimited series"
-        return f"{what}: {self.name(0)} against {self.name(1)}."
-
-    def _between_games(self) -> None:
-        number = len(self.match.games) + 1
+    def _between_games(self, number: int) -> None:
         while True:
             answer = self.ask(f"Enter for game {number}, or quit> ").lower()
             if _SHORT.get(answer, answer) == "quit":
@@ -233,41 +382,7 @@ class TerminalSession:
                 return
             self.say("  Press Enter to play on, or type quit.")
 
-    def _match_over(self) -> None:
-        a, b = self.match.score
-        winner = self.match.winner
-        if self.match.length and winner is not None:
-            self.say(f"{self._does(winner, 'win')} the match {max(a, b)}-{min(a, b)}.")
-        else:
-            self.say(f"The session is over: {self._score()}.")
-
-    def _score(self) -> str:
-        a, b = self.match.score
-        return f"{self.name(0)} {a}, {self.name(1)} {b}"
-
     # -- one game --------------------------------------------------------------------------
-
-    def _play(self, game: Game) -> None:
-        number = len(self.match.games)
-        crawford = " (the Crawford game: no doubling)" if game.crawford else ""
-        self.say(f"\nGame {number}{crawford}. Score: {self._score()}.")
-        if game.phase is Phase.ROLL:  # a later game of a long-nardy series: no lot
-            self.say(f"{self._does(game.turn, 'start')}.")
-        while not game.over:
-            if game.phase is Phase.OPENING:
-                self._opening(game)
-                continue
-            player = deciding_player(game)
-            assert player is not None
-            bot = self.bots[player]
-            if bot is None:
-                self._human(game, player)
-            else:
-                self.say(f"{self.name(player)} {step(game, self.bots)}.")
-        self._show(game)
-        assert game.result is not None
-        self.say(self._result(game.result))
-        self.say(f"Score: {self._score()}.")
 
     def _opening(self, game: Game) -> None:
         game.roll_opening()
@@ -288,26 +403,10 @@ class TerminalSession:
         else:  # the opening dice had no legal move and the turn passed at once
             self.say(f"{self.name(first)} cannot move the opening roll.")
 
-    def _verb(self, player: int, verb: str) -> str:
-        return self._does(player, verb).split(" ", 1)[1]
-
-    def _result(self, result: GameResult) -> str:
-        if result.winner is None:
-            return "The game is a draw: the last roll bore every checker off."
-        winner, loser = result.winner, 1 - result.winner
-        points = f"{result.points} point{'s' if result.points != 1 else ''}"
-        wins = self._does(winner, "win")
-        if result.kind == "pass":
-            return f"{self._does(loser, 'pass')} the double. {wins} {points}."
-        if result.kind == "resign":
-            gave_up = "surrender" if not self.match.settings.rules.resignation_levels else "resign"
-            return f"{self._does(loser, gave_up)} ({result.level}). {wins} {points}."
-        article = "an" if result.kind[0] in "aeiou" else "a"
-        return f"{wins} {article} {result.kind}: {points}."
-
     # -- a person's decision ---------------------------------------------------------------
 
     def _human(self, game: Game, player: int) -> None:
+        """Ask the person who speaks for ``player`` for one line, and carry it out."""
         if game.phase is Phase.MOVING and not game.moves_made:
             self._turn_start = game.position
         self._show(game)
@@ -320,59 +419,68 @@ class TerminalSession:
 
     def _show(self, game: Game) -> None:
         """Draw the board when what it shows has changed since it was last drawn."""
-        key = (len(self.match.games), game.turn, game.position)
+        key = (game, game.turn, game.position)
         if key == self._shown:
             return
         self._shown = key
         x, o = game.turn, 1 - game.turn
         self.say()
         self.say(render(game.position, home=self.home))
-        self.say(f" X: {self.name(x)}   O: {self.name(o)}   {self._cube(game)}")
+        self.say(f" X: {self._label(x)}   O: {self._label(o)}   {self._cube(game)}")
 
     def _cube(self, game: Game) -> str:
         if not game.settings.cube:
             return "No cube."
         cube = game.cube
-        where = "centred" if cube.owner is None else f"owned by {self.name(cube.owner)}"
+        where = "centred" if cube.owner is None else f"owned by {self._label(cube.owner)}"
         return f"Cube: {cube.value}, {where}."
 
     def _describe(self, game: Game, player: int) -> None:
         """Say what the game waits for, once per new situation."""
-        key = (self._shown, game.phase, game.dice, tuple(game.moves_made), game.cube.value)
+        key = (
+            self._shown,
+            game.phase,
+            game.dice,
+            tuple(game.moves_made),
+            game.cube.value,
+            self.name(player),
+        )
         if key == self._told:
             return
         self._told = key
+        self.say(self._situation(game, player))
+
+    def _situation(self, game: Game, player: int) -> str:
+        """What the game waits for from the one who speaks for ``player``."""
         name = self.name(player)
         phase = game.phase
         if phase is Phase.ROLL:
             cube = f" {self._cube(game)}" if game.settings.cube else ""
-            self.say(f"{name} to roll. Score: {self._score()}.{cube}")
-        elif phase is Phase.MOVING:
+            return f"{name} to roll. Score: {self._score()}.{cube}"
+        if phase is Phase.MOVING:
             dice = game.dice
             assert dice is not None
             made = game.moves_made
             if not made:
-                self.say(f"{name} to play {dice[0]}-{dice[1]}.")
-            elif game.next_moves():
-                self.say(f"{name} to play {dice[0]}-{dice[1]}; moved {_joined(made)} so far.")
-            else:
-                self.say(f"Moved {_joined(made)}: Enter confirms it, undo takes a move back.")
-        elif phase is Phase.CHOOSE_DOUBLE:
-            self.say(f"{name} played the 1-2: name a double to play (1-6), then roll again.")
-        elif phase is Phase.DOUBLED:
+                return f"{name} to play {dice[0]}-{dice[1]}."
+            if game.next_moves():
+                return f"{name} to play {dice[0]}-{dice[1]}; moved {_joined(made)} so far."
+            return f"Moved {_joined(made)}: Enter confirms it, undo takes a move back."
+        if phase is Phase.CHOOSE_DOUBLE:
+            return f"{name} played the 1-2: name a double to play (1-6), then roll again."
+        if phase is Phase.DOUBLED:
             doubler = self.name(game.turn)
             value = 2 * game.cube.value
-            self.say(f"{doubler} doubles: play on for {value}, or pass and lose {game.cube.value}.")
-        elif phase is Phase.BEAVERED:
-            self.say(
+            return f"{doubler} doubles: play on for {value}, or pass and lose {game.cube.value}."
+        if phase is Phase.BEAVERED:
+            return (
                 f"{self.name(1 - player)} beavers: the cube is on {game.cube.value}. Take to "
                 f"play on for {2 * game.cube.value}, or pass and lose {game.cube.value}."
             )
-        elif phase is Phase.RESIGNED:
-            pending = game.resignation()
-            assert pending is not None
-            level = {1: "a single", 2: "a gammon", 3: "a backgammon"}[pending[1]]
-            self.say(f"{self.name(pending[0])} offers to resign {level}.")
+        pending = game.resignation()
+        assert pending is not None
+        level = {1: "a single", 2: "a gammon", 3: "a backgammon"}[pending[1]]
+        return f"{self.name(pending[0])} offers to resign {level}."
 
     def _prompt(self, game: Game, player: int) -> str:
         phase = game.phase
@@ -391,57 +499,62 @@ class TerminalSession:
         return f"{self.name(player)}: {choice}> "
 
     def _command(self, game: Game, player: int, line: str) -> None:
-        """Carry out one line typed by ``player``; raises :class:`NardyError` (changing
-        nothing) when it is not allowed."""
+        """Carry out one line typed by the one who speaks for ``player``; raises
+        :class:`NardyError` (changing nothing) when it is not allowed."""
+        self._carry_out(game, player, line, PlayerSeat(game, player))
+
+    def _carry_out(self, game: Game, player: int, line: str, seat: Seat) -> None:
+        """Carry out one line by ``seat``, who speaks for ``player`` (whose side the hint
+        and the plays are for)."""
         words = line.lower().split()
         word = _SHORT.get(words[0], words[0]) if words else ""
         phase = game.phase
         if word == "quit":
             raise Quit
         if word == "help":
-            self.say(HELP)
+            self.say(self.help_text)
         elif word == "hint":
             self.say(f"  Hint: {self._hint(game, player)}")
         elif word == "plays":
             self._list_plays(game)
         elif word == "" and phase is Phase.MOVING:
-            self._confirm(game, player)
+            self._confirm(game, seat)
         elif word == "roll" or (word == "" and phase is Phase.ROLL):
-            self._roll(game, player)
+            self._roll(game, player, seat)
         elif word == "confirm":
-            self._confirm(game, player)
+            self._confirm(game, seat)
         elif word == "undo":
-            game.undo(player)
+            seat.undo()
         elif word == "double":
-            game.double(player)
+            seat.double()
         elif word == "take":
-            game.take(player)
+            seat.take()
         elif word == "pass":
-            game.pass_double(player)
+            seat.pass_double()
         elif word == "beaver":
-            game.beaver(player)
+            seat.beaver()
         elif word == "resign":
-            game.resign(player, _resign_level(words))
+            seat.resign(_resign_level(words))
         elif word == "surrender":
-            game.surrender(player)
+            seat.surrender()
         elif word == "accept":
-            game.accept_resignation(player)
+            seat.accept_resignation()
         elif word == "decline":
-            game.decline_resignation(player)
+            seat.decline_resignation()
             self.say(f"  {self._does(player, 'decline')}: play on.")
         elif phase is Phase.CHOOSE_DOUBLE and word.isdigit():
-            game.choose_double(player, int(word))
+            seat.choose_double(int(word))
             self._check_passed(game, player, f"{word}-{word}")
         elif phase is Phase.MOVING and "/" in line:
-            self._moves(game, player, line)
+            self._moves(game, seat, line)
         elif word == "":
             raise GameError(f"nothing to do with Enter now: {self._prompt(game, player)[:-2]}")
         else:
             moves = ", or a move such as 24/18" if phase is Phase.MOVING else ""
             raise GameError(f"{line!r} is not a command here: type help for the list{moves}")
 
-    def _roll(self, game: Game, player: int) -> None:
-        d1, d2 = game.roll(player)
+    def _roll(self, game: Game, player: int, seat: Seat) -> None:
+        d1, d2 = seat.roll()
         self._check_passed(game, player, f"{d1}-{d2}")
 
     def _check_passed(self, game: Game, player: int, dice: str) -> None:
@@ -449,18 +562,18 @@ class TerminalSession:
         if game.phase is not Phase.MOVING:
             self.say(f"  {self._does(player, 'roll')} {dice}: no legal move.")
 
-    def _confirm(self, game: Game, player: int) -> None:
+    def _confirm(self, game: Game, seat: Seat) -> None:
         if not game.moves_made:
             raise IllegalPlayError("no moves yet: type a play, or single moves one at a time")
-        game.confirm(player)
+        seat.confirm()
 
-    def _moves(self, game: Game, player: int, text: str) -> None:
+    def _moves(self, game: Game, seat: Seat, text: str) -> None:
         """A whole play (from the start of the turn) or single moves, one checker at a time;
         a hop that spans several dice (``24/13`` with 6-5) is walked one die at a time."""
         whole_error: NardyError | None = None
         if not game.moves_made:
             try:
-                game.play(player, text)
+                seat.play(text)
                 return
             except NardyError as exc:
                 whole_error = exc
@@ -468,14 +581,14 @@ class TerminalSession:
         made = len(game.moves_made)
         try:
             for segment in segments:
-                if not _walk(game, player, segment.start, segment.end):
+                if not _walk(game, seat, segment.start, segment.end):
                     legal = ", ".join(sorted({str(m) for m in game.next_moves()})) or "none"
                     raise IllegalPlayError(
                         f"{segment.start}/{segment.end} is not a legal move now; legal: {legal}"
                     )
         except NardyError as exc:
             while len(game.moves_made) > made:  # leave the turn as it was
-                game.undo(player)
+                seat.undo()
             raise (whole_error if whole_error and len(segments) > 1 else exc) from None
 
     def _hint(self, game: Game, player: int) -> str:
@@ -509,16 +622,114 @@ class TerminalSession:
         self.say(f"  {len(plays)} legal plays: " + ", ".join(shown) + more)
 
 
-def _walk(game: Game, player: int, start: int, end: int) -> bool:
+class TerminalSession(Terminal):
+    """A match (or money session) of two players at a terminal.
+
+    ``bots`` has one entry per seat: a :class:`Bot` plays that seat, None is a person typing
+    at ``inp``.
+    """
+
+    def __init__(
+        self,
+        match: Match,
+        bots: Sequence[Bot | None],
+        inp: TextIO,
+        out: TextIO,
+        *,
+        home: str = "bottom-right",
+        record: Path | None = None,
+    ) -> None:
+        super().__init__(inp, out, home=home, record=record)
+        self.match = match
+        self.bots = tuple(bots)
+
+    def name(self, player: int) -> str:
+        return self.match.players[player]
+
+    def _records(self) -> list[dict[str, Any]]:
+        return match_records(self.match)
+
+    def _session(self) -> None:
+        self.say(self._title())
+        self.say("Type 'help' for the commands.")
+        while not self.match.over:
+            game = self.match.new_game()
+            self._play(game)
+            self.save()
+            if not self.match.over:
+                self._between_games(len(self.match.games) + 1)
+        self._match_over()
+
+    def _title(self) -> str:
+        settings = self.match.settings
+        what = settings.rules.name
+        if self.match.length:
+            what += f", a {self.match.length}-point match"
+        elif settings.rules.resignation_levels:
+            what += ", money play"
+        else:
+            what += ", an unlimited series"
+        return f"{what}: {self.name(0)} against {self.name(1)}."
+
+    def _match_over(self) -> None:
+        a, b = self.match.score
+        winner = self.match.winner
+        if self.match.length and winner is not None:
+            self.say(f"{self._does(winner, 'win')} the match {max(a, b)}-{min(a, b)}.")
+        else:
+            self.say(f"The session is over: {self._score()}.")
+
+    def _score(self) -> str:
+        a, b = self.match.score
+        return f"{self.name(0)} {a}, {self.name(1)} {b}"
+
+    def _play(self, game: Game) -> None:
+        number = len(self.match.games)
+        crawford = " (the Crawford game: no doubling)" if game.crawford else ""
+        self.say(f"\nGame {number}{crawford}. Score: {self._score()}.")
+        if game.phase is Phase.ROLL:  # a later game of a long-nardy series: no lot
+            self.say(f"{self._does(game.turn, 'start')}.")
+        while not game.over:
+            if game.phase is Phase.OPENING:
+                self._opening(game)
+                continue
+            player = deciding_player(game)
+            assert player is not None
+            bot = self.bots[player]
+            if bot is None:
+                self._human(game, player)
+            else:
+                self.say(f"{self.name(player)} {step(game, self.bots)}.")
+        self._show(game)
+        assert game.result is not None
+        self.say(self._result(game.result))
+        self.say(f"Score: {self._score()}.")
+
+    def _result(self, result: GameResult) -> str:
+        if result.winner is None:
+            return "The game is a draw: the last roll bore every checker off."
+        winner, loser = result.winner, 1 - result.winner
+        points = f"{result.points} point{'s' if result.points != 1 else ''}"
+        wins = self._does(winner, "win")
+        if result.kind == "pass":
+            return f"{self._does(loser, 'pass')} the double. {wins} {points}."
+        if result.kind == "resign":
+            gave_up = "surrender" if not self.match.settings.rules.resignation_levels else "resign"
+            return f"{self._does(loser, gave_up)} ({result.level}). {wins} {points}."
+        article = "an" if result.kind[0] in "aeiou" else "a"
+        return f"{wins} {article} {result.kind}: {points}."
+
+
+def _walk(game: Game, seat: Seat, start: int, end: int) -> bool:
     """Move a checker from ``start`` to ``end`` by one or more single moves; False (with
     nothing moved) if no sequence of legal single moves gets it there."""
     for move in game.next_moves():
         if move.start != start or move.end < end:
             continue
-        game.move(player, move.start, move.end)
-        if move.end == end or _walk(game, player, move.end, end):
+        seat.move(move.start, move.end)
+        if move.end == end or _walk(game, seat, move.end, end):
             return True
-        game.undo(player)
+        seat.undo()
     return False
 
 

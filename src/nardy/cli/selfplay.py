@@ -4,6 +4,10 @@ One line of the output file is one game (:func:`nardy.notation.record.game_recor
 file replays game by game with :func:`nardy.notation.record.replay`. Game (or match) ``i``
 rolls dice seeded by ``SEED-i`` and a random bot in seat ``s`` is seeded by ``SEED-i-s``:
 any one game or match of a run can be played again on its own.
+
+With ``--chouette N``, N heuristic bots (Bot1 … BotN) play one chouette session of
+``--games`` games with dice seeded by ``SEED`` (RULES.md 1.7); each line also carries the
+``chouette`` object of :func:`nardy.cli.chouette_cli.chouette_record`.
 """
 
 from __future__ import annotations
@@ -14,10 +18,13 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from nardy.cli.chouette_cli import ChouetteBots, chouette_record, scores_text
 from nardy.cli.options import add_settings_arguments, seed, settings_from_args
+from nardy.core.chouette import Chouette
 from nardy.core.dice import SeededDice
 from nardy.core.match import Match
-from nardy.engine.bots import BOTS, make_bot, play_game
+from nardy.core.settings import Settings
+from nardy.engine.bots import BOTS, HeuristicBot, make_bot, play_game
 from nardy.notation.record import game_record
 
 
@@ -25,10 +32,11 @@ def add_parser(subparsers: Any) -> None:
     """Register ``nardy selfplay``."""
     parser = subparsers.add_parser(
         "selfplay",
-        help="let two bots play and write the games as JSON lines",
+        help="let two bots (or a chouette of bots) play and write the games as JSON lines",
         description="Let two bots play each other and write every game as a JSON record, one "
         "per line. With --match N, --games counts matches, each played to its end; in money "
-        "play it counts games.",
+        "play it counts games. With --chouette N, N heuristic bots play a chouette of "
+        "--games games.",
     )
     add_settings_arguments(parser)
     parser.add_argument(
@@ -41,9 +49,14 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--bots",
         type=_bots,
-        default=("heuristic", "random"),
         metavar="A,B",
         help=f"the bots of players 0 and 1, from {', '.join(BOTS)} (heuristic,random)",
+    )
+    parser.add_argument(
+        "--chouette",
+        type=_chouette_size,
+        metavar="N",
+        help="a chouette of N heuristic bots, Bot1 … BotN (RULES.md 1.7; money play)",
     )
     parser.add_argument(
         "--progress",
@@ -56,6 +69,12 @@ def add_parser(subparsers: Any) -> None:
 def _positive(text: str) -> int:
     if not (text.isdigit() and int(text) > 0):
         raise argparse.ArgumentTypeError(f"expected a positive number, not {text!r}")
+    return int(text)
+
+
+def _chouette_size(text: str) -> int:
+    if not (text.isdigit() and int(text) >= 3):
+        raise argparse.ArgumentTypeError(f"a chouette needs three or more players, not {text!r}")
     return int(text)
 
 
@@ -89,12 +108,14 @@ class Progress:
 def run(args: argparse.Namespace) -> int:
     """``nardy selfplay``: play, write the records, and report how each bot did."""
     settings = settings_from_args(args)
-    names: tuple[str, str] = args.bots
+    if args.chouette is not None:
+        if args.bots is not None:
+            print("nardy selfplay: error: --bots does not apply to --chouette", file=sys.stderr)
+            return 2
+        return _run_chouette(args, settings)
+    names: tuple[str, str] = args.bots or ("heuristic", "random")
     unit = "matches" if settings.match_length else "games"
-    progress = None
-    if args.progress or sys.stderr.isatty():
-        progress = Progress(args.games, unit, sys.stderr)
-        progress.show(0)
+    progress = _progress(args, unit)
     wins = [0, 0]
     points = [0, 0]
     games = 0
@@ -129,6 +150,37 @@ def run(args: argparse.Namespace) -> int:
     print(
         f"{games} games: {names[0]} won {wins[0]} ({points[0]} points), "
         f"{names[1]} won {wins[1]} ({points[1]} points); written to {args.out}",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def _progress(args: argparse.Namespace, unit: str) -> Progress | None:
+    """The progress bar on standard error, where it is a terminal or ``--progress`` asks."""
+    if not (args.progress or sys.stderr.isatty()):
+        return None
+    progress = Progress(args.games, unit, sys.stderr)
+    progress.show(0)
+    return progress
+
+
+def _run_chouette(args: argparse.Namespace, settings: Settings) -> int:
+    """``--chouette N``: one chouette of N heuristic bots, ``--games`` games; the final
+    scores (which sum to zero) go to standard error."""
+    names = [f"Bot{i}" for i in range(1, args.chouette + 1)]
+    chouette = Chouette(names, settings, SeededDice(args.seed))
+    bots = ChouetteBots({name: HeuristicBot() for name in names})
+    progress = _progress(args, "games")
+    with Path(args.out).open("w", encoding="utf-8") as out:
+        for i in range(args.games):
+            bots.play_game(chouette)
+            out.write(json.dumps(chouette_record(chouette, i)) + "\n")
+            if progress is not None:
+                progress.show(i + 1)
+    scores = chouette.scores
+    print(
+        f"{args.games} chouette games among {args.chouette} bots: "
+        f"{scores_text({name: scores[name] for name in names})}; written to {args.out}",
         file=sys.stderr,
     )
     return 0
