@@ -79,12 +79,34 @@ def test_batch_answers_every_line_and_carries_on() -> None:
     out = io.StringIO()
     assert _batch(lines, out) == 0
     answers = out.getvalue().splitlines()
-    assert len(answers) == 4
+    assert len(answers) == 5  # one answer per input line, the empty one included
     assert answers[0].split() == sorted(
         position_id(p.position) for p in BACKGAMMON.start().legal_plays(6, 5)
     )
-    assert answers[1].startswith("error: ") and answers[2].startswith("error: ")
-    assert len(answers[3].split()) == 1
+    assert all(answer.startswith("error: ") for answer in answers[1:4])
+    assert len(answers[4].split()) == 1
+
+
+def test_show_and_moves_read_the_match_part(capsys: pytest.CaptureFixture[str]) -> None:
+    """An XGID or a Match ID carries cube, score and dice: `show` prints them and `moves`
+    takes the dice from them when none are given."""
+    xgid = "XGID=--A-bBBBB--BbB-----dbbc-B-:0:0:1:31:6:4:1:7:10"
+    _, out, _ = run(capsys, "show", xgid)
+    assert "score X 6 - O 4, 7-point match; dice 3-1; Crawford game" in out
+    _, out, _ = run(capsys, "show", f"{START}:QYkqASAAIAAA")
+    assert "Cube 2, owned by O; score X 4 - O 2, 9-point match; dice 5-2" in out
+    _, with_dice, _ = run(capsys, "moves", xgid)
+    _, explicit, _ = run(capsys, "moves", xgid, "3", "1")
+    assert with_dice == explicit and with_dice.strip()
+    with pytest.raises(SystemExit):  # a Position ID alone names no dice
+        main(["moves", START])
+    assert "D1 D2" in capsys.readouterr().err
+
+
+def test_bad_position_id_names_itself_once(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "show", "AAAAAAAAAAAAAA")
+    assert code == 2
+    assert err.count("AAAAAAAAAAAAAA") == 1 and "both sides have borne off" in err
 
 
 def test_console_script_runs() -> None:

@@ -9,13 +9,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import TextIO
 
 from nardy.cli import play, records, selfplay
 from nardy.core import NardyError, Play, Position, variant, variants
-from nardy.notation import parse_position, position_id
+from nardy.notation import decode_match_id, parse_position, parse_xgid, position_id
+from nardy.notation.match_id import CubeOwner
+from nardy.notation.xgid import CubeAction
 
 
 def _die(text: str) -> int:
@@ -46,7 +49,9 @@ def build_parser() -> argparse.ArgumentParser:
     moves.add_argument("--format", choices=["moves", "ids", "json"], default="moves")
     moves.add_argument("--batch", action="store_true", help="read positions from stdin")
     moves.add_argument("position", nargs="?")
-    moves.add_argument("d1", nargs="?", type=_die)
+    moves.add_argument(
+        "d1", nargs="?", type=_die, help="(optional when an XGID or Match ID has dice)"
+    )
     moves.add_argument("d2", nargs="?", type=_die)
 
     show = sub.add_parser("show", help="draw a position in the terminal")
@@ -74,18 +79,64 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "moves":
             if args.batch:
                 return _batch(sys.stdin, sys.stdout)
-            if args.position is None or args.d2 is None:
+            if args.position is None or (args.d1 is not None and args.d2 is None):
                 parser.error("moves needs POSITION D1 D2 (or --batch)")
             pos = parse_position(args.position, args.variant)
-            print(format_plays(pos, pos.legal_plays(args.d1, args.d2), args.format))
+            dice = (args.d1, args.d2) if args.d2 is not None else match_context(args.position)[1]
+            if dice is None:
+                parser.error("moves needs D1 D2 (the position names no dice)")
+            print(format_plays(pos, pos.legal_plays(*dice), args.format))
         elif args.command == "show":
             from nardy.cli.board import render
 
             print(render(parse_position(args.position, args.variant), home=args.home))
+            described = match_context(args.position, args.variant)[0]
+            if described:
+                print(described)
     except NardyError as exc:
         print(f"nardy: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # The reader went away (`nardy show … | head`): stop quietly, as other tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
     return 0
+
+
+def match_context(
+    text: str, variant_name: str = "backgammon"
+) -> tuple[str | None, tuple[int, int] | None]:
+    """What a ``PositionID:MatchID`` or an XGID says beyond the checkers, from the side on
+    roll: a line for ``nardy show`` (cube, score, dice, Crawford…) and the dice if rolled."""
+    text = text.strip()
+    if text.upper().startswith("XGID="):
+        x = parse_xgid(text, variant_name)
+        cube_mine, mine, theirs = x.cube_is_mine, x.my_score, x.their_score
+        cube, length, dice, crawford = x.cube, x.match_length, x.dice, x.crawford
+        doubled = x.cube_action is not CubeAction.NONE
+    elif ":" in text:
+        m = decode_match_id(text.partition(":")[2])
+        owner = int(m.cube_owner)
+        cube_mine = None if m.cube_owner is CubeOwner.CENTRED else owner == m.on_roll
+        mine, theirs = m.score[m.on_roll], m.score[1 - m.on_roll]
+        cube, length, dice, crawford, doubled = (
+            m.cube,
+            m.match_length,
+            m.dice,
+            m.crawford,
+            m.doubled,
+        )
+    else:
+        return None, None
+    owner_text = {None: "centred", True: "owned by X (on roll)", False: "owned by O"}[cube_mine]
+    parts = [
+        f"Cube {cube}, {owner_text}" + (" (doubled: waiting for an answer)" if doubled else ""),
+        f"score X {mine} - O {theirs}, " + (f"{length}-point match" if length else "money play"),
+        f"dice {dice[0]}-{dice[1]}" if dice else "not rolled",
+    ]
+    if crawford:
+        parts.append("Crawford game")
+    return " " + "; ".join(parts), dice
 
 
 def format_plays(pos: Position, plays: list[Play], fmt: str) -> str:
@@ -109,11 +160,9 @@ def format_plays(pos: Position, plays: list[Play], fmt: str) -> str:
 
 def _batch(lines: TextIO, out: TextIO) -> int:
     for line in lines:
-        if not line.strip():
-            continue
         try:
             fields = line.split()
-            if len(fields) != 4:
+            if len(fields) != 4:  # an empty line too: every line gets its answer
                 raise NardyError("expected 'VARIANT POSITION D1 D2'")
             name, text, d1, d2 = fields
             if not (d1.isdigit() and d2.isdigit()):

@@ -99,7 +99,7 @@ def position_from_id(text: str, variant_name: str | Variant = "backgammon") -> P
     try:
         v.validate(pos)
     except InvalidPositionError as exc:
-        raise InvalidPositionError(f"{text!r} is not a {v.name} position: {exc}") from None
+        raise NotationError(f"{text!r} is not a {v.name} position: {exc}") from None
     return pos
 
 

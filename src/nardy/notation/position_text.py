@@ -3,7 +3,7 @@ or an XGID (NOTATION.md)."""
 
 from __future__ import annotations
 
-from nardy.core import InvalidPositionError, NotationError, Position, Variant, variant
+from nardy.core import NotationError, Position, Variant, variant
 from nardy.notation.match_id import decode_match_id
 from nardy.notation.position_id import position_from_id
 from nardy.notation.xgid import PREFIX as XGID_PREFIX
@@ -50,10 +50,4 @@ def parse_position(text: str, variant_name: str | Variant = "backgammon") -> Pos
         decode_match_id(match_part)  # only checked here: the cube and score do not move checkers
     if not position_part:
         raise NotationError(f"{text!r}: no Position ID before the ':'")
-    try:
-        return position_from_id(position_part, v)
-    except InvalidPositionError as exc:
-        # The ID decodes, but not to a position this variant allows: say which ID and variant.
-        raise NotationError(
-            f"Position ID {position_part!r} is not a {v.name} position: {exc}"
-        ) from exc
+    return position_from_id(position_part, v)
