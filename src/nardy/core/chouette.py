@@ -226,33 +226,33 @@ class Chouette:
 
     def roll(self, name: str) -> tuple[int, int]:
         """The box or the captain rolls; a team vote not carried by now lapses."""
-        dice = self._game().roll(self._side(name))
+        dice = self._game().roll(self._mover(name))
         self._votes.clear()
         self._after()
         return dice
 
     def move(self, name: str, start: int, end: int) -> Move:
         """One single move by the box or the captain."""
-        return self._game().move(self._side(name), start, end)
+        return self._game().move(self._mover(name), start, end)
 
     def undo(self, name: str) -> None:
         """Take back the last single move of this turn."""
-        self._game().undo(self._side(name))
+        self._game().undo(self._mover(name))
 
     def confirm(self, name: str) -> None:
         """End the turn; settles and rotates if it ended the game."""
-        self._game().confirm(self._side(name))
+        self._game().confirm(self._mover(name))
         self._after()
 
     def play(self, name: str, play: Play | str) -> Play:
         """A whole play by the box or the captain; settles and rotates if it ended the game."""
-        chosen = self._game().play(self._side(name), play)
+        chosen = self._game().play(self._mover(name), play)
         self._after()
         return chosen
 
     def choose_double(self, name: str, die: int) -> None:
         """Acey-deucey: name the double after a 1-2 (RULES.md 2)."""
-        self._game().choose_double(self._side(name), die)
+        self._game().choose_double(self._mover(name), die)
         self._after()
 
     # -- the cube -------------------------------------------------------------------------
@@ -385,6 +385,16 @@ class Chouette:
             return TEAM
         self._participant(name)
         raise ChouetteError(f"{record.captain} is the captain and plays for the team, not {name}")
+
+    def _mover(self, name: str) -> int:
+        """The side of ``name``, who must be the one whose turn it is to play."""
+        side = self._side(name)
+        game = self._game()
+        if game.phase in (Phase.ROLL, Phase.MOVING, Phase.CHOOSE_DOUBLE) and game.turn != side:
+            record = self._record()
+            on_turn = f"{record.box}'s" if game.turn == BOX else f"the team's (captain {record.captain})"
+            raise ChouetteError(f"it is {on_turn} turn, not {name}'s")
+        return side
 
     def _member_in_game(self, name: str, record: ChouetteGame) -> None:
         if name in record.in_game:
