@@ -392,7 +392,8 @@ class Chouette:
         game = self._game()
         if game.phase in (Phase.ROLL, Phase.MOVING, Phase.CHOOSE_DOUBLE) and game.turn != side:
             record = self._record()
-            on_turn = f"{record.box}'s" if game.turn == BOX else f"the team's (captain {record.captain})"
+            team = f"the team's (captain {record.captain})"
+            on_turn = f"{record.box}'s" if game.turn == BOX else team
             raise ChouetteError(f"it is {on_turn} turn, not {name}'s")
         return side
 
