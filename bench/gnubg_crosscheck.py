@@ -49,7 +49,7 @@ def gnubg_board(pos: Position) -> list[list[int]]:
 def _key(mine: Side, theirs: Side) -> str:
     # gnubg lists one of the plays that bear off the last checker and differ only by hits.
     if mine[OFF] == 15:
-        return "won:" + encode_sides(mine, (0,) * 26)
+        return "won:" + encode_sides(mine, bytes(26))
     return encode_sides(mine, theirs)
 
 
@@ -67,9 +67,7 @@ def gnubg_results(pos: Position, d1: int, d2: int) -> set[str]:
     out = set()
     for k in keys:
         theirs, mine = gnubg_nn.board_from_position_key(k)
-        m = (15 - sum(mine), *mine)
-        t = (15 - sum(theirs), *theirs)
-        out.add(_key(m, t))
+        out.add(_key(bytes([15 - sum(mine), *mine]), bytes([15 - sum(theirs), *theirs])))
     return out
 
 
