@@ -75,6 +75,9 @@ class People:
         return "take" if adviser.should_take(game, who.side) else "pass"
 
 
+COMMANDS = ("yes", "no", "double", "roll", "take", "pass")
+
+
 def do(chouette: Chouette, who: Decision, line: str) -> None:
     """Carry out ``line`` by ``who`` through the library, as the terminal does."""
     seat = ChouetteSeat(chouette, who.name)
@@ -113,6 +116,8 @@ def script(seed: int, games: int) -> tuple[list[str], Chouette]:
                 line = people.line(chouette, who)
                 lines.append(line)
                 do(chouette, who, line)
+                if line not in COMMANDS:  # a play, final once confirmed with Enter
+                    lines.append("")
     return lines, chouette
 
 
@@ -170,19 +175,30 @@ def test_a_chouette_of_two_people_and_two_bots_plays_to_the_end(
     assert records == chouette_records(expected)  # the same games as the library plays
     assert_replays(records)
     assert "error" not in out.lower()
+    rolls = re.findall(r"(?:Bob|Cy) rolls (\d)-(\d)", out)  # the larger die first
+    assert rolls and all(a >= b for a, b in rolls)
     # The lot, then box, captain and team line, game by game.
     assert out.startswith(
         "Chouette (Backgammon, money play): Ann, Bob (bot), Cy (bot), Dee.\n"
+        "Settings: Jacoby on, beavers off, no automatic doubles, no limit.\n"
         "Type 'help' for the commands.\n"
         "The lot: Ann 2, Bob 5, Cy 1, Dee 3.\n"
         "Box: Bob. Team: Dee (captain), Ann, Cy.\n"
         "\nGame 1. Box: Bob. Team: Dee (captain), Ann, Cy.\n"
         "Opening roll: Bob 1, Dee 4.\n"
     )
-    assert " X: the team (captain Dee)   O: Bob (box)   Cube: 1, centred.\n" in out
-    assert "Dee to play 4-1.\nDee: move> " in out
-    # Game 1: the box doubles; Dee, the captain, passes, the others take; Ann leads on.
     assert (
+        " Drawn from the side of the team (captain Dee): X = the team (captain Dee), "
+        "O = Bob (box).\n The team (captain Dee) is on roll with 4-1. Cube: 1, centred.\n"
+    ) in out
+    assert "Dee to play 4-1.\nDee: move> " in out
+    assert "Dee: confirm or undo> \nBob rolls " in out  # the captain's play waits for Enter
+    # Game 1: the box doubles; Dee, the captain, passes, the others take; Ann leads on. Dee
+    # is shown the board from the team's side, the box on roll.
+    assert (
+        " X = not on roll (points numbered from X's side; X's home board bottom right)\n"
+        " Drawn from the side of the team (captain Dee): X = the team (captain Dee), "
+        "O = Bob (box).\n Bob (box) is on roll. Cube: 1, centred.\n"
         "Bob (box) doubles to 2. Dee: take to play on for 2, or pass, paying 1 and leaving "
         "this game.\nDee: take or pass> pass\n"
     ) in out
@@ -252,7 +268,7 @@ def test_the_wrong_participant_is_refused(
             "Dee: beaver",
         ],
         first_vote: ["roll", "Ann: no", "Bob: yes", "hint", "help"],
-        second_pass: ["Ann: take", "Ann: double", "24/20"],
+        second_pass: ["Ann: take", "Ann: double", "24/20", "roll"],
     }
     typed = []
     for i, line in enumerate(lines):
@@ -268,7 +284,7 @@ def test_the_wrong_participant_is_refused(
         "Dee: move> Zed: roll\n  'Zed' is not playing in this chouette\n",
         "Dee: move> Ann: yes\n  the team cannot double now\n",
         "Dee: move> Ann: no\n  there is no vote on a double now\n",
-        "Dee: move> Ann: take\n  there is no double to answer now (moving)\n",
+        "Dee: move> Ann: take\n  there is no double to answer now\n",
         "Dee: move> Ann: hint\n  Hint: 13/8\n",  # the team may consult
         "Dee: move> Dee: beaver\n  no beavers in a chouette: the members share one cube\n",
         "Dee: yes or no> roll\n  Ann is the captain and plays for the team, not Dee\n",
@@ -278,8 +294,9 @@ def test_the_wrong_participant_is_refused(
         "Dee: yes or no> help\nCommands ",
         "  yes  no            a member's vote on the team's double (it must be unanimous)\n",
         "Dee: take or pass> Ann: take\n  Ann is the box, not a team member\n",
-        "Dee: take or pass> Ann: double\n  not now: the game is in phase doubled, not roll\n",
-        "Dee: take or pass> 24/20\n  '24/20' is not a command here: type help for the list\n",
+        "Dee: take or pass> Ann: double\n  the double waits for an answer\n",
+        "Dee: take or pass> 24/20\n  answer the double first\n",
+        "Dee: take or pass> roll\n  answer the double first\n",
     ]:
         assert message in out
 
@@ -288,7 +305,7 @@ def test_the_input_ends_mid_game(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     lines, _ = script(SEED, 2)
-    cut = lines.index("") + 3  # three lines into game 2
+    cut = len(script(SEED, 1)[0]) + 1 + 3  # three lines into game 2
     path = tmp_path / "chouette.jsonl"
     code, out = play(
         monkeypatch,

@@ -5,6 +5,10 @@ A scripted player needs to know the dice, so :func:`script` plays the same seede
 alongside through the library — the bot seat by the same bot, the person's seat by the
 heuristic bot's choices — and writes down what the person would type. The terminal game fed
 that script must then produce exactly the same games.
+
+Later tests follow the QA findings on ``nardy play`` one by one: whole plays wait for
+confirmation, who moves first reads right for any name, the board is drawn from the side of
+the one asked, long nardy's last roll, games from a chosen position, and the annoyances.
 """
 
 from __future__ import annotations
@@ -15,13 +19,17 @@ import re
 from pathlib import Path
 
 import pytest
+from gameutil import position
 
 from nardy.cli.main import main
+from nardy.cli.options import describe_settings
+from nardy.cli.play import conjugate
 from nardy.core.dice import SeededDice
 from nardy.core.game import Phase
 from nardy.core.match import Match
 from nardy.core.settings import Settings
 from nardy.engine.bots import Bot, HeuristicBot, deciding_player, step
+from nardy.notation import position_id
 from nardy.notation.record import game_record, match_records, replay
 
 
@@ -29,8 +37,9 @@ def script(
     settings: Settings, seed: int, bots: tuple[Bot | None, Bot | None], players: tuple[str, str]
 ) -> tuple[list[str], Match]:
     """The lines a person types to play the whole match of ``settings`` with dice ``seed``
-    in every seat where ``bots`` has None — roll, play the heuristic bot's choice, take every
-    double, name its double; Enter between games — and the match so played."""
+    in every seat where ``bots`` has None — roll, play the heuristic bot's choice and confirm
+    it with Enter, take every double, name its double; Enter between games — and the match so
+    played."""
     match = Match(settings, SeededDice(seed), players=players)
     adviser = HeuristicBot()
     lines: list[str] = []
@@ -52,7 +61,7 @@ def script(
             elif game.phase is Phase.MOVING:
                 assert game.dice is not None
                 play = adviser.choose_play(game.position, *game.dice)
-                lines.append(str(play))
+                lines += [str(play), ""]
                 game.play(player, play)
             elif game.phase is Phase.DOUBLED:
                 lines.append("take")
@@ -116,12 +125,16 @@ def test_a_match_against_the_bot_plays_to_the_end(
     assert_replays(path)
     assert re.search(r"(You win|Bot wins) the match \d+-0\.\nSaved 1 game to .*\.\n$", out)
     assert "Opening roll: You " in out
-    assert " X: You   O: Bot   Cube: 1, centred." in out
+    assert " Drawn from your side: X = You, O = Bot.\n You are on roll with " in out
     assert "Bot plays " in out
     assert "error" not in out.lower()
+    rolls = re.findall(r"Bot rolls (\d)-(\d)", out)  # as gnubg writes them, the larger first
+    assert rolls and all(a >= b for a, b in rolls)
     if variant == "acey-deucey":  # seed 11 has 1-2s: the person names 6-6, then 4-4
-        assert "You played the 1-2: name a double to play (1-6), then roll again." in out
+        named = out.index("You played the 1-2: name a double to play (1-6), then roll again.")
         assert "You: name a double> 6\n" in out
+        # The double is asked for only once the 1-2 is confirmed.
+        assert out.rfind("You: confirm or undo> \n", 0, named) > out.rfind("You: move> ", 0, named)
 
 
 def test_a_long_nardy_series_between_two_people(
@@ -168,7 +181,10 @@ def test_the_opening_situation(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     out, recs = first_turn(monkeypatch, capsys, tmp_path, ["roll"])
-    assert "Backgammon, money play: You against Bot." in out
+    assert out.startswith(
+        "Backgammon, money play: You against Bot.\n"
+        "Settings: Jacoby on, beavers off, no automatic doubles, no limit.\n"
+    )
     assert "Opening roll: You 2, Bot 5.\nBot plays first with 5-2.\nBot plays 13/6.\n" in out
     assert "You to roll. Score: You 0, Bot 0. Cube: 1, centred.\nYou: roll or double> roll\n" in out
     assert "You to play 5-2.\nYou: move> \nStopped.\n" in out
@@ -180,22 +196,32 @@ def test_the_opening_situation(
 def test_bad_input_changes_nothing_and_asks_again(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    lines = ["take", "resign 7", "undo", "roll", "frobnicate", "24/20", "8/3 6/3", "", "plays"]
+    lines = ["take", "resign 7", "undo", "plays", "24/18", "roll", "frobnicate", "roll"]
+    lines += ["double", "24/20", "8/3 6/3", "", "accept", "13/8!"]
     out, recs = first_turn(monkeypatch, capsys, tmp_path, lines)
     messages = [
-        "You: roll or double> take\n  there is no double to take now (roll)\nYou: roll or double> ",
+        "You: roll or double> take\n  there is no double to answer now\nYou: roll or double> ",
         "resign 7\n  resign 1 (a single), 2 (a gammon) or 3 (a backgammon)\n",
-        "undo\n  not now: the game is in phase roll, not moving\n",
+        # The game's refusals in plain words, not its phases.
+        "undo\n  roll first\n",
+        "plays\n  roll first\n",
+        "You: roll or double> 24/18\n  roll first\n",
         "You: move> frobnicate\n  'frobnicate' is not a command here: type help for the list, or "
-        "a move such as 24/18\nYou: move> 24/20\n",
+        "a move such as 24/18\nYou: move> roll\n  you have already rolled\n",
+        "You: move> double\n  you have already rolled\n",
         "  24/20 is not a legal move now; legal: ",
         "You: move> 8/3 6/3\n  '8/3 6/3' is not a legal play of 5-2 in this position\n",
         "You: move> \n  no moves yet: type a play, or single moves one at a time\n",
-        "You: move> plays\n  8 legal plays: 24/22 13/8, 24/22 8/3, ",
+        "You: move> accept\n  there is no resignation to answer now\n",
+        # A play that is not whole cannot be confirmed: nothing of it is left made.
+        "You: move> 13/8!\n  the moves so far are not a whole legal play; move on or undo\n",
     ]
     for message in messages:
         assert message in out
-    assert out.count("Backgammon   Position ID") == 1  # the board was never redrawn
+    assert "not now" not in out and "phase" not in out
+    assert out.count("Backgammon   Position ID") == 2  # drawn again after the roll only
+    assert "You to play 5-2.\nYou: move> frobnicate" in out
+    assert "moved" not in out
     assert len(recs[0]["turns"]) == 1  # type: ignore[arg-type]
 
 
@@ -207,6 +233,8 @@ def test_single_moves_undo_and_confirm(
     assert "You: move> hint\n  Hint: 13/6\n" in out
     assert "You to play 5-2; moved 13/8 so far.\nYou: move> undo\n" in out
     assert "Moved 13/8 6/4: Enter confirms it, undo takes a move back." in out
+    # After the roll and after each move the board is drawn again, with the dice.
+    assert out.count(" You are on roll with 5-2. Cube: 1, centred.\n") == 5
     assert "You: confirm or undo> hint\n  Hint: 13/6 (from the start of the turn" in out
     assert "Bot rolls " in out and "Stopped." in out
     turns = recs[0]["turns"]
@@ -224,8 +252,8 @@ def test_a_hop_over_several_dice_is_walked_die_by_die(
     # Seed 9: the bot opens 4-5 with 13/9 13/8, and You roll 3-3.
     lines = ["", "13/7", "6/3(2)", "undo", "undo", "24/15", "6/3 6/3", "", "quit"]
     out, recs = first_turn(monkeypatch, capsys, tmp_path, lines, "--seed", "9")
-    assert "You to play 3-3; moved 13/10 10/7 so far.\nYou: move> 6/3(2)\n" in out
-    assert "Moved 13/10 10/7 6/3 6/3: Enter confirms it" in out
+    assert "You to play 3-3; moved 13/7 so far.\nYou: move> 6/3(2)\n" in out
+    assert "Moved 13/7 6/3(2): Enter confirms it" in out
     assert "  24/15 is not a legal move now; legal: " in out  # three dice, only two left
     assert recs[0]["turns"][1]["play"] == "13/7 6/3(2)"  # type: ignore[index]
 
@@ -234,7 +262,7 @@ def test_cube_and_resignation_between_two_people(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     # Player 2 opens (seed 3); Player 1 doubles, Player 2 beavers, Player 1 takes.
-    lines = ["13/6", "double", "beaver", "take", "roll", "13/8 6/4", "roll", "hint"]
+    lines = ["13/6", "", "double", "beaver", "take", "roll", "13/8 6/4", "", "roll", "hint"]
     path = tmp_path / "cube.jsonl"
     code, out, _ = play(
         monkeypatch,
@@ -243,7 +271,13 @@ def test_cube_and_resignation_between_two_people(
         *("--vs", "human", "--beaver", "--seed", str(SEED), "--record", str(path)),
     )
     assert code == 0
-    assert "Player 1 doubles: play on for 2, or pass and lose 1." in out
+    # Each is shown the board from their own side: Player 2 answers Player 1's double.
+    assert (
+        " Drawn from the side of Player 2: X = Player 2, O = Player 1.\n"
+        " Player 1 is on roll. Cube: 1, centred.\n"
+        "Player 1 doubles: play on for 2, or pass and lose 1.\n"
+    ) in out
+    assert " X = not on roll (points numbered from X's side" in out
     assert "Player 2: take, pass or beaver> beaver" in out
     assert "Player 2 beavers: the cube is on 2. Take to play on for 4, or pass and lose 2." in out
     assert "Player 1: take or pass> take" in out
@@ -252,15 +286,23 @@ def test_cube_and_resignation_between_two_people(
     recs = records(path)
     assert recs[0]["turns"][1]["cube"] == ["double", "beaver", "take"]  # type: ignore[index]
 
-    # Player 1 offers a gammon, which Player 2 declines, then a single, which is accepted.
-    lines = ["13/6", "resign 2", "decline", "resign", "accept", ""]
+    # Player 1 offers a gammon, which Player 2 declines, then a single, which is accepted;
+    # each offer is made only once Player 1 is sure.
+    lines = ["13/6", "", "resign 2", "y", "decline", "resign", "maybe", "y", "accept", ""]
     code, out, _ = play(
         monkeypatch,
         capsys,
         lines,
         *("--vs", "human", "--seed", str(SEED), "--record", str(path)),
     )
-    assert "Player 1 offers to resign a gammon." in out
+    assert (
+        "Player 1: roll or double> resign 2\n"
+        "  Resigning a gammon: it scores 1 point under the Jacoby rule (the cube was never "
+        "turned).\nPlayer 1: are you sure? (y/n)> y\n"
+    ) in out
+    assert "Player 1 offers to resign a gammon: it scores 1 point under the Jacoby rule" in out
+    assert "  Resigning a single: it scores 1 point.\n" in out
+    assert "(y/n)> maybe\n  Type y (yes) or n (no).\nPlayer 1: are you sure? (y/n)> y\n" in out
     assert "Player 2 declines: play on." in out
     assert "Player 1 resigns (single). Player 2 wins 1 point." in out
     assert "Score: Player 1 0, Player 2 1." in out
@@ -276,11 +318,12 @@ def test_surrender_in_long_nardy(
     code, out, _ = play(
         monkeypatch,
         capsys,
-        ["resign", "surrender", "quit"],
+        ["resign", "surrender", "n", "surrender", "y", "quit"],
         *("--variant", "long", "--vs", "human", "--seed", "1", "--record", str(path)),
     )
     assert code == 0
     assert "Long nardy has no resignation levels: surrender instead" in out
+    assert "are you sure? (y/n)> n\n  Not done: play on.\n" in out
     assert "surrenders (mars). Player " in out and " wins 2 points." in out
     assert_replays(path)
 
@@ -292,3 +335,244 @@ def test_bad_settings_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["play", "--match", "5", "--money"])
     assert "not allowed with argument" in capsys.readouterr().err
+
+
+# -- QA findings --------------------------------------------------------------------------------
+
+
+def test_a_whole_play_is_made_move_by_move_and_waits_for_confirmation(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """RULES.md 1.9: a whole play typed at once is final only when confirmed; undo takes it
+    back one move at a time. A trailing ! confirms at once."""
+    lines = ["", "13/8 13/11", "undo", "undo", "24/22 13/8", "", "quit"]
+    out, recs = first_turn(monkeypatch, capsys, tmp_path, lines)
+    assert (
+        "You: move> 13/8 13/11\n"  # the board is drawn with the play made, then:
+    ) in out
+    assert "Moved 13/11 13/8: Enter confirms it, undo takes a move back.\n" in out
+    assert "You: confirm or undo> undo\n" in out
+    assert "You to play 5-2; moved 13/8 so far.\nYou: move> undo\n" in out
+    assert "Moved 24/22 13/8: Enter confirms it, undo takes a move back.\n" in out
+    assert "You: confirm or undo> \nBot rolls " in out
+    assert [t["play"] for t in recs[0]["turns"]] == ["13/6", "24/22 13/8", "8/3* 6/3"]  # type: ignore[index]
+    assert_replays(tmp_path / "g.jsonl")
+    # The fast path: the play is made and confirmed in one line.
+    out, recs = first_turn(monkeypatch, capsys, tmp_path, ["", "24/22 13/8!", "quit"])
+    assert "You: move> 24/22 13/8!\nBot rolls " in out and "Moved" not in out
+    assert recs[0]["turns"][1]["play"] == "24/22 13/8"  # type: ignore[index]
+
+
+def test_who_moves_first_reads_right_for_any_name(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    record = ("--record", str(tmp_path / "r.jsonl"))
+    _, out, _ = play(
+        monkeypatch, capsys, ["quit"], "--variant", "long", "--vs", "human", "--seed", "1", *record
+    )
+    assert "Opening roll: Player 1 2, Player 2 5.\nPlayer 2 moves first and rolls.\n" in out
+    args = ("--opening", "reroll", "--vs", "human", "--seed", "7", *record)
+    _, out, _ = play(monkeypatch, capsys, ["quit"], *args)
+    assert "Player 1 moves first and rolls.\n" in out
+    _, out, _ = play(monkeypatch, capsys, ["quit"], "--variant", "long", "--seed", "1", *record)
+    assert "Bot moves first and rolls.\n" in out
+    assert [conjugate(name, "roll") for name in ("You", "Bot", "Player 2", "Ann Lee")] == [
+        "roll",
+        "rolls",
+        "rolls",
+        "rolls",
+    ]
+    assert conjugate("Ann (box)", "pass") == "passes" and conjugate("You", "be") == "are"
+    assert conjugate("Player 1", "have") == "has"
+
+
+RACE = position("backgammon", {6: 3, 5: 3, 4: 3, 3: 2}, {6: 4, 8: 4, 10: 3, 12: 4})
+"""The side on roll far ahead in a race: the heuristic bot on roll doubles at once."""
+
+
+def test_the_board_is_drawn_from_the_persons_side_when_the_bot_doubles(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    path = tmp_path / "race.jsonl"
+    args = ("--position", position_id(RACE), "--turn", "1", "--seed", "3", "--record", str(path))
+    code, out, _ = play(monkeypatch, capsys, ["take", "quit"], *args)
+    assert code == 0
+    assert "A game from a chosen position: Bot is on roll.\nBot doubles to 2.\n" in out
+    board = out[out.index("Bot doubles to 2.") : out.index("You: take or pass> take")]
+    assert "Pip count  X: 134  O: 51" in board  # X is the person, though the bot is on roll
+    assert f"Position ID: {position_id(RACE)}\n" in board  # from the side on roll, as ever
+    assert board.count("O  on roll") == 1 and board.count("X  not on roll") == 1
+    assert " X = not on roll (points numbered from X's side" in board
+    assert (
+        " Drawn from your side: X = You, O = Bot.\n Bot is on roll. Cube: 1, centred.\n"
+        "Bot doubles: play on for 2, or pass and lose 1.\n"
+    ) in board
+    # Once the person is on roll again, X is on roll again.
+    after = out[out.index("You: take or pass> take") :]
+    assert "X  on roll" in after and " You are on roll. Cube: 2, owned by You." in after
+    assert_replays(path)
+
+
+def _last_roll(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    theirs: dict[int, int],
+) -> str:
+    """You bear off your last checker with 2-1; the bot, with ``theirs`` left, has the last
+    roll (seed 1: 5-2)."""
+    start = position("long", {1: 1}, theirs)
+    path = tmp_path / "last.jsonl"
+    args = ["--variant", "long", "--last-roll", "--position", position_id(start)]
+    args += ["--dice", "2", "1", "--seed", "1", "--record", str(path)]
+    code, out, _ = play(monkeypatch, capsys, ["1/off!"], *args)
+    assert code == 0
+    assert "Settings: no cube, no limit, a mars counts 2, last roll on, " in out
+    assert (
+        "You: move> 1/off!\nYou have borne off all 15; Bot gets one last roll to draw.\n"
+        "Bot rolls 5-2.\n"
+    ) in out
+    assert_replays(path)
+    return out
+
+
+def test_long_nardy_last_roll_is_announced_with_its_outcome(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out = _last_roll(monkeypatch, capsys, tmp_path, {1: 1})
+    assert "Bot plays 1/off.\n" in out
+    assert (
+        "The game is a draw: the last roll bore every checker off.\nScore: You 0, Bot 0.\n" in out
+    )
+    out = _last_roll(monkeypatch, capsys, tmp_path, {6: 5})
+    assert "The last roll did not bear off every checker. You win an oin: 1 point.\n" in out
+    out = _last_roll(monkeypatch, capsys, tmp_path, {20: 15})
+    assert "The last roll did not bear off every checker. You win a mars: 2 points.\n" in out
+
+
+def test_a_game_from_a_chosen_position(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """RULES.md 4: position, player on roll, dice and cube chosen; the record replays."""
+    path = tmp_path / "chosen.jsonl"
+    start = position("backgammon", {6: 5, 8: 3, 13: 5, 24: 2}, {6: 5, 8: 3, 13: 4, 24: 2, 20: 1})
+    args = ["--position", position_id(start), "--turn", "1", "--dice", "3", "6"]
+    args += ["--cube", "2:0", "--seed", "5", "--record", str(path)]
+    code, out, _ = play(monkeypatch, capsys, ["quit"], *args)
+    assert code == 0
+    assert (
+        "Game 1. Score: You 0, Bot 0.\nA game from a chosen position: Bot is on roll with 6-3.\n"
+        in out
+    )
+    assert re.search(r"\nBot plays \S", out)
+    assert " You are on roll. Cube: 2, owned by You.\n" in out
+    record = records(path)[0]
+    assert record["start"] == position_id(start) and record["start-cube"] == [2, 0]
+    assert record["first-player"] == 1 and record["opening"] == []
+    assert record["turns"][0]["dice"] == [3, 6]  # type: ignore[index]
+    assert_replays(path)
+
+    # PositionID:MatchID: the dice, cube, player on roll and match length come from the Match
+    # ID (gnubg's player 1, at the bottom, is You); its score cannot be used yet.
+    text = "4HPwATDgc/ABMA:AQHvACAAIAAE"  # 7 points, 2-4 for You, Bot on roll, 6-3, cube 2 Bot's
+    code, out, _ = play(monkeypatch, capsys, ["quit"], "--position", text, "--record", str(path))
+    assert code == 0
+    assert out.startswith("Backgammon, a 7-point match: You against Bot.\n")
+    assert "Note: the ID's score 4-2 is not used (a match cannot start at a chosen score" in out
+    assert "A game from a chosen position: Bot is on roll with 6-3.\nBot plays " in out
+    assert "Cube: 2, owned by Bot." in out
+    # The flags win over the ID.
+    args = ["--position", text, "--turn", "0", "--dice", "2", "1", "--cube", "1"]
+    args += ["--score", "0-0", "--money", "--record", str(path)]
+    code, out, _ = play(monkeypatch, capsys, ["quit"], *args)
+    assert out.startswith("Backgammon, money play: You against Bot.\n") and "Note:" not in out
+    assert "A game from a chosen position: You are on roll with 2-1.\n" in out
+    assert " You are on roll with 2-1. Cube: 1, centred.\n" in out
+    # An XGID with a double offered: You (X) have doubled; the bot answers.
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:D:0:0:0:5:10"
+    code, out, _ = play(monkeypatch, capsys, ["quit"], "--position", xgid, "--record", str(path))
+    assert "Backgammon, a 5-point match" in out
+    assert re.search(r"You are on roll and double to 2\.\nBot (takes|passes)\.\n", out)
+    assert_replays(path)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--score", "2-1"], "--score 2-1: a match cannot start at a chosen score yet"),
+        (["--cube", "2:1", "--no-cube"], "the cube is off in this game"),
+        (["--position", "nonsense"], "'nonsense' is not a Position ID"),
+        (["--position", "XGID=-b----E-C---eE---c-e----B-:0:0:1:B:0:0:0:0:10"], "beaver"),
+        (["--dice", "1", "2", "--chouette", "A,B,C"], "a chosen position does not apply"),
+    ],
+)
+def test_a_chosen_start_that_cannot_be_played_is_refused(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    assert main(["play", *args]) == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--cube", "3"], "a cube value is 1, 2, 4, 8…, not '3'"),
+        (["--cube", "1:0"], "a cube on 1 is centred"),
+        (["--cube", "2:x"], "the cube's owner is player 0 or 1"),
+        (["--score", "2:1"], "expected a score A-B"),
+        (["--dice", "7", "1"], "a die is 1-6"),
+    ],
+)
+def test_bad_start_flags(capsys: pytest.CaptureFixture[str], args: list[str], message: str) -> None:
+    with pytest.raises(SystemExit):
+        main(["play", *args])
+    assert message in capsys.readouterr().err
+
+
+def test_plays_are_all_listed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    record = ("--record", str(tmp_path / "p.jsonl"))
+    monkeypatch.setenv("COLUMNS", "60")
+    _, out, _ = play(monkeypatch, capsys, ["roll", "plays"], "--seed", str(SEED), *record)
+    assert (
+        "You: move> plays\n  8 legal plays:\n"
+        "    24/22 13/8   24/22 8/3    13/11 13/8   13/11 8/3\n"
+        "    13/6         13/8 6/4     8/6 8/3      8/3 6/4\n"
+    ) in out
+    monkeypatch.setenv("COLUMNS", "200")
+    _, out, _ = play(monkeypatch, capsys, ["roll", "plays"], "--seed", str(SEED), *record)
+    assert "  8 legal plays: 24/22 13/8, 24/22 8/3, 13/11 13/8, 13/11 8/3, 13/6, " in out
+    alone = position_id(position("backgammon", {1: 1}, {6: 5}))
+    args = ("--position", alone, "--dice", "2", "1", *record)
+    _, out, _ = play(monkeypatch, capsys, ["plays"], *args)
+    assert "You: move> plays\n  1 legal play: 1/off\n" in out
+
+
+def test_the_header_shows_the_settings() -> None:
+    assert describe_settings(Settings(match_length=7).resolve()) == "Crawford rule on"
+    money = Settings(beaver=True, automatic_doubles=2, limit_points=10, backgammon_value=2)
+    assert describe_settings(money.resolve()) == (
+        "Jacoby on, beavers on, automatic doubles up to 2 a game, ends at a difference of 10 "
+        "points, a backgammon counts 2"
+    )
+    long = Settings(variant="long", ending="oin", first_move_in_series="alternate")
+    assert describe_settings(long.resolve()) == (
+        "no cube, no limit, every game counts 1 (oin), last roll off, the players take turns "
+        "to start a game"
+    )
+
+
+def test_resigning_asks_first_and_tells_the_stake(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    lines = ["resign 3", "n", "quit"]
+    out, recs = first_turn(monkeypatch, capsys, tmp_path, lines)
+    assert (
+        "You: roll or double> resign 3\n"
+        "  Resigning a backgammon: it scores 1 point under the Jacoby rule (the cube was never "
+        "turned).\nYou: are you sure? (y/n)> n\n  Not done: play on.\nYou: roll or double> quit\n"
+    ) in out
+    assert "resign" not in recs[0]["turns"][-1]  # type: ignore[index]
+    out, _ = first_turn(monkeypatch, capsys, tmp_path, lines, "--no-jacoby")
+    assert "  Resigning a backgammon: it scores 3 points.\n" in out

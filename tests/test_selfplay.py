@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import itertools
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +53,12 @@ def test_money_games_are_counted_one_by_one(
         score[before["end"]["winner"]] += before["end"]["points"]
         assert after["score"] == score
     assert_replays(records)
-    assert "4 games: heuristic won " in err and "\r[" not in err  # not a terminal: no bar
+    assert re.fullmatch(
+        r"4 games: heuristic won \d \(\d+ points?\), random won \d \(\d+ points?\); "
+        r"written to \S+\n",
+        err,
+    )
+    assert "\r[" not in err  # not a terminal: no bar
 
 
 def test_matches_are_played_to_their_end(
@@ -71,6 +77,24 @@ def test_matches_are_played_to_their_end(
     assert_replays(records)
     assert err.startswith("\r[" + " " * 30 + "] 0/2 matches")
     assert "\r[" + "#" * 30 + "] 2/2 matches\n" in err
+    # The summary counts matches won, with the games and points as detail.
+    summary = re.search(
+        r"\n2 matches: heuristic won (\d), random won (\d) \((\d+) games: heuristic won (\d+) "
+        r"\((\d+) points?\), random won (\d+) \((\d+) points?\)\); written to ",
+        err,
+    )
+    assert summary, err
+    won, lost, games, *rest = (int(n) for n in summary.groups())
+    assert won + lost == 2 and games == len(records)
+    winners = [r["end"]["winner"] for r in records]
+    assert rest == [
+        winners.count(0),
+        sum(r["end"]["points"] for r in records if r["end"]["winner"] == 0),
+        winners.count(1),
+        sum(r["end"]["points"] for r in records if r["end"]["winner"] == 1),
+    ]
+    match_winners = [records[end - 1]["end"]["winner"] for end in [*starts[1:], len(records)]]
+    assert [won, lost] == [match_winners.count(0), match_winners.count(1)]
 
 
 @pytest.mark.parametrize(

@@ -21,10 +21,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from nardy.cli.play import HELP, Terminal
+from nardy.cli.options import describe_settings
+from nardy.cli.play import HELP, Terminal, counted, rolled
 from nardy.core.chouette import BOX, TEAM, Chouette, ChouetteError, ChouetteGame
 from nardy.core.dice import Dice
-from nardy.core.game import Game, GameResult, Phase
+from nardy.core.game import Game, GameError, GameResult, Phase
 from nardy.core.moves import Move, Play
 from nardy.core.settings import Settings
 from nardy.engine.bots import Bot, HeuristicBot, deciding_player
@@ -39,6 +40,8 @@ In a chouette:
 
 _YES = ("yes", "y")
 _NO = ("no", "n")
+_ANSWERS = ("take", "pass", "beaver", "accept", "decline")
+"""Commands that answer a double or a resignation: refused in plain words when there is none."""
 
 
 # -- who decides ------------------------------------------------------------------------------
@@ -179,8 +182,8 @@ class ChouetteBots:
                     return f"doubles to {2 * game.cube.value}"
                 self._proposed = turn
                 return vote(chouette, who.name, True)
-            d1, d2 = chouette.roll(who.name)
-            return f"rolls {d1}-{d2}" + ("" if game.phase is Phase.MOVING else ": no legal move")
+            chouette.roll(who.name)
+            return f"rolls {rolled(game)}"
         if phase is Phase.MOVING:
             for _ in game.moves_made:  # a bot plays whole plays from the start of the turn
                 chouette.undo(who.name)
@@ -263,10 +266,6 @@ def _and(names: Sequence[str]) -> str:
     if len(names) <= 1:
         return "".join(names)
     return f"{', '.join(names[:-1])} and {names[-1]}"
-
-
-def _points(points: int) -> str:
-    return f"{points} point{'s' if points != 1 else ''}"
 
 
 def _line_text(box: str, line: Sequence[str]) -> str:
@@ -362,6 +361,7 @@ class ChouetteSession(Terminal):
         entered = list(chouette.lot[0])  # everyone rolls in the first round, as entered
         seated = [f"{name} (bot)" if name in self.bots else name for name in entered]
         self.say(f"Chouette ({settings.rules.name}, money play): {', '.join(seated)}.")
+        self.say(f"Settings: {describe_settings(settings)}.")
         self.say("Type 'help' for the commands.")
         for i, roll in enumerate(chouette.lot):
             dice = ", ".join(f"{name} {die}" for name, die in roll.items())
@@ -376,7 +376,8 @@ class ChouetteSession(Terminal):
             if self.games is not None and played >= self.games:
                 break
             self._between_games(played + 1)
-        self.say(f"The chouette is over after {_games(played)}. Scores: {self._score()}.")
+        games = counted(played, "game")
+        self.say(f"The chouette is over after {games}. Scores: {self._score()}.")
 
     def _play(self, game: Game) -> None:
         chouette = self.chouette
@@ -388,6 +389,7 @@ class ChouetteSession(Terminal):
             if who is None:
                 self._opening(game)
                 continue
+            self._announce_last_roll(game)
             self._speaker = who.name
             answering = game.phase is Phase.DOUBLED and game.turn == BOX
             before = list(board.in_game)
@@ -398,7 +400,7 @@ class ChouetteSession(Terminal):
             if answering and game.phase is not Phase.DOUBLED and board.in_game:
                 self.say(self._answered(board, before))
         self._speaker = None
-        self._show(game)
+        self._show(game, self._viewer(game))
         self._settle(board)
 
     def _answered(self, board: ChouetteGame, before: list[str]) -> str:
@@ -408,7 +410,7 @@ class ChouetteSession(Terminal):
         takes = "takes" if len(board.in_game) == 1 else "take"
         said = [f"{_and(board.in_game)} {takes}: the cube is on {board.game.cube.value}"]
         if passed:
-            stake = _points(board.passed[passed[0]]) + (" each" if len(passed) > 1 else "")
+            stake = counted(board.passed[passed[0]], "point") + (" each" if len(passed) > 1 else "")
             said.append(f"{_and(passed)} passed, paying {stake} to {board.box}")
         if board.captain != before[0]:
             said.append(f"{board.captain} is the captain now")
@@ -418,7 +420,7 @@ class ChouetteSession(Terminal):
         """The result, the settlements, the running scores and the rotation."""
         result = board.game.result
         assert result is not None
-        self.say(_result(board, result))
+        self.say(self._last_roll_outcome(board.game, result) + _result(board, result))
         settled = []
         for name in (board.box, *board.team):
             passed = " (passed)" if name in board.passed else ""
@@ -488,6 +490,18 @@ class ChouetteSession(Terminal):
         finally:
             self._speaker = asked
 
+    def _plain_refusal(self, game: Game, player: int, command: str, exc: GameError) -> str | None:
+        """As for two players, except that the chouette's own refusals are kept where they
+        say more: there are no beavers at all, and a participant who is not the one asked
+        now is told who may act."""
+        if command == "beaver":
+            return None
+        plain = super()._plain_refusal(game, player, command, exc)
+        if plain is None or command in _ANSWERS or not isinstance(exc, ChouetteError):
+            return plain
+        asked = deciding(self.chouette)
+        return plain if asked is not None and asked.name == self._speaker else None
+
     def _speaking(self, line: str) -> tuple[str, str]:
         """Who speaks (``NAME:`` at the start, else the participant asked) and what."""
         assert self._speaker is not None
@@ -521,10 +535,7 @@ def _result(board: ChouetteGame, result: GameResult) -> str:
         how = f"{winner} wins {article} {result.kind}"
     how = how[0].upper() + how[1:]
     members = _and(board.in_game)
+    points = counted(result.points, "point")
     if result.winner == BOX:
-        return f"{how}: {_points(result.points)} from each of {members}."
-    return f"{how}: {_points(result.points)} from {board.box} to each of {members}."
-
-
-def _games(count: int) -> str:
-    return f"{count} game{'s' if count != 1 else ''}"
+        return f"{how}: {points} from each of {members}."
+    return f"{how}: {points} from {board.box} to each of {members}."

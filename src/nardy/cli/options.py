@@ -4,16 +4,24 @@ Every flag carries its RULES.md name (``--backgammon-value``, ``--first-move-in-
 and defaults to "not given", so :class:`~nardy.core.settings.Settings` fills in the
 variant's own default and checks the whole combination (a Jacoby match is refused with the
 reason). ``--match N`` plays a match to N points; ``--money`` (the default) is money play, or
-an unlimited series in long nardy.
+an unlimited series in long nardy. :func:`describe_settings` says them back in words.
+
+``nardy play`` also starts a game from a chosen position (RULES.md 4): ``--position`` (a
+Position ID, ``PositionID:MatchID`` or an XGID), ``--turn``, ``--dice``, ``--cube
+VALUE[:OWNER]`` and ``--score``, read by :func:`start_from_args` into a :class:`Start`. Players
+are numbered as in the game: 0 is the first seat (You, or Player 1), 1 the second.
 """
 
 from __future__ import annotations
 
 import argparse
+from dataclasses import dataclass
 from typing import Any
 
-from nardy.core import variants
+from nardy.core import NardyError, NotationError, Position, variants
 from nardy.core.settings import ENDINGS, FIRST_MOVES, OPENINGS, Settings
+from nardy.notation import MatchState, decode_match_id, parse_position, parse_xgid
+from nardy.notation.match_id import CubeOwner, GameState, Resignation
 
 
 def _count(text: str) -> int:
@@ -36,8 +44,54 @@ def seed(text: str) -> int | str:
     return int(text) if text.isdigit() else text
 
 
-def add_settings_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add ``--variant``, ``--match N`` / ``--money`` and every game setting to ``parser``."""
+def _die(text: str) -> int:
+    if not (text.isdigit() and 1 <= int(text) <= 6):
+        raise argparse.ArgumentTypeError(f"a die is 1-6, not {text!r}")
+    return int(text)
+
+
+def _start_cube(text: str) -> tuple[int, int | None]:
+    """``VALUE[:OWNER]``: a cube value (a power of two) and its owner, 0 or 1 (centred
+    without one)."""
+    value, colon, owner = text.partition(":")
+    if not value.isdigit() or int(value) < 1 or int(value) & (int(value) - 1):
+        raise argparse.ArgumentTypeError(f"a cube value is 1, 2, 4, 8…, not {value!r}")
+    if not colon:
+        return int(value), None
+    if owner not in ("0", "1"):
+        raise argparse.ArgumentTypeError(f"the cube's owner is player 0 or 1, not {owner!r}")
+    if int(value) == 1:
+        raise argparse.ArgumentTypeError("a cube on 1 is centred: it has no owner yet")
+    return int(value), int(owner)
+
+
+def _score(text: str) -> tuple[int, int]:
+    """``A-B``: the points of players 0 and 1."""
+    a, dash, b = text.partition("-")
+    if not (dash and a.isdigit() and b.isdigit()):
+        raise argparse.ArgumentTypeError(f"expected a score A-B such as 2-4, not {text!r}")
+    return int(a), int(b)
+
+
+class _StartCube(argparse.Action):
+    """``--cube [VALUE[:OWNER]]``: the cube on and, with a value, the cube at the start of a
+    game from a chosen position (``start_cube``)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        setattr(namespace, self.dest, True)
+        if values is not None:
+            namespace.start_cube = values
+
+
+def add_settings_arguments(parser: argparse.ArgumentParser, *, start: bool = False) -> None:
+    """Add ``--variant``, ``--match N`` / ``--money`` and every game setting to ``parser``;
+    with ``start``, also the flags of a game from a chosen position (:class:`Start`)."""
     names = ", ".join(sorted(v.key for v in variants()))
     parser.add_argument(
         "--variant", default="backgammon", help=f"the game: {names} (default backgammon)"
@@ -56,7 +110,19 @@ def add_settings_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("game settings (RULES.md names; default: the variant's)")
     flag = argparse.BooleanOptionalAction
     group.add_argument("--crawford", action=flag, help="the Crawford rule in a match (on)")
-    group.add_argument("--cube", action=flag, help="the doubling cube (on in backgammon)")
+    if start:
+        group.add_argument(
+            "--cube",
+            action=_StartCube,
+            nargs="?",
+            type=_start_cube,
+            metavar="VALUE[:OWNER]",
+            help="the doubling cube (on in backgammon); with VALUE[:OWNER], also the cube at "
+            "the start of a game from a chosen position (2:0 = on 2, owned by player 0)",
+        )
+        group.add_argument("--no-cube", dest="cube", action="store_false", help="no cube")
+    else:
+        group.add_argument("--cube", action=flag, help="the doubling cube (on in backgammon)")
     group.add_argument("--beaver", action=flag, help="beavers in money play (off)")
     group.add_argument("--jacoby", action=flag, help="the Jacoby rule (on in money play)")
     group.add_argument(
@@ -90,6 +156,39 @@ def add_settings_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         help="money play: end the session after N minutes",
     )
+    if start:
+        _add_start_arguments(parser)
+
+
+def _add_start_arguments(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group(
+        "a game from a chosen position (RULES.md 4; players 0 = You / Player 1, 1 = Bot / Player 2)"
+    )
+    group.add_argument(
+        "--position",
+        metavar="POSITION",
+        help="a Position ID (from the side on roll), PositionID:MatchID or an XGID; the dice, "
+        "cube, score, match length and player on roll of a Match ID or XGID are used unless "
+        "the flags below say otherwise",
+    )
+    group.add_argument(
+        "--turn", type=int, choices=(0, 1), help="the player on roll (default: the ID's, else 0)"
+    )
+    group.add_argument(
+        "--dice",
+        type=_die,
+        nargs=2,
+        metavar=("D1", "D2"),
+        help="the dice the player on roll has to play (default: the ID's, else a roll)",
+    )
+    group.add_argument(
+        "--score",
+        type=_score,
+        metavar="A-B",
+        help="the score of players 0 and 1 (only 0-0 for now: a match cannot start at "
+        "another score yet)",
+    )
+    parser.set_defaults(start_cube=None)
 
 
 _SETTING_FLAGS = (
@@ -108,10 +207,143 @@ _SETTING_FLAGS = (
 )
 
 
-def settings_from_args(args: argparse.Namespace) -> Settings:
-    """The checked settings that the flags name; raises
+def settings_from_args(args: argparse.Namespace, start: Start | None = None) -> Settings:
+    """The checked settings that the flags name (a chosen ``start`` from a Match ID or XGID
+    gives the match length where neither ``--match`` nor ``--money`` does); raises
     :class:`~nardy.core.settings.SettingsError` (or ``UnknownVariantError``) saying why a
     combination is not allowed."""
     given = {name: getattr(args, name) for name in _SETTING_FLAGS}
     chosen: dict[str, Any] = {name: value for name, value in given.items() if value is not None}
-    return Settings(variant=args.variant, match_length=args.match_length or 0, **chosen).resolve()
+    length = args.match_length
+    if length is None and start is not None:
+        length = start.match_length
+    return Settings(variant=args.variant, match_length=length or 0, **chosen).resolve()
+
+
+def describe_settings(settings: Settings) -> str:
+    """The settings that shape play, in words, for the header of a session: ``Jacoby on,
+    beavers off, no automatic doubles, no limit``."""
+    rules = settings.rules
+    said = []
+    if not settings.cube:
+        said.append("no cube")
+    elif settings.money:
+        doubles = settings.automatic_doubles
+        said += [
+            f"Jacoby {_on(bool(settings.jacoby))}" if "jacoby" in rules.own_settings else "",
+            f"beavers {_on(settings.beaver)}",
+            f"automatic doubles up to {doubles} a game" if doubles else "no automatic doubles",
+        ]
+    else:
+        said.append(f"Crawford rule {_on(settings.crawford)}")
+    if settings.money:
+        limits = []
+        if settings.limit_points:
+            limits.append(f"a difference of {settings.limit_points} points")
+        if settings.limit_minutes:
+            limits.append(f"{settings.limit_minutes} minutes")
+        said.append(f"ends at {' or '.join(limits)}" if limits else "no limit")
+    own = rules.own_settings
+    if "backgammon-value" in own and settings.backgammon_value != 3:
+        said.append(f"a backgammon counts {settings.backgammon_value}")
+    if "opening" in own and settings.opening == "reroll":
+        said.append("the first player rolls afresh")
+    if "ending" in own:
+        said.append("a mars counts 2" if settings.ending == "mars" else "every game counts 1 (oin)")
+    if "last-roll" in own:
+        said.append(f"last roll {_on(settings.last_roll)}")
+    if "first-move-in-series" in own:
+        loser = settings.first_move_in_series == "loser"
+        said.append(
+            "the loser starts the next game" if loser else "the players take turns to start a game"
+        )
+    return ", ".join(s for s in said if s)
+
+
+def _on(value: bool) -> str:
+    return "on" if value else "off"
+
+
+# -- a game from a chosen position (RULES.md 4) --------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """A game from a chosen position, as the flags and the pasted ID give it.
+
+    ``position`` is from the side of ``turn``, the player on roll (None: the variant's
+    start); ``dice`` are on the table for them (None: they roll); ``cube`` is (value, owner,
+    None = centred); ``doubled`` says that the player on roll has doubled (a Match ID or XGID
+    with a double waiting). ``match_length`` is the ID's (0: money play, or none given), for
+    where neither ``--match`` nor ``--money`` is; ``notes`` are what the ID said that cannot
+    be carried over.
+    """
+
+    position: Position | None = None
+    turn: int = 0
+    dice: tuple[int, int] | None = None
+    cube: tuple[int, int | None] = (1, None)
+    doubled: bool = False
+    match_length: int = 0
+    notes: tuple[str, ...] = ()
+
+
+SCORE_NOT_SUPPORTED = (
+    "a match cannot start at a chosen score yet (nardy.core.match.Match has no starting score)"
+)
+_NO_ID = MatchState(on_roll=1, turn=1)
+"""What a bare Position ID says of the game around it: nothing, the user on roll."""
+
+
+def start_from_args(args: argparse.Namespace) -> Start | None:
+    """The chosen start that ``--position``, ``--turn``, ``--dice``, ``--cube VALUE[:OWNER]``
+    and ``--score`` name, or None where none is given. The flags win over the fields of a
+    Match ID or XGID. Raises :class:`~nardy.core.NardyError` (a position that cannot be
+    read, a score other than 0-0) saying why."""
+    chosen = (args.position, args.turn, args.dice, args.start_cube, args.score)
+    if all(value is None for value in chosen):
+        return None
+    if args.score not in (None, (0, 0)):
+        raise NardyError(f"--score {args.score[0]}-{args.score[1]}: {SCORE_NOT_SUPPORTED}")
+    position, state = None, _NO_ID
+    if args.position is not None:
+        position = parse_position(args.position, args.variant)
+        state = _match_state(args.position, args.variant) or _NO_ID
+    # gnubg's player 1 (XGID's X), the one at the bottom, is the user: our player 0.
+    notes = []
+    if args.score is None and state.score != (0, 0):
+        score = f"{state.score[1]}-{state.score[0]}"
+        notes.append(
+            f"the ID's score {score} is not used (a match cannot start at a chosen "
+            "score yet): the game starts at 0-0"
+        )
+    if state.resigned != Resignation.NONE:
+        notes.append("the resignation offered in the ID is not carried over")
+    owner = None if state.cube_owner == CubeOwner.CENTRED else 1 - int(state.cube_owner)
+    return Start(
+        position,
+        1 - state.on_roll if args.turn is None else args.turn,
+        state.dice if args.dice is None else (args.dice[0], args.dice[1]),
+        args.start_cube or (state.cube, owner),
+        state.doubled and args.dice is None,
+        state.match_length,
+        tuple(notes),
+    )
+
+
+def _match_state(text: str, variant_name: str) -> MatchState | None:
+    """The Match ID of ``PositionID:MatchID``, or what an XGID says in its terms; None for a
+    bare Position ID. ``text`` has been read by ``parse_position`` already."""
+    parts = text.strip().split(":")
+    if len(parts) == 1:
+        return None
+    if len(parts) == 2:
+        state = decode_match_id(parts[1].strip())
+    else:
+        try:
+            state = parse_xgid(text, variant_name).to_match_state()
+        except NotationError as exc:
+            raise NotationError(f"cannot start a game from this XGID: {exc}") from None
+    if state.game_state not in (GameState.NONE, GameState.PLAYING):
+        raise NotationError("the Match ID shows a finished game: there is nothing to play")
+    return state

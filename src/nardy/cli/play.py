@@ -1,12 +1,17 @@
 """``nardy play``: a game in the terminal, against the heuristic bot or two people at one
 screen, or a chouette of three or more (``--chouette``, in :mod:`nardy.cli.chouette_cli`).
 
-Before each decision the board is drawn from the side of the player on roll (X), with the
-dice, the cube, the score and whose turn it is. A player types a whole play in move notation
-(``24/18 13/11``, read generously) or single moves one at a time (``24/18``, then ``13/11``),
-then confirms with Enter; ``help`` lists every command. Wrong input gets a message saying why
-and the same question again, and changes nothing. At the end, on ``quit`` or at the end of
-the input, the games are saved as JSON records, one per line (``docs/records.md``).
+Before each decision the board is drawn from the side of the one who decides (against the
+bot, always the person's side), with the dice, the cube, the score and whose turn it is. A
+player types a whole play in move notation (``24/18 13/11``, read generously) or single moves
+one at a time (``24/18``, then ``13/11``); either way the moves are made one by one and the
+turn ends only when the player confirms it with Enter (RULES.md 1.9), or at once with a
+trailing ``!``; ``help`` lists every command. Wrong input gets a message saying why and the
+same question again, and changes nothing. At the end, on ``quit`` or at the end of the input,
+the games are saved as JSON records, one per line (``docs/records.md``).
+
+A game may start from a chosen position (RULES.md 4): ``--position`` with ``--turn``,
+``--dice`` and ``--cube VALUE[:OWNER]`` (:mod:`nardy.cli.options`, :func:`start_game`).
 
 :class:`Terminal` is the board at the terminal that both kinds of session share: the
 drawing, the questions, the commands, single moves with undo and confirm, hints. It acts
@@ -20,33 +25,53 @@ import abc
 import argparse
 import datetime
 import json
+import shutil
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 from nardy.cli.board import HOME_CORNERS, render
-from nardy.cli.options import add_settings_arguments, seed, settings_from_args
-from nardy.core import Move, NardyError, Play, Position, parse_moves
-from nardy.core.dice import Dice, SecretDice, SeededDice
+from nardy.cli.options import (
+    Start,
+    add_settings_arguments,
+    describe_settings,
+    seed,
+    settings_from_args,
+    start_from_args,
+)
+from nardy.core import (
+    CHECKERS,
+    OFF,
+    Move,
+    NardyError,
+    Play,
+    Position,
+    format_moves,
+    parse_moves,
+)
+from nardy.core.dice import Dice, FixedDice, SecretDice, SeededDice
 from nardy.core.errors import IllegalPlayError
-from nardy.core.game import Game, GameError, GameResult, Phase
+from nardy.core.game import Cube, Game, GameError, GameResult, Phase
 from nardy.core.match import Match
 from nardy.engine.bots import Bot, HeuristicBot, deciding_player, step
+from nardy.notation import position_id
 from nardy.notation.record import match_records
 
 HELP = """\
 Commands (the first letter is enough where it is shown in brackets):
-  Enter / [r]oll     roll the dice; with a whole play made, Enter confirms it
-  24/18 13/11        a whole play, or single moves one at a time (24/18, then 13/11)
+  Enter / [r]oll     roll the dice; once the moves make a whole play, Enter confirms it
+  24/18 13/11        a whole play, or single moves one at a time (24/18, then 13/11):
+                     either way the turn ends only when you confirm it
+  24/18 13/11!       a trailing ! confirms at once (for a whole play, or the last move)
   bar/22  6/off      the bar and bearing off; 13/10(2) repeats a move; * marks a hit
   [u]ndo             take back the last single move of this turn
   [c]onfirm          end the turn once the moves make a whole play
   [d]ouble           offer the cube before rolling
   [t]ake  [p]ass  [b]eaver      answer a double
-  resign [1|2|3]     offer to resign a single, gammon or backgammon
+  resign [1|2|3]     offer to resign a single, gammon or backgammon (asks: are you sure?)
   [a]ccept  decline  answer a resignation
-  surrender          long nardy: give the game up
+  surrender          long nardy: give the game up (asks: are you sure?)
   plays              list the legal plays of the dice
   [h]int             what the heuristic bot would do
   help               this list
@@ -66,6 +91,38 @@ _SHORT = {
     "q": "quit",
     "exit": "quit",
 }
+
+_PHASES: dict[str, frozenset[Phase]] = {
+    "roll": frozenset({Phase.ROLL}),
+    "double": frozenset({Phase.ROLL}),
+    "move": frozenset({Phase.MOVING}),
+    "undo": frozenset({Phase.MOVING}),
+    "confirm": frozenset({Phase.MOVING}),
+    "plays": frozenset({Phase.MOVING}),
+    "take": frozenset({Phase.DOUBLED, Phase.BEAVERED}),
+    "pass": frozenset({Phase.DOUBLED, Phase.BEAVERED}),
+    "beaver": frozenset({Phase.DOUBLED}),
+    "resign": frozenset({Phase.ROLL, Phase.MOVING}),
+    "surrender": frozenset({Phase.ROLL, Phase.MOVING}),
+    "accept": frozenset({Phase.RESIGNED}),
+    "decline": frozenset({Phase.RESIGNED}),
+}
+"""The phases in which each command can be carried out: outside them the game's refusal is
+put in plain words (:meth:`Terminal._plain_refusal`)."""
+
+_WAITING = {
+    Phase.OPENING: ("wait for the opening roll", "the opening roll comes first"),
+    Phase.ROLL: ("roll first", "the dice are not rolled yet"),
+    Phase.MOVING: ("you have already rolled", "the dice are on the table"),
+    Phase.DOUBLED: ("answer the double first", "the double waits for an answer"),
+    Phase.BEAVERED: ("answer the beaver first", "the beaver waits for an answer"),
+    Phase.CHOOSE_DOUBLE: ("name a double first (1-6)", "a double waits to be named"),
+    Phase.RESIGNED: ("answer the resignation first", "the resignation waits for an answer"),
+    Phase.OVER: ("the game is over", "the game is over"),
+}
+"""What the game waits for, said to the one who decides now and to anyone else."""
+
+_LEVELS = {1: "a single", 2: "a gammon", 3: "a backgammon"}
 
 
 class Quit(Exception):
@@ -106,9 +163,10 @@ def add_parser(subparsers: Any) -> None:
         help="play in the terminal against the bot, another person, or a chouette",
         description="Play backgammon or long nardy in the terminal: against the heuristic "
         "bot (--vs bot, the default), two people at one screen (--vs human), or a chouette "
-        "of three or more (--chouette). Type 'help' in the game for the commands.",
+        "of three or more (--chouette); from the start, or from a chosen position "
+        "(--position). Type 'help' in the game for the commands.",
     )
-    add_settings_arguments(parser)
+    add_settings_arguments(parser, start=True)
     parser.add_argument(
         "--vs", choices=("bot", "human"), help="the opponent (default bot; not in a chouette)"
     )
@@ -135,7 +193,7 @@ def add_parser(subparsers: Any) -> None:
         "--home",
         choices=HOME_CORNERS,
         default="bottom-right",
-        help="where the home board of the player on roll is drawn",
+        help="where the home board of the side the board is drawn from is drawn",
     )
     parser.set_defaults(handler=run)
 
@@ -148,13 +206,15 @@ def default_record_name(now: datetime.datetime | None = None) -> str:
 def run(args: argparse.Namespace) -> int:
     """``nardy play``: set up the match (or chouette) from the flags and play it on
     stdin/stdout."""
-    settings = settings_from_args(args)
+    start = start_from_args(args)
+    settings = settings_from_args(args, start)
     dice: Dice = SecretDice() if args.seed is None else SeededDice(args.seed)
     record = Path(args.record or default_record_name())
     if args.chouette is not None:
-        if args.vs is not None:
-            print("nardy play: error: --vs does not apply to --chouette", file=sys.stderr)
-            return 2
+        for wrong, flag in ((args.vs, "--vs"), (start, "a chosen position")):
+            if wrong is not None:
+                print(f"nardy play: error: {flag} does not apply to --chouette", file=sys.stderr)
+                return 2
         # Imported here: the chouette's terminal is built on this module's Terminal.
         from nardy.cli.chouette_cli import ChouetteSession
 
@@ -177,8 +237,55 @@ def run(args: argparse.Namespace) -> int:
     else:
         players, bots = ("Player 1", "Player 2"), (None, None)
     match = Match(settings, dice, players=players)
-    session = TerminalSession(match, bots, sys.stdin, sys.stdout, home=args.home, record=record)
+    notes: Sequence[str] = ()
+    if start is not None:
+        start_game(match, start)
+        notes = start.notes
+    session = TerminalSession(
+        match, bots, sys.stdin, sys.stdout, home=args.home, record=record, notes=notes
+    )
     return session.run()
+
+
+# -- a game from a chosen position (RULES.md 4) -------------------------------------------------
+
+
+class ChosenDice:
+    """The dice chosen for the first roll of a game from a chosen position, then those of
+    ``then`` (a :class:`~nardy.core.dice.Dice`, the match's)."""
+
+    def __init__(self, first: Sequence[int], then: Dice) -> None:
+        self._first = FixedDice(first)
+        self._then = then
+
+    def die(self) -> int:
+        return self._first.die() if self._first.remaining() else self._then.die()
+
+
+def start_game(match: Match, start: Start) -> Game:
+    """Start the next game of ``match`` from the chosen position, player on roll and cube
+    of ``start``; with chosen dice the player on roll has rolled them, with a double in the
+    ID they have doubled. Raises :class:`NardyError` (changing nothing) where the game
+    cannot start so."""
+    settings = match.settings
+    if start.cube != (1, None) and not settings.cube:
+        raise GameError("the cube is off in this game: a cube cannot be chosen")
+    if match.game is not None and not match.game.over:
+        raise GameError("the current game is not over")
+    game = Game(
+        settings,
+        ChosenDice(start.dice or (), match.dice),
+        crawford=match.is_crawford(),
+        first_player=start.turn,
+        position=start.position,
+        cube=Cube(*start.cube),
+    )
+    if start.doubled:
+        game.double(start.turn)
+    elif start.dice is not None:
+        game.roll(start.turn)
+    match.games.append(game)
+    return game
 
 
 # -- the hands of whoever decides -------------------------------------------------------------
@@ -286,7 +393,7 @@ class Terminal(abc.ABC):
         self.adviser = HeuristicBot()
         self._shown: tuple[object, ...] | None = None  # what the last board drawn showed
         self._told: tuple[object, ...] | None = None  # the situation last described
-        self._turn_start: Position | None = None  # the position before this turn's moves
+        self._last_roll: Game | None = None  # the game whose last roll was announced
 
     # -- what a session says about itself ----------------------------------------------------
 
@@ -309,6 +416,10 @@ class Terminal(abc.ABC):
     @abc.abstractmethod
     def _records(self) -> list[dict[str, Any]]:
         """The JSON record of every game so far, unfinished ones too."""
+
+    def _viewer(self, game: Game) -> int:
+        """The side the board is drawn from when nobody is asked (at the end of a game)."""
+        return game.turn
 
     # -- input and output ------------------------------------------------------------------
 
@@ -336,13 +447,24 @@ class Terminal(abc.ABC):
     def _does(self, player: int, verb: str) -> str:
         """The player's name and the verb agreeing with it: "You win", "Bot wins"."""
         name = self.name(player)
-        if name == "You":
-            return f"You {verb}"
-        ending = "es" if verb.endswith(("s", "sh", "ch")) else "s"
-        return f"{name} {verb}{ending}"
+        return f"{name} {conjugate(name, verb)}"
 
     def _verb(self, player: int, verb: str) -> str:
-        return self._does(player, verb).split(" ", 1)[1]
+        """The verb agreeing with the player's name: "win" for You, "wins" for Bot."""
+        return conjugate(self.name(player), verb)
+
+    def _sure(self, player: int, what: str) -> bool:
+        """Say ``what`` is about to happen and ask the one who speaks for ``player`` to
+        confirm it (y/n)."""
+        self.say(f"  {what}")
+        while True:
+            answer = self.ask(f"{self.name(player)}: are you sure? (y/n)> ").lower()
+            if answer in ("y", "yes"):
+                return True
+            if answer in ("n", "no"):
+                self.say("  Not done: play on.")
+                return False
+            self.say("  Type y (yes) or n (no).")
 
     # -- the session -----------------------------------------------------------------------
 
@@ -397,19 +519,36 @@ class Terminal(abc.ABC):
         if game.phase is Phase.MOVING:
             dice = game.dice
             assert dice is not None
-            self.say(f"{self._does(first, 'play')} first with {dice[0]}-{dice[1]}.")
+            self.say(f"{self._does(first, 'play')} first with {dice_text(dice)}.")
         elif game.phase is Phase.ROLL:
             self.say(f"{self._does(first, 'move')} first and {self._verb(first, 'roll')}.")
         else:  # the opening dice had no legal move and the turn passed at once
             self.say(f"{self.name(first)} cannot move the opening roll.")
 
+    def _announce_last_roll(self, game: Game) -> None:
+        """Long nardy's last roll (RULES.md 3.4): say once that the first player has borne
+        everything off and the other gets one roll to draw."""
+        if game is self._last_roll or game.phase is not Phase.ROLL:
+            return
+        if game.settings.last_roll and game.position.theirs[OFF] == CHECKERS:
+            self._last_roll = game
+            done, last = 1 - game.turn, game.turn
+            self.say(
+                f"{self._does(done, 'have')} borne off all {CHECKERS}; {self.name(last)} "
+                f"{self._verb(last, 'get')} one last roll to draw."
+            )
+
+    def _last_roll_outcome(self, game: Game, result: GameResult) -> str:
+        """Before a result: how the last roll went, where the game ended with one."""
+        if game is not self._last_roll or result.kind in ("pass", "resign", "draw"):
+            return ""
+        return "The last roll did not bear off every checker. "
+
     # -- a person's decision ---------------------------------------------------------------
 
     def _human(self, game: Game, player: int) -> None:
         """Ask the person who speaks for ``player`` for one line, and carry it out."""
-        if game.phase is Phase.MOVING and not game.moves_made:
-            self._turn_start = game.position
-        self._show(game)
+        self._show(game, player)
         self._describe(game, player)
         line = self.ask(self._prompt(game, player))
         try:
@@ -417,16 +556,31 @@ class Terminal(abc.ABC):
         except NardyError as exc:
             self.say(f"  {exc}")
 
-    def _show(self, game: Game) -> None:
-        """Draw the board when what it shows has changed since it was last drawn."""
-        key = (game, game.turn, game.position)
+    def _show(self, game: Game, viewer: int) -> None:
+        """Draw the board from ``viewer``'s side when what it shows has changed since it was
+        last drawn (a move, the dice, whose turn, whose side)."""
+        position = game.position_for(viewer)
+        cube = (game.cube.value, game.cube.owner)
+        key = (game, viewer, game.turn, position, game.dice, cube, game.over)
         if key == self._shown:
             return
         self._shown = key
-        x, o = game.turn, 1 - game.turn
         self.say()
-        self.say(render(game.position, home=self.home))
-        self.say(f" X: {self._label(x)}   O: {self._label(o)}   {self._cube(game)}")
+        self.say(_drawing(position, self.home, on_roll=viewer == game.turn or game.over))
+        self.say(self._caption(game, viewer))
+
+    def _caption(self, game: Game, viewer: int) -> str:
+        """Under the board: whose side it is drawn from, who is who, who is on roll with
+        which dice, and the cube."""
+        mine, theirs = self._label(viewer), self._label(1 - viewer)
+        side = "your side" if mine == "You" else f"the side of {mine}"
+        said = [f" Drawn from {side}: X = {mine}, O = {theirs}.\n"]
+        if not game.over:
+            roller = self._label(game.turn)
+            dice = f" with {dice_text(game.dice)}" if game.dice else ""
+            said.append(f"{roller[0].upper()}{roller[1:]} {conjugate(roller, 'be')} on roll{dice}.")
+        said.append(self._cube(game))
+        return " ".join(said)
 
     def _cube(self, game: Game) -> str:
         if not game.settings.cube:
@@ -462,10 +616,10 @@ class Terminal(abc.ABC):
             assert dice is not None
             made = game.moves_made
             if not made:
-                return f"{name} to play {dice[0]}-{dice[1]}."
+                return f"{name} to play {dice_text(dice)}."
             if game.next_moves():
-                return f"{name} to play {dice[0]}-{dice[1]}; moved {_joined(made)} so far."
-            return f"Moved {_joined(made)}: Enter confirms it, undo takes a move back."
+                return f"{name} to play {dice_text(dice)}; moved {format_moves(made)} so far."
+            return f"Moved {format_moves(made)}: Enter confirms it, undo takes a move back."
         if phase is Phase.CHOOSE_DOUBLE:
             return f"{name} played the 1-2: name a double to play (1-6), then roll again."
         if phase is Phase.DOUBLED:
@@ -479,8 +633,8 @@ class Terminal(abc.ABC):
             )
         pending = game.resignation()
         assert pending is not None
-        level = {1: "a single", 2: "a gammon", 3: "a backgammon"}[pending[1]]
-        return f"{self.name(pending[0])} offers to resign {level}."
+        resigner, level = pending
+        return f"{self.name(resigner)} offers to resign {_LEVELS[level]}: {_stake(game, level)}."
 
     def _prompt(self, game: Game, player: int) -> str:
         phase = game.phase
@@ -505,90 +659,149 @@ class Terminal(abc.ABC):
 
     def _carry_out(self, game: Game, player: int, line: str, seat: Seat) -> None:
         """Carry out one line by ``seat``, who speaks for ``player`` (whose side the hint
-        and the plays are for)."""
+        and the plays are for). A refusal because the game is not at that point yet (or any
+        more) is said in plain words (:meth:`_plain_refusal`)."""
         words = line.lower().split()
-        word = _SHORT.get(words[0], words[0]) if words else ""
+        command = _SHORT.get(words[0], words[0]) if words else ""
         phase = game.phase
-        if word == "quit":
+        if command == "quit":
             raise Quit
-        if word == "help":
+        if command == "help":
             self.say(self.help_text)
-        elif word == "hint":
+            return
+        if command == "hint":
             self.say(f"  Hint: {self._hint(game, player)}")
-        elif word == "plays":
+            return
+        if not command:
+            command = {Phase.MOVING: "confirm", Phase.ROLL: "roll"}.get(phase, "")
+        elif "/" in line and command not in _PHASES:
+            command = "move"
+        try:
+            self._dispatch(game, player, command, line, seat)
+        except GameError as exc:
+            plain = self._plain_refusal(game, player, command, exc)
+            if plain is None:
+                raise
+            raise GameError(plain) from exc
+
+    def _dispatch(self, game: Game, player: int, command: str, line: str, seat: Seat) -> None:
+        words = line.lower().split()
+        if command == "plays":
             self._list_plays(game)
-        elif word == "" and phase is Phase.MOVING:
+        elif command == "roll":
+            seat.roll()
+            self._passed(game, player, "roll")
+        elif command == "confirm":
             self._confirm(game, seat)
-        elif word == "roll" or (word == "" and phase is Phase.ROLL):
-            self._roll(game, player, seat)
-        elif word == "confirm":
-            self._confirm(game, seat)
-        elif word == "undo":
+        elif command == "undo":
             seat.undo()
-        elif word == "double":
+        elif command == "double":
             seat.double()
-        elif word == "take":
+        elif command == "take":
             seat.take()
-        elif word == "pass":
+        elif command == "pass":
             seat.pass_double()
-        elif word == "beaver":
+        elif command == "beaver":
             seat.beaver()
-        elif word == "resign":
-            seat.resign(_resign_level(words))
-        elif word == "surrender":
-            seat.surrender()
-        elif word == "accept":
+        elif command == "resign":
+            level = _resign_level(words)
+            if self._asks_first(game, command):
+                said = f"Resigning {_LEVELS[level]}: {_stake(game, level)}."
+                if not self._sure(player, said[0].upper() + said[1:]):
+                    return
+            seat.resign(level)
+        elif command == "surrender":
+            said = "Surrendering gives the game up, scored from the checkers as they stand."
+            if not self._asks_first(game, command) or self._sure(player, said):
+                seat.surrender()
+        elif command == "accept":
             seat.accept_resignation()
-        elif word == "decline":
+        elif command == "decline":
             seat.decline_resignation()
             self.say(f"  {self._does(player, 'decline')}: play on.")
-        elif phase is Phase.CHOOSE_DOUBLE and word.isdigit():
-            seat.choose_double(int(word))
-            self._check_passed(game, player, f"{word}-{word}")
-        elif phase is Phase.MOVING and "/" in line:
+        elif game.phase is Phase.CHOOSE_DOUBLE and command.isdigit():
+            seat.choose_double(int(command))
+            self._passed(game, player, "name")
+        elif command == "move":
             self._moves(game, seat, line)
-        elif word == "":
+        elif not command:
             raise GameError(f"nothing to do with Enter now: {self._prompt(game, player)[:-2]}")
         else:
-            moves = ", or a move such as 24/18" if phase is Phase.MOVING else ""
+            moves = ", or a move such as 24/18" if game.phase is Phase.MOVING else ""
             raise GameError(f"{line!r} is not a command here: type help for the list{moves}")
 
-    def _roll(self, game: Game, player: int, seat: Seat) -> None:
-        d1, d2 = seat.roll()
-        self._check_passed(game, player, f"{d1}-{d2}")
+    def _asks_first(self, game: Game, command: str) -> bool:
+        """Whether to ask "are you sure?" before a resignation or surrender: only where the
+        game would take it (the right phase, a variant that has it)."""
+        levels = bool(game.variant.resignation_levels)
+        return game.phase in _PHASES[command] and levels == (command == "resign")
 
-    def _check_passed(self, game: Game, player: int, dice: str) -> None:
-        """A roll with no legal move ends the turn by itself: say so."""
+    def _plain_refusal(self, game: Game, player: int, command: str, exc: GameError) -> str | None:
+        """The game refused ``command`` with ``exc``: where the reason is that the game is not
+        at that point, the reason in plain words ("you have already rolled"); None keeps the
+        game's own message."""
+        phase = game.phase
+        allowed = _PHASES.get(command)
+        if allowed is None or phase in allowed:
+            return None
+        if command in ("take", "pass", "beaver"):
+            if phase is Phase.BEAVERED:
+                return "the double is beavered already: take or pass"
+            return "there is no double to answer now"
+        if command in ("accept", "decline"):
+            return "there is no resignation to answer now"
+        yours, anyone = _WAITING[phase]
+        return yours if deciding_player(game) == player else anyone
+
+    def _passed(self, game: Game, player: int, verb: str) -> None:
+        """A roll (or named double) with no legal move ends the turn by itself: say so."""
         if game.phase is not Phase.MOVING:
-            self.say(f"  {self._does(player, 'roll')} {dice}: no legal move.")
+            self.say(f"  {self._does(player, verb)} {rolled(game)}.")
 
     def _confirm(self, game: Game, seat: Seat) -> None:
         if not game.moves_made:
             raise IllegalPlayError("no moves yet: type a play, or single moves one at a time")
         seat.confirm()
 
-    def _moves(self, game: Game, seat: Seat, text: str) -> None:
-        """A whole play (from the start of the turn) or single moves, one checker at a time;
-        a hop that spans several dice (``24/13`` with 6-5) is walked one die at a time."""
+    def _moves(self, game: Game, seat: Seat, line: str) -> None:
+        """A whole play (from the start of the turn) or single moves, entered as single
+        moves for the player to confirm (at once with a trailing ``!``). A hop that spans
+        several dice (``24/13`` with 6-5) is walked one die at a time. On any error the turn
+        is left as it was."""
+        text = line.strip()
+        confirm = text.endswith("!")
+        text = text.rstrip("!").strip()
+        if game.phase is not Phase.MOVING or game.dice is None:
+            raise GameError("no dice on the table")
+        made = len(game.moves_made)
+        try:
+            self._enter(game, seat, text, game.dice)
+            if confirm:
+                self._confirm(game, seat)
+        except NardyError:
+            while len(game.moves_made) > made:  # leave the turn as it was
+                seat.undo()
+            raise
+
+    def _enter(self, game: Game, seat: Seat, text: str, dice: tuple[int, int]) -> None:
         whole_error: NardyError | None = None
         if not game.moves_made:
             try:
-                seat.play(text)
-                return
+                play = game.turn_start.parse_play(text, *dice)
             except NardyError as exc:
                 whole_error = exc
+            else:
+                if not _enter_moves(game, seat, list(play.moves)):  # pragma: no cover
+                    raise IllegalPlayError(f"{play} cannot be made one move at a time")
+                return
         segments = parse_moves(text)
-        made = len(game.moves_made)
         try:
             for segment in segments:
                 if not _walk(game, seat, segment.start, segment.end):
                     legal = ", ".join(sorted({str(m) for m in game.next_moves()})) or "none"
-                    raise IllegalPlayError(
-                        f"{segment.start}/{segment.end} is not a legal move now; legal: {legal}"
-                    )
+                    wanted = Move(segment.start, segment.end)
+                    raise IllegalPlayError(f"{wanted} is not a legal move now; legal: {legal}")
         except NardyError as exc:
-            while len(game.moves_made) > made:  # leave the turn as it was
-                seat.undo()
             raise (whole_error if whole_error and len(segments) > 1 else exc) from None
 
     def _hint(self, game: Game, player: int) -> str:
@@ -599,8 +812,8 @@ class Terminal(abc.ABC):
             return "double" if doubling else "roll"
         if phase is Phase.MOVING:
             dice = game.dice
-            assert dice is not None and self._turn_start is not None
-            play = adviser.choose_play(self._turn_start, *dice)
+            assert dice is not None
+            play = adviser.choose_play(game.turn_start, *dice)
             again = " (from the start of the turn: undo first)" if game.moves_made else ""
             return f"{play}{again}" if play.moves else "no legal move"
         if phase is Phase.CHOOSE_DOUBLE:
@@ -616,17 +829,26 @@ class Terminal(abc.ABC):
         return "accept" if adviser.accept_resignation(game, player, pending[1]) else "decline"
 
     def _list_plays(self, game: Game) -> None:
-        plays = game.legal_plays()  # raises GameError before the roll
-        shown = [str(p) for p in plays[:40]]
-        more = f" … and {len(plays) - 40} more" if len(plays) > 40 else ""
-        self.say(f"  {len(plays)} legal plays: " + ", ".join(shown) + more)
+        """Every legal play of the dice: on one line where they fit, else in columns."""
+        plays = [str(p) for p in game.legal_plays()]  # raises GameError before the roll
+        head = f"  {counted(len(plays), 'legal play')}"
+        width = shutil.get_terminal_size().columns
+        if len(head) + 2 + sum(len(p) + 2 for p in plays) <= width:
+            self.say(f"{head}: {', '.join(plays)}")
+            return
+        self.say(f"{head}:")
+        cell = max(len(p) for p in plays) + 3
+        per_row = max(1, (width - 4) // cell)
+        for i in range(0, len(plays), per_row):
+            self.say("    " + "".join(p.ljust(cell) for p in plays[i : i + per_row]).rstrip())
 
 
 class TerminalSession(Terminal):
     """A match (or money session) of two players at a terminal.
 
     ``bots`` has one entry per seat: a :class:`Bot` plays that seat, None is a person typing
-    at ``inp``.
+    at ``inp``. A game already under way in ``match`` (one from a chosen position,
+    :func:`start_game`) is played first; ``notes`` are said before it.
     """
 
     def __init__(
@@ -638,22 +860,35 @@ class TerminalSession(Terminal):
         *,
         home: str = "bottom-right",
         record: Path | None = None,
+        notes: Sequence[str] = (),
     ) -> None:
         super().__init__(inp, out, home=home, record=record)
         self.match = match
         self.bots = tuple(bots)
+        self.notes = tuple(notes)
+        game = match.game
+        self._chosen = game if game is not None and not game.over else None
 
     def name(self, player: int) -> str:
         return self.match.players[player]
+
+    def _viewer(self, game: Game) -> int:
+        people = [seat for seat, bot in enumerate(self.bots) if bot is None]
+        return people[0] if len(people) == 1 else game.turn
 
     def _records(self) -> list[dict[str, Any]]:
         return match_records(self.match)
 
     def _session(self) -> None:
         self.say(self._title())
+        self.say(f"Settings: {describe_settings(self.match.settings)}.")
         self.say("Type 'help' for the commands.")
+        for note in self.notes:
+            self.say(f"Note: {note}.")
         while not self.match.over:
-            game = self.match.new_game()
+            game = self.match.game
+            if game is None or game.over:
+                game = self.match.new_game()
             self._play(game)
             self.save()
             if not self.match.over:
@@ -687,29 +922,50 @@ class TerminalSession(Terminal):
         number = len(self.match.games)
         crawford = " (the Crawford game: no doubling)" if game.crawford else ""
         self.say(f"\nGame {number}{crawford}. Score: {self._score()}.")
-        if game.phase is Phase.ROLL:  # a later game of a long-nardy series: no lot
+        if game is self._chosen:
+            self.say(self._chosen_start(game))
+        elif game.phase is Phase.ROLL:  # a later game of a long-nardy series: no lot
             self.say(f"{self._does(game.turn, 'start')}.")
         while not game.over:
             if game.phase is Phase.OPENING:
                 self._opening(game)
                 continue
+            self._announce_last_roll(game)
             player = deciding_player(game)
             assert player is not None
             bot = self.bots[player]
             if bot is None:
                 self._human(game, player)
-            else:
-                self.say(f"{self.name(player)} {step(game, self.bots)}.")
-        self._show(game)
+                continue
+            rolling = game.phase is Phase.ROLL
+            done = step(game, self.bots)
+            if rolling and game.phase is not Phase.DOUBLED:  # the dice, larger first
+                done = f"rolls {rolled(game)}"
+            self.say(f"{self.name(player)} {done}.")
+        self._show(game, self._viewer(game))
         assert game.result is not None
-        self.say(self._result(game.result))
+        self.say(self._last_roll_outcome(game, game.result) + self._result(game.result))
         self.say(f"Score: {self._score()}.")
+
+    def _chosen_start(self, game: Game) -> str:
+        """How a game from a chosen position begins: who is on roll, with which dice."""
+        first = game.first_player
+        assert first is not None
+        said = f"A game from a chosen position: {self._does(first, 'be')} on roll"
+        if game.records:  # the chosen dice had no legal move
+            said += f" and {self._verb(first, 'roll')} {rolled(game)}"
+        elif game.phase is Phase.MOVING:
+            assert game.dice is not None
+            said += f" with {dice_text(game.dice)}"
+        elif game.phase is Phase.DOUBLED:
+            said += f" and {self._verb(first, 'double')} to {2 * game.cube.value}"
+        return said + "."
 
     def _result(self, result: GameResult) -> str:
         if result.winner is None:
             return "The game is a draw: the last roll bore every checker off."
         winner, loser = result.winner, 1 - result.winner
-        points = f"{result.points} point{'s' if result.points != 1 else ''}"
+        points = counted(result.points, "point")
         wins = self._does(winner, "win")
         if result.kind == "pass":
             return f"{self._does(loser, 'pass')} the double. {wins} {points}."
@@ -718,6 +974,94 @@ class TerminalSession(Terminal):
             return f"{self._does(loser, gave_up)} ({result.level}). {wins} {points}."
         article = "an" if result.kind[0] in "aeiou" else "a"
         return f"{wins} {article} {result.kind}: {points}."
+
+
+# -- helpers ------------------------------------------------------------------------------------
+
+_IRREGULAR = {"be": ("are", "is"), "have": ("have", "has")}
+
+
+def conjugate(name: str, verb: str) -> str:
+    """``verb`` agreeing with ``name`` as its subject: "You roll", "Player 2 rolls", "Bot
+    passes", "You are", "Ann has"."""
+    if verb in _IRREGULAR:
+        return _IRREGULAR[verb][name != "You"]
+    if name == "You":
+        return verb
+    return verb + ("es" if verb.endswith(("s", "sh", "ch", "x")) else "s")
+
+
+def counted(count: int, noun: str) -> str:
+    """``1 point``, ``3 points``, ``2 matches``."""
+    if count == 1:
+        return f"{count} {noun}"
+    return f"{count} {noun}{'es' if noun.endswith(('s', 'sh', 'ch', 'x')) else 's'}"
+
+
+def dice_text(dice: tuple[int, int]) -> str:
+    """Dice as GNU Backgammon writes them, the larger first: ``5-3``."""
+    return f"{max(dice)}-{min(dice)}"
+
+
+def rolled(game: Game) -> str:
+    """What the roll just made in ``game`` shows, the larger die first, and ``: no legal
+    move`` where it passed the turn by itself."""
+    if game.phase is Phase.MOVING:
+        assert game.dice is not None
+        return dice_text(game.dice)
+    dice = game.records[-1].dice
+    assert dice is not None
+    return f"{dice_text(dice)}: no legal move"
+
+
+def _stake(game: Game, level: int) -> str:
+    """What a resignation at ``level`` scores now, saying so where the Jacoby rule makes a
+    gammon or backgammon a single (RULES.md 1.5)."""
+    value = game.cube.value
+    if level > 1 and game.settings.jacoby and not game.cube.turned:
+        points = counted(value, "point")
+        return f"it scores {points} under the Jacoby rule (the cube was never turned)"
+    times = {1: 1, 2: 2, 3: game.settings.backgammon_value}[level]
+    return f"it scores {counted(times * value, 'point')}"
+
+
+_NOT_ON_ROLL = (("X  on roll", "X  not on roll"), ("O  opponent", "O  on roll"))
+
+
+def _drawing(position: Position, home: str, *, on_roll: bool) -> str:
+    """The board of ``position`` (from the side it is drawn from). ``render`` takes X for
+    the side on roll; where X is not, its side notes and key are put right, and the Position
+    ID is the one from the side on roll, as Position IDs always are."""
+    text = render(position, home=home)
+    if on_roll:
+        return text
+    text = text.replace(position_id(position), position_id(position.swap()), 1)
+    lines = []
+    for line in text.split("\n"):
+        for old, new in _NOT_ON_ROLL:
+            if line.endswith(old):
+                line = line[: -len(old)] + new
+        lines.append(line.replace(" X = on roll (", " X = not on roll (", 1))
+    return "\n".join(lines)
+
+
+def _enter_moves(game: Game, seat: Seat, moves: list[Move]) -> bool:
+    """Make ``moves`` (a legal play's) as single moves, in an order the game takes; False
+    (with nothing moved) if none does."""
+    if not moves:
+        return True
+    legal = {(m.start, m.end) for m in game.next_moves()}
+    tried = set()
+    for i, move in enumerate(moves):
+        key = (move.start, move.end)
+        if key in tried or key not in legal:
+            continue
+        tried.add(key)
+        seat.move(*key)
+        if _enter_moves(game, seat, moves[:i] + moves[i + 1 :]):
+            return True
+        seat.undo()
+    return False
 
 
 def _walk(game: Game, seat: Seat, start: int, end: int) -> bool:
@@ -731,10 +1075,6 @@ def _walk(game: Game, seat: Seat, start: int, end: int) -> bool:
             return True
         seat.undo()
     return False
-
-
-def _joined(moves: Sequence[object]) -> str:
-    return " ".join(str(m) for m in moves)
 
 
 def _resign_level(words: list[str]) -> int:

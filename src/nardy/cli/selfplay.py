@@ -20,6 +20,7 @@ from typing import Any, TextIO
 
 from nardy.cli.chouette_cli import ChouetteBots, chouette_record, scores_text
 from nardy.cli.options import add_settings_arguments, seed, settings_from_args
+from nardy.cli.play import counted
 from nardy.core.chouette import Chouette
 from nardy.core.dice import SeededDice
 from nardy.core.match import Match
@@ -116,9 +117,7 @@ def run(args: argparse.Namespace) -> int:
     names: tuple[str, str] = args.bots or ("heuristic", "random")
     unit = "matches" if settings.match_length else "games"
     progress = _progress(args, unit)
-    wins = [0, 0]
-    points = [0, 0]
-    games = 0
+    tally = Tally(names)
     done = 0  # matches, or games in money play: what --games counts
     sessions = 0
     with Path(args.out).open("w", encoding="utf-8") as out:
@@ -135,24 +134,53 @@ def run(args: argparse.Namespace) -> int:
                 result = play_game(game, bots)
                 record = game_record(game, number=len(match.games), players=names, score=score)
                 out.write(json.dumps(record) + "\n")
-                games += 1
-                if result.winner is not None:
-                    wins[result.winner] += 1
-                    points[result.winner] += result.points
+                tally.game(result.winner, result.points)
                 if not settings.match_length:
                     done += 1
                     if progress is not None:
                         progress.show(done)
             if settings.match_length:
+                tally.match(match.winner)
                 done += 1
                 if progress is not None:
                     progress.show(done)
-    print(
-        f"{games} games: {names[0]} won {wins[0]} ({points[0]} points), "
-        f"{names[1]} won {wins[1]} ({points[1]} points); written to {args.out}",
-        file=sys.stderr,
-    )
+    print(f"{tally}; written to {args.out}", file=sys.stderr)
     return 0
+
+
+class Tally:
+    """What each of two bots won: games and points, and in match play matches."""
+
+    def __init__(self, names: tuple[str, str]) -> None:
+        self.names = names
+        self.games = 0
+        self.wins = [0, 0]
+        self.points = [0, 0]
+        self.matches: list[int | None] | None = None  # each match's winner, in match play
+
+    def game(self, winner: int | None, points: int) -> None:
+        """A game ended: won by ``winner`` (None: a draw) for ``points``."""
+        self.games += 1
+        if winner is not None:
+            self.wins[winner] += 1
+            self.points[winner] += points
+
+    def match(self, winner: int | None) -> None:
+        """A match ended, won by ``winner``."""
+        self.matches = [*(self.matches or []), winner]
+
+    def __str__(self) -> str:
+        a, b = self.names
+        games = (
+            f"{counted(self.games, 'game')}: {a} won {self.wins[0]} "
+            f"({counted(self.points[0], 'point')}), {b} won {self.wins[1]} "
+            f"({counted(self.points[1], 'point')})"
+        )
+        if self.matches is None:
+            return games
+        won = [self.matches.count(0), self.matches.count(1)]
+        matches = len(self.matches)
+        return f"{counted(matches, 'match')}: {a} won {won[0]}, {b} won {won[1]} ({games})"
 
 
 def _progress(args: argparse.Namespace, unit: str) -> Progress | None:
