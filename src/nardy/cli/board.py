@@ -23,8 +23,11 @@ TALL = 5
 EMPTY = "   "
 
 
-def render(position: Position, *, home: str = "bottom-right") -> str:
-    """The board of ``position`` as lines of text, X (the side on roll) at home in ``home``."""
+def render(position: Position, *, home: str = "bottom-right", on_roll: bool = True) -> str:
+    """The board of ``position`` as lines of text, X (``position``'s own side) at home in
+    ``home``. ``on_roll`` False draws it for X waiting while O is on roll (a player watching
+    the opponent's turn): the notes say so and the Position ID is O's, as IDs always are
+    from the side on roll."""
     if home not in HOME_CORNERS:
         raise ValueError(f"home must be one of {', '.join(HOME_CORNERS)}, not {home!r}")
     v = position.variant
@@ -45,7 +48,7 @@ def render(position: Position, *, home: str = "bottom-right") -> str:
         """The side notes of X or O, from the edge of the board inwards."""
         counts = mine if side == "X" else theirs
         lines = [
-            f"{side}  {'on roll' if side == 'X' else 'opponent'}",
+            f"{side}  {_role(side == 'X', on_roll)}",
             f"{side}  off: {counts[OFF]}",
         ]
         if v.enters_from_outside:
@@ -64,7 +67,8 @@ def render(position: Position, *, home: str = "bottom-right") -> str:
     if head is not None:
         heads = [head, *(p for p in range(1, 25) if v.opponent_point(p) == head)]
 
-    lines = [f" {v.name}   Position ID: {position_id(position)}"]
+    shown_id = position_id(position if on_roll else position.swap())
+    lines = [f" {v.name}   Position ID: {shown_id}"]
     if heads:
         lines.append(_marks(top_points, heads))
     lines.append(_border(top_points))
@@ -77,10 +81,19 @@ def render(position: Position, *, home: str = "bottom-right") -> str:
     pips_x, pips_o = position.pips()
     lines.append(f" Pip count  X: {pips_x}  O: {pips_o}")
     corner = home.replace("-", " ")
-    lines.append(f" X = on roll (points numbered from X's side; X's home board {corner})")
+    role = "on roll" if on_roll else "not on roll"
+    lines.append(f" X = {role} (points numbered from X's side; X's home board {corner})")
     if heads:
         lines.append(f" H = head: X's on {heads[0]}, O's on {heads[1]} (O's own {head})")
     return "\n".join(line.rstrip() for line in lines)
+
+
+def _role(is_x: bool, x_on_roll: bool) -> str:
+    """The side note naming a side's part: X is "on roll" or "not on roll", O "opponent" or
+    "on roll"."""
+    if is_x:
+        return "on roll" if x_on_roll else "not on roll"
+    return "opponent" if x_on_roll else "on roll"
 
 
 def _cell(side: str, count: int, level: int) -> str:

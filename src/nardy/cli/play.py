@@ -46,7 +46,6 @@ from nardy.core import (
     Move,
     NardyError,
     Play,
-    Position,
     format_moves,
     parse_moves,
 )
@@ -55,7 +54,6 @@ from nardy.core.errors import IllegalPlayError
 from nardy.core.game import Cube, Game, GameError, GameResult, Phase
 from nardy.core.match import Match
 from nardy.engine.bots import Bot, HeuristicBot, deciding_player, step
-from nardy.notation import position_id
 from nardy.notation.record import match_records
 
 HELP = """\
@@ -566,7 +564,7 @@ class Terminal(abc.ABC):
             return
         self._shown = key
         self.say()
-        self.say(_drawing(position, self.home, on_roll=viewer == game.turn or game.over))
+        self.say(render(position, home=self.home, on_roll=viewer == game.turn or game.over))
         self.say(self._caption(game, viewer))
 
     def _caption(self, game: Game, viewer: int) -> str:
@@ -1023,26 +1021,6 @@ def _stake(game: Game, level: int) -> str:
         return f"it scores {points} under the Jacoby rule (the cube was never turned)"
     times = {1: 1, 2: 2, 3: game.settings.backgammon_value}[level]
     return f"it scores {counted(times * value, 'point')}"
-
-
-_NOT_ON_ROLL = (("X  on roll", "X  not on roll"), ("O  opponent", "O  on roll"))
-
-
-def _drawing(position: Position, home: str, *, on_roll: bool) -> str:
-    """The board of ``position`` (from the side it is drawn from). ``render`` takes X for
-    the side on roll; where X is not, its side notes and key are put right, and the Position
-    ID is the one from the side on roll, as Position IDs always are."""
-    text = render(position, home=home)
-    if on_roll:
-        return text
-    text = text.replace(position_id(position), position_id(position.swap()), 1)
-    lines = []
-    for line in text.split("\n"):
-        for old, new in _NOT_ON_ROLL:
-            if line.endswith(old):
-                line = line[: -len(old)] + new
-        lines.append(line.replace(" X = on roll (", " X = not on roll (", 1))
-    return "\n".join(lines)
 
 
 def _enter_moves(game: Game, seat: Seat, moves: list[Move]) -> bool:
