@@ -473,12 +473,13 @@ def test_a_game_from_a_chosen_position(
     assert_replays(path)
 
     # PositionID:MatchID: the dice, cube, player on roll and match length come from the Match
-    # ID (gnubg's player 1, at the bottom, is You); its score cannot be used yet.
+    # ID (gnubg's player 1, at the bottom, is You), and so does the score.
     text = "4HPwATDgc/ABMA:AQHvACAAIAAE"  # 7 points, 2-4 for You, Bot on roll, 6-3, cube 2 Bot's
     code, out, _ = play(monkeypatch, capsys, ["quit"], "--position", text, "--record", str(path))
     assert code == 0
     assert out.startswith("Backgammon, a 7-point match: You against Bot.\n")
-    assert "Note: the ID's score 4-2 is not used (a match cannot start at a chosen score" in out
+    assert "Note:" not in out and "Score: You 4, Bot 2" in out
+
     assert "A game from a chosen position: Bot is on roll with 6-3.\nBot plays " in out
     assert "Cube: 2, owned by Bot." in out
     # The flags win over the ID.
@@ -496,10 +497,22 @@ def test_a_game_from_a_chosen_position(
     assert_replays(path)
 
 
+def test_a_match_taken_up_at_a_chosen_score(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """RULES.md 4 and 1.6: a match started at 6-2 to 7 starts with the Crawford game."""
+    path = tmp_path / "score.jsonl"
+    args = ["--match", "7", "--score", "6-2", "--seed", "4", "--record", str(path)]
+    code, out, _ = play(monkeypatch, capsys, ["quit"], *args)
+    assert code == 0
+    assert "Crawford" in out and "Score: You 6, Bot 2" in out
+    assert records(path)[0]["score"] == [6, 2] and records(path)[0]["crawford"] is True
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--score", "2-1"], "--score 2-1: a match cannot start at a chosen score yet"),
+        (["--match", "3", "--score", "2-3"], "a match to 3 cannot start at 2-3"),
         (["--cube", "2:1", "--no-cube"], "the cube is off in this game"),
         (["--position", "nonsense"], "'nonsense' is not a Position ID"),
         (["--position", "XGID=-b----E-C---eE---c-e----B-:0:0:1:B:0:0:0:0:10"], "beaver"),

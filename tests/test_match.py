@@ -381,3 +381,15 @@ def test_1_6_settings_of_the_wrong_type_raise_settings_errors(settings: dict[str
     the cases the code does not yet check."""
     with pytest.raises(NardyError):
         Settings.from_dict(settings).resolve()
+
+
+def test_4_a_match_taken_up_at_a_chosen_score() -> None:
+    """RULES.md 4 and 1.6: a match can start at any score below the length; at N-1 the first
+    game is the Crawford game unless it has been played already."""
+    settings = Settings(match_length=7)
+    match = Match(settings, SeededDice(3), start_score=(6, 2))
+    assert match.score == (6, 2) and match.is_crawford()
+    assert not Match(settings, start_score=(6, 2), crawford_played=True).is_crawford()
+    assert not Match(settings, start_score=(4, 2)).is_crawford()
+    with pytest.raises(GameError, match="cannot start at 7-2"):
+        Match(settings, start_score=(7, 2))

@@ -18,7 +18,7 @@ import argparse
 from dataclasses import dataclass
 from typing import Any
 
-from nardy.core import NardyError, NotationError, Position, variants
+from nardy.core import NotationError, Position, variants
 from nardy.core.settings import ENDINGS, FIRST_MOVES, OPENINGS, Settings
 from nardy.notation import MatchState, decode_match_id, parse_position, parse_xgid
 from nardy.notation.match_id import CubeOwner, GameState, Resignation
@@ -185,8 +185,7 @@ def _add_start_arguments(parser: argparse.ArgumentParser) -> None:
         "--score",
         type=_score,
         metavar="A-B",
-        help="the score of players 0 and 1 (only 0-0 for now: a match cannot start at "
-        "another score yet)",
+        help="the score of players 0 and 1 when the game starts (default: the ID's, or 0-0)",
     )
     parser.set_defaults(start_cube=None)
 
@@ -286,11 +285,10 @@ class Start:
     doubled: bool = False
     match_length: int = 0
     notes: tuple[str, ...] = ()
+    score: tuple[int, int] = (0, 0)
+    crawford_played: bool = False
 
 
-SCORE_NOT_SUPPORTED = (
-    "a match cannot start at a chosen score yet (nardy.core.match.Match has no starting score)"
-)
 _NO_ID = MatchState(on_roll=1, turn=1)
 """What a bare Position ID says of the game around it: nothing, the user on roll."""
 
@@ -299,24 +297,20 @@ def start_from_args(args: argparse.Namespace) -> Start | None:
     """The chosen start that ``--position``, ``--turn``, ``--dice``, ``--cube VALUE[:OWNER]``
     and ``--score`` name, or None where none is given. The flags win over the fields of a
     Match ID or XGID. Raises :class:`~nardy.core.NardyError` (a position that cannot be
-    read, a score other than 0-0) saying why."""
+    read) saying why."""
     chosen = (args.position, args.turn, args.dice, args.start_cube, args.score)
     if all(value is None for value in chosen):
         return None
-    if args.score not in (None, (0, 0)):
-        raise NardyError(f"--score {args.score[0]}-{args.score[1]}: {SCORE_NOT_SUPPORTED}")
     position, state = None, _NO_ID
     if args.position is not None:
         position = parse_position(args.position, args.variant)
         state = _match_state(args.position, args.variant) or _NO_ID
     # gnubg's player 1 (XGID's X), the one at the bottom, is the user: our player 0.
     notes = []
-    if args.score is None and state.score != (0, 0):
-        score = f"{state.score[1]}-{state.score[0]}"
-        notes.append(
-            f"the ID's score {score} is not used (a match cannot start at a chosen "
-            "score yet): the game starts at 0-0"
-        )
+    score = (state.score[1], state.score[0]) if args.score is None else tuple(args.score)
+    # A player one point away without the Crawford flag: the Crawford game has been played.
+    away = state.match_length - 1
+    crawford_played = args.score is None and away in state.score and not state.crawford
     if state.resigned != Resignation.NONE:
         notes.append("the resignation offered in the ID is not carried over")
     owner = None if state.cube_owner == CubeOwner.CENTRED else 1 - int(state.cube_owner)
@@ -328,6 +322,8 @@ def start_from_args(args: argparse.Namespace) -> Start | None:
         state.doubled and args.dice is None,
         state.match_length,
         tuple(notes),
+        (score[0], score[1]),
+        crawford_played,
     )
 
 

@@ -234,7 +234,13 @@ def run(args: argparse.Namespace) -> int:
         players, bots = ("You", "Bot"), (None, HeuristicBot())
     else:
         players, bots = ("Player 1", "Player 2"), (None, None)
-    match = Match(settings, dice, players=players)
+    match = Match(
+        settings,
+        dice,
+        players=players,
+        start_score=start.score if start else (0, 0),
+        crawford_played=start.crawford_played if start else False,
+    )
     notes: Sequence[str] = ()
     if start is not None:
         start_game(match, start)
@@ -265,24 +271,18 @@ def start_game(match: Match, start: Start) -> Game:
     of ``start``; with chosen dice the player on roll has rolled them, with a double in the
     ID they have doubled. Raises :class:`NardyError` (changing nothing) where the game
     cannot start so."""
-    settings = match.settings
-    if start.cube != (1, None) and not settings.cube:
+    if start.cube != (1, None) and not match.settings.cube:
         raise GameError("the cube is off in this game: a cube cannot be chosen")
-    if match.game is not None and not match.game.over:
-        raise GameError("the current game is not over")
-    game = Game(
-        settings,
-        ChosenDice(start.dice or (), match.dice),
-        crawford=match.is_crawford(),
-        first_player=start.turn,
+    game = match.new_game(
         position=start.position,
+        first_player=start.turn,
         cube=Cube(*start.cube),
+        dice=ChosenDice(start.dice or (), match.dice),
     )
     if start.doubled:
         game.double(start.turn)
     elif start.dice is not None:
         game.roll(start.turn)
-    match.games.append(game)
     return game
 
 

@@ -11,7 +11,8 @@ import time
 from collections.abc import Callable
 
 from nardy.core.dice import Dice, SecretDice
-from nardy.core.game import Game, GameError
+from nardy.core.game import Cube, Game, GameError
+from nardy.core.position import Position
 from nardy.core.settings import Settings
 
 
@@ -28,8 +29,20 @@ class Match:
         dice: Dice | None = None,
         players: tuple[str, str] = ("Player 0", "Player 1"),
         clock: Callable[[], float] = time.monotonic,
+        *,
+        start_score: tuple[int, int] = (0, 0),
+        crawford_played: bool = False,
     ) -> None:
         self.settings = (settings or Settings()).resolve()
+        length = self.settings.match_length
+        if min(start_score) < 0 or (length and max(start_score) >= length):
+            raise GameError(
+                f"a match to {length} cannot start at {start_score[0]}-{start_score[1]}"
+            )
+        self.start_score = start_score
+        """The score before the first game here (RULES.md 4: a match taken up at any score)."""
+        self.crawford_played = crawford_played
+        """Whether, at a start score with a player one point away, the Crawford game is over."""
         self.dice = dice or SecretDice()
         self.players = players
         self.games: list[Game] = []
@@ -53,7 +66,7 @@ class Match:
         return self._score(len(self.games))
 
     def _score(self, games: int) -> tuple[int, int]:
-        points = [0, 0]
+        points = list(self.start_score)
         for game in self.games[:games]:
             if game.result is not None and game.result.winner is not None:
                 points[game.result.winner] += game.result.points
@@ -70,8 +83,11 @@ class Match:
         def someone_at(score: tuple[int, int]) -> bool:
             return away in score and max(score) < self.length
 
-        before = self._score(index)
-        return someone_at(before) and not any(someone_at(self._score(i)) for i in range(index))
+        if not someone_at(self._score(index)) or any(
+            someone_at(self._score(i)) for i in range(index)
+        ):
+            return False
+        return not (self.crawford_played and someone_at(self.start_score))
 
     @property
     def over(self) -> bool:
@@ -105,18 +121,29 @@ class Match:
             raise GameError(f"players are 0 and 1, not {player!r}")
         self._left = player
 
-    def new_game(self) -> Game:
+    def new_game(
+        self,
+        *,
+        position: Position | None = None,
+        first_player: int | None = None,
+        cube: Cube | None = None,
+        dice: Dice | None = None,
+    ) -> Game:
         """Start the next game: Crawford as the score says, and in a long-nardy series the
-        first player by ``first-move-in-series`` (RULES.md 3.1)."""
+        first player by ``first-move-in-series`` (RULES.md 3.1). ``position`` (with the
+        ``first_player`` on roll), ``cube`` and ``dice`` start it from a chosen position
+        (RULES.md 4)."""
         if self.game is not None and not self.game.over:
             raise GameError("the current game is not over")
         if self.over:
             raise GameError("the match is over")
         game = Game(
             self.settings,
-            self.dice,
+            dice or self.dice,
             crawford=self.is_crawford(),
-            first_player=self._next_first_player(),
+            first_player=self._next_first_player() if first_player is None else first_player,
+            position=position,
+            cube=cube,
         )
         self.games.append(game)
         return game
