@@ -589,3 +589,16 @@ def test_resigning_asks_first_and_tells_the_stake(
     assert "resign" not in recs[0]["turns"][-1]  # type: ignore[index]
     out, _ = first_turn(monkeypatch, capsys, tmp_path, lines, "--no-jacoby")
     assert "  Resigning a backgammon: it scores 3 points.\n" in out
+
+
+def test_4_switching_sides_after_each_game(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """RULES.md 4 display setting: the home board changes side (left/right) each game."""
+    args = ["--vs", "human", "--match", "7", "--switch-sides", "--seed", "2"]
+    args += ["--record", str(tmp_path / "s.jsonl")]
+    keys = ["resign 1", "y", "accept", "", "quit"]
+    code, out, _ = play(monkeypatch, capsys, keys, *args)
+    assert code == 0
+    first, second = out.split("\nGame 2")[:2]
+    assert "home board bottom right" in first and "home board bottom left" in second

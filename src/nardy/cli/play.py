@@ -193,6 +193,11 @@ def add_parser(subparsers: Any) -> None:
         default="bottom-right",
         help="where the home board of the side the board is drawn from is drawn",
     )
+    parser.add_argument(
+        "--switch-sides",
+        action="store_true",
+        help="draw the home board on the other side (left/right) after each game (RULES.md 4)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -248,6 +253,7 @@ def run(args: argparse.Namespace) -> int:
     session = TerminalSession(
         match, bots, sys.stdin, sys.stdout, home=args.home, record=record, notes=notes
     )
+    session.switch_sides = args.switch_sides
     return session.run()
 
 
@@ -264,6 +270,13 @@ class ChosenDice:
 
     def die(self) -> int:
         return self._first.die() if self._first.remaining() else self._then.die()
+
+
+def mirrored(home: str) -> str:
+    """The same corner on the other side: the display setting "automatic switching of
+    sides after each game" (RULES.md 4)."""
+    vertical, side = home.split("-")
+    return f"{vertical}-{'left' if side == 'right' else 'right'}"
 
 
 def start_game(match: Match, start: Start) -> Game:
@@ -387,6 +400,7 @@ class Terminal(abc.ABC):
         self.inp = inp
         self.out = out
         self.home = home
+        self.switch_sides = False
         self.record = record
         self.adviser = HeuristicBot()
         self._shown: tuple[object, ...] | None = None  # what the last board drawn showed
@@ -918,6 +932,8 @@ class TerminalSession(Terminal):
 
     def _play(self, game: Game) -> None:
         number = len(self.match.games)
+        if self.switch_sides and number > 1:
+            self.home = mirrored(self.home)
         crawford = " (the Crawford game: no doubling)" if game.crawford else ""
         self.say(f"\nGame {number}{crawford}. Score: {self._score()}.")
         if game is self._chosen:
