@@ -54,6 +54,7 @@ from pubeval import PubEvalBot, apply_steps
 from nardy.core import CHECKERS, OFF, Play, Position, ResultKind, Variant, variant
 from nardy.core.position import Side
 from nardy.engine.bots import HeuristicBot, RandomBot
+from nardy.engine.neural import NeuralBot
 
 VARIANTS = ("backgammon", "nackgammon", "long")
 """The variants a duel can play (acey-deucey's named doubles are not modelled here)."""
@@ -170,8 +171,7 @@ register("heuristic", lambda arg, seed: HeuristicBot(), about="nardy's hand-made
 register("pubeval", lambda arg, seed: PubEvalBot(), BACKGAMMON_RULES, "Tesauro's PubEval")
 register("gnubg0", lambda arg, seed: GnubgPlayer(0), BACKGAMMON_RULES, "gnubg-nn at 0-ply")
 register("gnubg", lambda arg, seed: GnubgPlayer(int(arg or 0)), BACKGAMMON_RULES, "gnubg:PLIES")
-# A trained net plugs in with one line, for example:
-# register("net", lambda arg, seed: NetBot.load(arg), about="net:PATH, a saved net")
+register("net", lambda arg, seed: NeuralBot.load(arg), BACKGAMMON_RULES, "net[:PATH], nardy's net")
 
 
 def make_player(spec: str, seed: str, variant_key: str) -> Player:

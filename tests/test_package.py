@@ -38,8 +38,8 @@ def _tool(name: str) -> str:
     "command",
     [
         ["lint-imports"],
-        ["ruff", "check", "src", "tests", "bench"],
-        ["ruff", "format", "--check", "src", "tests", "bench"],
+        ["ruff", "check", "src", "tests", "bench", "train"],
+        ["ruff", "format", "--check", "src", "tests", "bench", "train"],
         ["mypy"],
     ],
     ids=["layers", "ruff", "ruff-format", "mypy"],

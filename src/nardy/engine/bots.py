@@ -499,8 +499,9 @@ def _blocks(blocker: bytes, victim: bytes, victim_path: Sequence[int]) -> float:
     return value + _RUN_VALUE[min(6, run)]
 
 
-BOTS = (HeuristicBot.name, RandomBot.name)
-"""The bots' names, as ``--bots`` names them."""
+BOTS = (HeuristicBot.name, RandomBot.name, "neural")
+"""The bots' names, as ``--bots`` names them ("neural": :mod:`nardy.engine.neural`, backgammon
+and its variants only)."""
 
 
 def make_bot(name: str, seed: int | str | None = None) -> Bot:
@@ -509,4 +510,8 @@ def make_bot(name: str, seed: int | str | None = None) -> Bot:
         return RandomBot(seed)
     if name == HeuristicBot.name:
         return HeuristicBot()
+    if name == "neural":
+        from nardy.engine.neural import NeuralBot  # numpy and the weights load only when asked
+
+        return NeuralBot(seed=seed)
     raise ValueError(f"unknown bot {name!r}; known: {', '.join(BOTS)}")

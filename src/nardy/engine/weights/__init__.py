@@ -1,0 +1,1 @@
+"""Package data: the neural bot's trained weights (``backgammon.npz``, see docs/engine.md)."""

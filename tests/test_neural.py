@@ -1,0 +1,199 @@
+"""The neural evaluator: features, the net, the shipped weights and the bot (issue "The bot
+and analysis", first step)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from nardy.core import CHECKERS, OFF, Position, variant
+from nardy.core.dice import SeededDice
+from nardy.core.game import Game
+from nardy.core.settings import Settings
+from nardy.engine import RandomBot, make_bot
+from nardy.engine.bots import play_game
+from nardy.engine.features import INPUTS, RAW_PER_SIDE, encode, encode_sides, sides_array
+from nardy.engine.net import Net, equity, flip
+from nardy.engine.neural import NeuralBot, default_net
+
+BG = variant("backgammon")
+
+
+def unary(vector: np.ndarray, side: int, point: int) -> list[float]:
+    """The four truncated unary inputs of ``point`` of one side (0: the mover, 1: the other)."""
+    start = side * RAW_PER_SIDE + 4 * (point - 1)
+    return [float(x) for x in vector[start : start + 4]]
+
+
+# -- features ---------------------------------------------------------------------------------
+
+
+def test_start_position_features() -> None:
+    start = BG.start()
+    x = encode_sides([(start.mine, start.theirs)])
+    assert x.shape == (1, INPUTS) and x.dtype == np.float32
+    v = x[0]
+    for side in (0, 1):
+        assert unary(v, side, 24) == [1, 1, 0, 0]
+        assert unary(v, side, 13) == [1, 1, 1, 1]  # five checkers: (5 - 3) / 2
+        assert unary(v, side, 8) == [1, 1, 1, 0]
+        assert unary(v, side, 6) == [1, 1, 1, 1]
+        assert unary(v, side, 1) == [0, 0, 0, 0]
+        assert v[side * RAW_PER_SIDE + 96] == 0  # the bar
+        assert v[side * RAW_PER_SIDE + 97] == 0  # off
+    expert = v[2 * RAW_PER_SIDE :]
+    assert expert[0] == pytest.approx(1.67) and expert[1] == pytest.approx(1.67)
+    assert expert[2] == 0 and expert[3] == 0  # level pips; contact
+    assert expert[4] == 0 and expert[5] == 0  # no blots
+    assert expert[6] == pytest.approx(1 / 6) and expert[8] == pytest.approx(1 / 6)
+    assert expert[10] == pytest.approx(2 / 5)  # the two back checkers
+
+
+def test_bar_blots_race_and_off() -> None:
+    # Mine: a blot on 6 (their checker on my 1 = their 24 is 5 away), one on 10 (9 away).
+    pos = Position.from_points("backgammon", {6: 1, 10: 1, 13: 13}, {24: 1, 1: 14})
+    e = encode_sides([(pos.mine, pos.theirs)])[0][2 * RAW_PER_SIDE :]
+    assert e[4] == pytest.approx(1 / 5)  # my 6 is exposed, my 10 is not
+    assert e[5] == pytest.approx(1 / 5)  # their 24 is 5 from my 6 (their 19)
+    assert e[3] == 0
+    race = Position.from_points("backgammon", {OFF: 5, 1: 10}, {OFF: 3, 2: 12})
+    r = encode_sides([(race.mine, race.theirs)])[0]
+    assert r[2 * RAW_PER_SIDE + 3] == 1
+    assert r[RAW_PER_SIDE - 1] == pytest.approx(5 / 15)
+    assert r[2 * RAW_PER_SIDE - 1] == pytest.approx(3 / 15)
+    hit = Position.from_points("backgammon", {25: 2, 13: 13}, {1: 15})
+    h = encode_sides([(hit.mine, hit.theirs)])[0]
+    assert h[RAW_PER_SIDE - 2] == 1.0  # two on the bar, halved
+
+
+def test_acey_deucey_waiting_checkers_count_as_on_the_bar() -> None:
+    start = variant("acey-deucey").start()
+    v = encode_sides([(start.mine, start.theirs)])[0]
+    assert v[RAW_PER_SIDE - 2] == pytest.approx(7.5)
+    assert v[2 * RAW_PER_SIDE] == pytest.approx(3.75)  # 15 x 25 pips, over 100
+
+
+def test_batch_rows_match_single_encodings() -> None:
+    pos = BG.start()
+    after = list(BG.play_paths(pos.mine, pos.theirs, 6, 4))
+    batch = encode_sides(after)
+    single = np.concatenate([encode_sides([a]) for a in after])
+    assert batch.shape == (len(after), INPUTS)
+    np.testing.assert_array_equal(batch, single)
+    m, t = sides_array(a for a, _ in after), sides_array(b for _, b in after)
+    np.testing.assert_array_equal(encode(m, t), batch)
+
+
+# -- the net ----------------------------------------------------------------------------------
+
+
+def test_forward_is_deterministic_and_in_range() -> None:
+    net = Net.random(INPUTS, 16, seed=3)
+    x = np.random.default_rng(0).random((7, INPUTS), dtype=np.float32)
+    y1, y2 = net.forward(x), net.forward(x)
+    assert y1.shape == (7, 5)
+    np.testing.assert_array_equal(y1, y2)
+    assert np.all((y1 > 0) & (y1 < 1))
+    np.testing.assert_array_equal(Net.random(INPUTS, 16, seed=3).forward(x), y1)
+
+
+def test_equity_and_flip() -> None:
+    o = np.array([[1, 1, 1, 0, 0], [0, 0, 0, 1, 0], [0.5, 0.1, 0.0, 0.2, 0.0]], np.float32)
+    np.testing.assert_allclose(equity(o), [3, -2, -0.1], atol=1e-6)
+    np.testing.assert_allclose(equity(flip(o)), -equity(o), atol=1e-6)
+    np.testing.assert_array_equal(flip(flip(o)), o)
+
+
+def test_save_load_round_trip(tmp_path: Path) -> None:
+    net = Net.random(INPUTS, 8, seed=1)
+    net.meta["games"] = 12
+    path = tmp_path / "net.npz"
+    net.save(path)
+    back = Net.load(path)
+    for name in ("w1", "b1", "w2", "b2"):
+        np.testing.assert_array_equal(getattr(back, name), getattr(net, name))
+    assert back.meta == {"games": "12"}
+    np.savez(tmp_path / "other.npz", w1=np.zeros(3))
+    with pytest.raises(ValueError, match="not a"):
+        Net.load(tmp_path / "other.npz")
+    with pytest.raises(ValueError, match="shapes"):
+        Net(
+            np.zeros((3, 2), np.float32),
+            np.zeros(2, np.float32),
+            np.zeros((3, 5), np.float32),
+            np.zeros(5, np.float32),
+        )
+
+
+def test_training_steps_move_toward_the_target() -> None:
+    net = Net.random(INPUTS, 8, seed=2)
+    x = np.random.default_rng(1).random((4, INPUTS), dtype=np.float32)
+    target = np.tile(np.array([1, 0.5, 0, 0, 0], np.float32), (4, 1))
+    first = net.train(x, target, 0.01)
+    for _ in range(50):
+        last = net.train(x, target, 0.01)
+    assert last < first
+
+
+# -- the shipped weights and the bot ----------------------------------------------------------
+
+
+def test_shipped_weights_load() -> None:
+    net = default_net()
+    assert net.inputs == INPUTS
+    assert int(net.meta["games"]) > 0
+    assert make_bot("neural").name == "neural"
+    assert isinstance(make_bot("neural"), NeuralBot)
+
+
+@pytest.mark.parametrize("key", ["backgammon", "nackgammon", "acey-deucey"])
+def test_neural_bot_always_plays_a_legal_play(key: str) -> None:
+    v = variant(key)
+    bot = NeuralBot()
+    rng = random.Random(key)
+    for _ in range(3):
+        pos = v.start()
+        for _ in range(400):
+            if pos.outcome() is not None:
+                break
+            d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+            plays = pos.legal_plays(d1, d2)
+            play = bot.choose_play(pos, d1, d2)
+            assert play in plays
+            after = bot.choose(pos, d1, d2)
+            assert after == (play.position.mine, play.position.theirs)
+            pos = play.position.swap()
+
+
+def test_neural_bot_refuses_long_nardy() -> None:
+    with pytest.raises(ValueError):
+        NeuralBot().choose(variant("long").start(), 6, 5)
+
+
+def test_neural_bot_finishes_a_game_with_the_cube() -> None:
+    game = Game(Settings(variant="backgammon"), SeededDice(5))
+    result = play_game(game, (NeuralBot(), RandomBot(seed=5)))
+    assert result.winner in (0, 1)
+
+
+def test_neural_bot_beats_random() -> None:
+    bot, wins, games = NeuralBot(), 0, 16
+    for i in range(games):
+        rng = random.Random(i)
+        players = (bot, RandomBot(seed=i))
+        seat = i % 2  # the neural bot moves first in even games
+        pos = BG.start()
+        turn = 0
+        while True:
+            d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+            mover = players[(turn + seat) % 2]
+            after = mover.choose_play(pos, d1, d2).position
+            if after.mine[OFF] == CHECKERS:
+                wins += mover is bot
+                break
+            pos = after.swap()
+            turn += 1
+    assert wins >= 13

@@ -1,0 +1,187 @@
+"""Train the neural evaluator by TD(λ) self-play, in numpy on one core.
+
+    python train/td.py --out /tmp/nardy-td --minutes 30 --seed 1
+
+The net (:mod:`nardy.engine.net`) plays both sides of cubeless backgammon games, each turn
+choosing the legal play whose resulting position it values highest (0-ply, the same choice as
+:class:`~nardy.engine.neural.NeuralBot`; no exploration: the dice vary the games). After each
+game it learns from the positions it chose, one batched gradient step per game: each position
+is moved toward its λ-return (the offline, forward view of TD(λ)),
+
+    G_t = flip((1 - λ) y_{t+1} + λ G_{t+1}),     G_{T-1} = flip(z),
+
+where ``y_{t+1}`` is the net's evaluation of the next chosen position (from the other side,
+hence :func:`~nardy.engine.net.flip`) as computed during play, and ``z`` the actual result of
+the game for the player who bore off the last checker (win, gammon, backgammon). The loss is
+each output's cross-entropy; the learning rate decays from ``--rate`` to ``--rate-end`` with
+time constant ``--tau`` games.
+
+Every ``--checkpoint`` games the net is saved to ``OUT/net-GAMES.npz``; every ``--duel-every``
+games a quick duplicate duel against PubEval (bench/strength.py, ``--duel-pairs`` pairs, one
+process, a seed of its own per duel) is logged, and the net with the best duel result so far
+is kept as ``OUT/best.npz``. ``OUT/log.jsonl`` has one line per report. SIGINT or SIGTERM
+stops after the current game and saves ``OUT/last.npz``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from nardy.core import BACKGAMMON, CHECKERS, OFF  # noqa: E402
+from nardy.core.position import Side  # noqa: E402
+from nardy.engine.features import INPUTS, encode_sides  # noqa: E402
+from nardy.engine.net import F32, Net, equity, flip  # noqa: E402
+from nardy.engine.neural import terminal_outputs  # noqa: E402
+
+
+def self_play_game(net: Net, rng: random.Random) -> tuple[F32, F32, F32, int]:
+    """One game of the net against itself: the encoded positions chosen (from each mover's
+    side), the net's outputs for them, the exact outputs of the final position for its mover,
+    and the turns played."""
+    v = BACKGAMMON
+    start = v.start()
+    mine: Side = start.mine
+    theirs: Side = start.theirs
+    xs: list[F32] = []
+    ys: list[F32] = []
+    first = True
+    while True:
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        if first and d1 == d2:  # the opening roll is never a double
+            continue
+        first = False
+        after = list(v.play_paths(mine, theirs, d1, d2))
+        finished = [i for i, (m, _) in enumerate(after) if m[OFF] == CHECKERS]
+        if finished:
+            outs = np.stack([terminal_outputs(v, *after[i]) for i in finished])
+            best = finished[int(np.argmax(equity(outs)))]
+            z = terminal_outputs(v, *after[best])
+            return np.stack(xs), np.stack(ys), z, len(xs) + 1
+        x = encode_sides(after)
+        y = net.forward(x)
+        i = int(np.argmax(equity(y))) if len(after) > 1 else 0
+        xs.append(x[i])
+        ys.append(y[i])
+        mine, theirs = after[i][1], after[i][0]
+
+
+def lambda_targets(ys: F32, z: F32, lam: float) -> F32:
+    """The λ-return of each position (see the module's docstring)."""
+    targets = np.empty_like(ys)
+    g = flip(z[None, :])[0]
+    targets[-1] = g
+    for t in range(len(ys) - 2, -1, -1):
+        g = flip(((1.0 - lam) * ys[t + 1] + lam * targets[t + 1])[None, :])[0]
+        targets[t] = g
+    return targets
+
+
+def duel_pubeval(path: Path, pairs: int, seed: int) -> dict[str, Any]:
+    import strength  # bench/strength.py
+
+    r = strength.duel("backgammon", f"net:{path}", "pubeval", pairs, seed=seed, jobs=1)
+    return {"ppg": r.ppg, "ci95": r.ci95, "win_rate": r.win_rate, "duel_seconds": r.seconds}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, default=Path("/tmp/nardy-td"))
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--games", type=int, default=1_000_000, help="stop after this many")
+    parser.add_argument("--minutes", type=float, default=30.0, help="stop after this long")
+    parser.add_argument("--hidden", type=int, default=96)
+    parser.add_argument("--lam", type=float, default=0.7, help="TD's λ")
+    parser.add_argument("--rate", type=float, default=0.1, help="initial learning rate")
+    parser.add_argument("--rate-end", type=float, default=0.02, help="final learning rate")
+    parser.add_argument("--tau", type=float, default=10_000, help="rate decay, in games")
+    parser.add_argument("--resume", type=Path, help="start from this saved net")
+    parser.add_argument("--checkpoint", type=int, default=1000, help="save every N games")
+    parser.add_argument("--duel-every", type=int, default=2000, help="duel PubEval every N")
+    parser.add_argument("--duel-pairs", type=int, default=100)
+    parser.add_argument("--report", type=int, default=200, help="log a line every N games")
+    args = parser.parse_args()
+
+    args.out.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(args.seed)
+    net = Net.load(args.resume) if args.resume else Net.random(INPUTS, args.hidden, args.seed)
+    done = int(net.meta.get("games", 0))
+    net.meta.update(
+        {"hidden": args.hidden, "lambda": args.lam, "seed": args.seed, "trainer": "train/td.py"}
+    )
+    stop = False
+
+    def request_stop(signum: int, frame: Any) -> None:
+        nonlocal stop
+        stop = True
+
+    signal.signal(signal.SIGINT, request_stop)
+    signal.signal(signal.SIGTERM, request_stop)
+    log = (args.out / "log.jsonl").open("a")
+
+    def write(entry: dict[str, Any]) -> None:
+        log.write(json.dumps(entry) + "\n")
+        log.flush()
+        print(json.dumps(entry), flush=True)
+
+    write({"event": "start", **{k: str(v) for k, v in vars(args).items()}, "games": done})
+    started = time.perf_counter()
+    train_seconds = float(net.meta.get("seconds", 0.0))
+    best_ppg = -math.inf
+    errors: list[float] = []
+    turns: list[int] = []
+    games = 0
+    while not stop and games < args.games:
+        if time.perf_counter() - started > 60 * args.minutes:
+            break
+        t0 = time.perf_counter()
+        xs, ys, z, n = self_play_game(net, rng)
+        rate = args.rate_end + (args.rate - args.rate_end) * math.exp(-(done + 1) / args.tau)
+        errors.append(net.train(xs, lambda_targets(ys, z, args.lam), rate))
+        train_seconds += time.perf_counter() - t0
+        turns.append(n)
+        games += 1
+        done += 1
+        net.meta.update({"games": done, "seconds": round(train_seconds, 1)})
+        if done % args.report == 0:
+            write(
+                {
+                    "games": done,
+                    "seconds": round(train_seconds, 1),
+                    "rate": round(rate, 5),
+                    "mse": round(float(np.mean(errors)), 5),
+                    "turns": round(float(np.mean(turns)), 1),
+                }
+            )
+            errors.clear()
+            turns.clear()
+        if done % args.checkpoint == 0:
+            path = args.out / f"net-{done}.npz"
+            net.save(path)
+            if done % args.duel_every == 0:
+                result = duel_pubeval(path, args.duel_pairs, seed=done)
+                write({"games": done, "vs_pubeval": result})
+                if result["ppg"] > best_ppg:
+                    best_ppg = result["ppg"]
+                    net.meta["best_duel"] = json.dumps(result)
+                    net.save(args.out / "best.npz")
+                    del net.meta["best_duel"]
+    net.save(args.out / "last.npz")
+    write({"event": "stop", "games": done, "seconds": round(train_seconds, 1)})
+
+
+if __name__ == "__main__":
+    main()
