@@ -80,6 +80,9 @@ BALLARD_NACKGAMMON = Position.from_points(
 nardy plays as backgammon from a chosen position (RULES.md 2, 4)."""
 
 _NARDY_NACKGAMMON = "Nardy Nackgammon"
+_VARIATIONS = {"backgammon": "Backgammon", "nackgammon": _NARDY_NACKGAMMON}
+"""The variants a .mat file can hold, with the header's name for each."""
+
 _ON_OFF = {True: "On", False: "Off"}
 
 # -- export ------------------------------------------------------------------------------------
@@ -139,7 +142,7 @@ def _record_settings(record: Mapping[str, Any]) -> Settings:
 
 def _common_start(records: list[dict[str, Any]], settings: Settings) -> Position | None:
     """The chosen start of every game (Nack Ballard's layout), or None for the variant's."""
-    if settings.variant not in ("backgammon", "nackgammon"):
+    if settings.variant not in _VARIATIONS:
         raise NotationError(
             f".mat files hold backgammon and nackgammon only, not {settings.rules.name}"
         )
@@ -157,12 +160,7 @@ def _common_start(records: list[dict[str, Any]], settings: Settings) -> Position
 
 
 def _header(settings: Settings, start: Position | None) -> list[str]:
-    if start is not None:
-        variation = "NackGammon"
-    elif settings.variant == "nackgammon":
-        variation = _NARDY_NACKGAMMON
-    else:
-        variation = "Backgammon"
+    variation = "NackGammon" if start is not None else _VARIATIONS[settings.variant]
     tags = [
         ("Variation", variation),
         ("Crawford", _ON_OFF[settings.crawford]),
