@@ -58,3 +58,14 @@ def reach_turn(game: Game, player: int) -> None:
             game.roll(game.turn)
         if game.phase is Phase.MOVING:
             game.play(game.turn, game.legal_plays()[0])
+
+
+def rewritten(record: dict[str, Any]) -> dict[str, Any]:
+    """The record written again from the game that replaying ``record`` reaches: equal to
+    ``record`` (its board-game fields) when the record replays exactly."""
+    return game_record(
+        replay(record),
+        number=record["game"],
+        players=tuple(record["players"]),
+        score=tuple(record["score"]),
+    )
