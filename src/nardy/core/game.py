@@ -139,7 +139,6 @@ class Game:
         self._current = _Turn()
         self._resigned: tuple[int, int, Phase] | None = None  # player, level, phase before
         self._last_roll = False
-        self._doubler: int | None = None
         if first_player is not None:
             self._check_player(first_player)
             self._begin(first_player)
@@ -236,7 +235,6 @@ class Game:
             self._check_turn(player, Phase.ROLL)
             raise GameError(self._why_no_double(player))
         self._current.cube.append("double")
-        self._doubler = player
         self.phase = Phase.DOUBLED
 
     def _why_no_double(self, player: int) -> str:
