@@ -161,7 +161,7 @@ def test_a_chouette_of_two_people_and_two_bots_plays_to_the_end(
 ) -> None:
     lines, expected = script(SEED, GAMES)
     path = tmp_path / "chouette.jsonl"
-    args = ["--chouette", PLAYERS, "--seed", str(SEED), "--games", str(GAMES)]
+    args = ["--chouette", PLAYERS, "--bot", "heuristic", "--seed", str(SEED), "--games", str(GAMES)]
     code, out = play(monkeypatch, capsys, lines, *args, "--record", str(path))
     assert code == 0
     records = read(path)
@@ -267,7 +267,7 @@ def test_the_wrong_participant_is_refused(
     for i, line in enumerate(lines):
         typed += [*wrong.get(i, []), line]
     path = tmp_path / "chouette.jsonl"
-    args = ["--chouette", PLAYERS, "--seed", str(SEED), "--games", str(GAMES)]
+    args = ["--chouette", PLAYERS, "--bot", "heuristic", "--seed", str(SEED), "--games", str(GAMES)]
     code, out = play(monkeypatch, capsys, typed, *args, "--record", str(path))
     assert code == 0
     assert read(path) == chouette_records(expected)
@@ -278,12 +278,12 @@ def test_the_wrong_participant_is_refused(
         "Dee: move> Ann: yes\n  the team cannot double now\n",
         "Dee: move> Ann: no\n  there is no vote on a double now\n",
         "Dee: move> Ann: take\n  there is no double to answer now\n",
-        "Dee: move> Ann: hint\n  Hint: 13/8\n",  # the team may consult
+        "Dee: move> Ann: hint\n  Hint: 24/23 13/9\n",  # the team may consult
         "Dee: move> Dee: beaver\n  no beavers in a chouette: the members share one cube\n",
         "Dee: yes or no> roll\n  Ann is the captain and plays for the team, not Dee\n",
         "Dee: yes or no> Ann: no\n  Ann has already voted for this double\n",
         "Dee: yes or no> Bob: yes\n  Bob is played by the bot\n",
-        "Dee: yes or no> hint\n  Hint: yes\n",
+        "Dee: yes or no> hint\n  Hint: ",  # the expert's view of the double
         "Dee: yes or no> help\nCommands ",
         "  yes  no            a member's vote on the team's double (it must be unanimous)\n",
         "Dee: take or pass> Ann: take\n  Ann is the box, not a team member\n",
@@ -304,7 +304,7 @@ def test_the_input_ends_mid_game(
         monkeypatch,
         capsys,
         lines[:cut],
-        *("--chouette", PLAYERS, "--seed", str(SEED), "--record", str(path)),
+        *("--chouette", PLAYERS, "--bot", "heuristic", "--seed", str(SEED), "--record", str(path)),
     )
     assert code == 0
     assert out.endswith(f"\nStopped.\nSaved 2 games to {path}.\n")

@@ -23,12 +23,12 @@ from gameutil import position, rewritten
 
 from nardy.cli.main import main
 from nardy.cli.options import describe_settings
-from nardy.cli.play import conjugate
+from nardy.cli.play import DEFAULT_LEVEL, conjugate
 from nardy.core.dice import SeededDice
 from nardy.core.game import Phase
 from nardy.core.match import Match
 from nardy.core.settings import Settings
-from nardy.engine.bots import Bot, HeuristicBot, deciding_player, step
+from nardy.engine.bots import Bot, HeuristicBot, deciding_player, make_bot, step
 from nardy.notation import position_id
 from nardy.notation.record import match_records
 
@@ -108,7 +108,8 @@ def test_a_match_against_the_bot_plays_to_the_end(
     seed: int,
 ) -> None:
     settings = Settings(variant=variant, match_length=1)
-    lines, expected = script(settings, seed, (None, HeuristicBot()), ("You", "Bot"))
+    bot = make_bot(DEFAULT_LEVEL, seed=seed)
+    lines, expected = script(settings, seed, (None, bot), ("You", "Bot"))
     path = tmp_path / "game.jsonl"
     args = ["--variant", variant, "--match", "1", "--seed", str(seed), "--record", str(path)]
     code, out, _ = play(monkeypatch, capsys, lines, *args)
@@ -178,12 +179,12 @@ def test_the_opening_situation(
         "Backgammon, money play: You against Bot.\n"
         "Settings: Jacoby on, beavers off, no automatic doubles, no limit.\n"
     )
-    assert "Opening roll: You 2, Bot 5.\nBot plays first with 5-2.\nBot plays 13/6.\n" in out
+    assert "Opening roll: You 2, Bot 5.\nBot plays first with 5-2.\nBot plays 13/11 13/8.\n" in out
     assert "You to roll. Score: You 0, Bot 0. Cube: 1, centred.\nYou: roll or double> roll\n" in out
     assert "You to play 5-2.\nYou: move> \nStopped.\n" in out
     # The input ended mid-game: the game so far is saved and replays.
     assert len(recs) == 1 and "end" not in recs[0]
-    assert recs[0]["turns"][0]["play"] == "13/6"  # type: ignore[index]
+    assert recs[0]["turns"][0]["play"] == "13/11 13/8"  # type: ignore[index]
 
 
 def test_bad_input_changes_nothing_and_asks_again(
@@ -223,12 +224,12 @@ def test_single_moves_undo_and_confirm(
 ) -> None:
     lines = ["", "hint", "13/8", "undo", "13/8", "6/4", "hint", "", "quit"]
     out, recs = first_turn(monkeypatch, capsys, tmp_path, lines)
-    assert "You: move> hint\n  Hint: 13/6\n" in out
+    assert "You: move> hint\n  Hint: 13/11 13/8\n" in out
     assert "You to play 5-2; moved 13/8 so far.\nYou: move> undo\n" in out
     assert "Moved 13/8 6/4: Enter confirms it, undo takes a move back." in out
     # After the roll and after each move the board is drawn again, with the dice.
     assert out.count(" You are on roll with 5-2. Cube: 1, centred.\n") == 5
-    assert "You: confirm or undo> hint\n  Hint: 13/6 (from the start of the turn" in out
+    assert "You: confirm or undo> hint\n  Hint: 13/11 13/8 (from the start of the turn" in out
     assert "Bot rolls " in out and "Stopped." in out
     turns = recs[0]["turns"]
     assert turns[1]["play"] == "13/8 6/4"  # type: ignore[index]
@@ -348,7 +349,7 @@ def test_a_whole_play_is_made_move_by_move_and_waits_for_confirmation(
     assert "You to play 5-2; moved 13/8 so far.\nYou: move> undo\n" in out
     assert "Moved 24/22 13/8: Enter confirms it, undo takes a move back.\n" in out
     assert "You: confirm or undo> \nBot rolls " in out
-    assert [t["play"] for t in recs[0]["turns"]] == ["13/6", "24/22 13/8", "8/3* 6/3"]  # type: ignore[index]
+    assert [t["play"] for t in recs[0]["turns"]] == ["13/11 13/8", "24/22 13/8", "8/3* 6/3"]  # type: ignore[index]
     assert_replays(tmp_path / "g.jsonl")
     # The fast path: the play is made and confirmed in one line.
     out, recs = first_turn(monkeypatch, capsys, tmp_path, ["", "24/22 13/8!", "quit"])

@@ -17,7 +17,8 @@ from nardy.engine import RandomBot, make_bot
 from nardy.engine.bots import play_game
 from nardy.engine.features import INPUTS, RAW_PER_SIDE, encode, encode_sides, sides_array
 from nardy.engine.net import Net, equity, flip
-from nardy.engine.neural import NeuralBot, default_net
+from nardy.engine.evaluator import ROLLS, evaluator, for_net
+from nardy.engine.neural import LEVELS, NeuralBot
 
 BG = variant("backgammon")
 
@@ -45,11 +46,39 @@ def test_start_position_features() -> None:
         assert v[side * RAW_PER_SIDE + 96] == 0  # the bar
         assert v[side * RAW_PER_SIDE + 97] == 0  # off
     expert = v[2 * RAW_PER_SIDE :]
+    assert len(expert) == 16
     assert expert[0] == pytest.approx(1.67) and expert[1] == pytest.approx(1.67)
     assert expert[2] == 0 and expert[3] == 0  # level pips; contact
     assert expert[4] == 0 and expert[5] == 0  # no blots
     assert expert[6] == pytest.approx(1 / 6) and expert[8] == pytest.approx(1 / 6)
     assert expert[10] == pytest.approx(2 / 5)  # the two back checkers
+    assert expert[12] == 0 and expert[13] == 0  # no blot, no shot
+    # From the 24-point, their points are 5, 7 and 12 pips ahead: 4-1, 3-2, 6-1, 5-2 and 4-3
+    # (ten rolls) end on one, and 3-3, 4-4, 5-5 and 6-6 stop on one: 22 rolls play in full.
+    assert expert[14] == pytest.approx(22 / 36) and expert[15] == pytest.approx(22 / 36)
+
+
+def test_shots_count_direct_and_indirect_rolls() -> None:
+    # My blot on 6, their checker 5 pips away (their 24, my 1): any 5, 4-1 and 3-2 hit.
+    pos = Position.from_points("backgammon", {6: 1, 13: 14}, {24: 1, 1: 14})
+    e = encode_sides([(pos.mine, pos.theirs)])[0][2 * RAW_PER_SIDE :]
+    assert e[12] == pytest.approx(15 / 36)
+    # Their blot on their 24 is 5 pips from my 6 and 12 from my 13 (6-6, 4-4, 3-3 too).
+    assert e[13] == pytest.approx(18 / 36)
+    # From the bar: a checker on their bar hits my blot on 3 with any 3, 2-1 and 1-1.
+    bar = Position.from_points("backgammon", {3: 1, 13: 14}, {25: 1, 6: 14})
+    b = encode_sides([(bar.mine, bar.theirs)])[0][2 * RAW_PER_SIDE :]
+    assert b[12] == pytest.approx(14 / 36)
+
+
+def test_escapes_of_a_trapped_checker() -> None:
+    # My back checker on 24 behind their full prime on my 18-23 (their 2-7): only rolls that
+    # jump it in one go would play, and none of 1-6 lands on an open point; 6-6 fails too.
+    pos = Position.from_points(
+        "backgammon", {24: 1, 6: 14}, {2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 7: 2, 13: 3}
+    )
+    e = encode_sides([(pos.mine, pos.theirs)])[0][2 * RAW_PER_SIDE :]
+    assert e[14] == 0
 
 
 def test_bar_blots_race_and_off() -> None:
@@ -128,6 +157,16 @@ def test_save_load_round_trip(tmp_path: Path) -> None:
         )
 
 
+def test_a_widened_net_is_the_same_function() -> None:
+    net = Net.random(INPUTS - 4, 8, seed=4)
+    wide = net.widened(INPUTS)
+    x = np.random.default_rng(2).random((5, INPUTS), dtype=np.float32)
+    np.testing.assert_allclose(wide.forward(x), net.forward(x[:, : INPUTS - 4]), rtol=1e-5)
+    assert wide.meta["widened_from"] == INPUTS - 4
+    with pytest.raises(ValueError, match="narrow"):
+        wide.widened(INPUTS - 1)
+
+
 def test_training_steps_move_toward_the_target() -> None:
     net = Net.random(INPUTS, 8, seed=2)
     x = np.random.default_rng(1).random((4, INPUTS), dtype=np.float32)
@@ -142,7 +181,7 @@ def test_training_steps_move_toward_the_target() -> None:
 
 
 def test_shipped_weights_load() -> None:
-    net = default_net()
+    net = evaluator(BG).net
     assert net.inputs == INPUTS
     assert int(net.meta["games"]) > 0
     assert make_bot("neural").name == "neural"
@@ -168,9 +207,9 @@ def test_neural_bot_always_plays_a_legal_play(key: str) -> None:
             pos = play.position.swap()
 
 
-def test_neural_bot_refuses_long_nardy() -> None:
-    with pytest.raises(ValueError):
-        NeuralBot().choose(variant("long").start(), 6, 5)
+def test_an_evaluator_refuses_another_family() -> None:
+    with pytest.raises(ValueError, match="not long"):
+        evaluator(BG).rank(variant("long").start(), 6, 5)
 
 
 def test_neural_bot_finishes_a_game_with_the_cube() -> None:
@@ -197,3 +236,103 @@ def test_neural_bot_beats_random() -> None:
             pos = after.swap()
             turn += 1
     assert wins >= 13
+
+
+# -- the evaluator: lookahead and ranking ------------------------------------------------------
+
+
+def random_positions(key: str, count: int, seed: int) -> list[Position]:
+    """Positions of random games, each with the side on roll to play."""
+    v, rng, found = variant(key), random.Random(seed), []
+    pos = v.start()
+    while len(found) < count:
+        plays = pos.legal_plays(rng.randint(1, 6), rng.randint(1, 6))
+        pos = rng.choice(plays).position.swap()
+        if pos.outcome() is not None:
+            pos = v.start()
+            continue
+        found.append(pos)
+    return found
+
+
+def test_rolls_are_the_36() -> None:
+    assert len(ROLLS) == 21
+    assert sum(w for _, _, w in ROLLS) == pytest.approx(1.0)
+
+
+def test_one_ply_after_a_play_is_the_opponents_average_best_reply() -> None:
+    ev = evaluator(BG)
+    pos = random_positions("backgammon", 1, seed=8)[0]
+    after = (pos.theirs, pos.mine)  # the opponent has just moved; "pos" is on roll
+    total = np.zeros(5)
+    for d1, d2, weight in ROLLS:
+        best = ev.rank(pos, d1, d2, 0)[0]
+        total += weight * best.outputs
+    np.testing.assert_allclose(flip(ev.after(BG, [after], 1)), total[None, :], atol=1e-5)
+    np.testing.assert_allclose(ev.on_roll(pos, 1), total, atol=1e-5)
+
+
+def test_rank_is_best_first_and_keeps_every_play() -> None:
+    ev = evaluator(BG)
+    for pos in random_positions("backgammon", 6, seed=3):
+        for ply in (0, 1, 2):
+            ranked = ev.rank(pos, 5, 2, ply)
+            reached = {(p.position.mine, p.position.theirs) for p in pos.legal_plays(5, 2)}
+            assert {c.after for c in ranked} == (reached or {(pos.mine, pos.theirs)})
+            keys = [(-c.ply, -c.equity) for c in ranked]
+            assert keys == sorted(keys)
+            assert ranked[0].ply == (ply if len(ranked) > 1 else 0)
+            for c in ranked:
+                assert c.equity == pytest.approx(float(equity(c.outputs[None, :])[0]))
+
+
+def test_finished_games_are_valued_exactly() -> None:
+    ev = evaluator(BG)
+    # I bear off my last checker; theirs are all in my home board: a backgammon.
+    pos = Position.from_points("backgammon", {OFF: 14, 1: 1}, {19: 15})
+    best = ev.rank(pos, 6, 5, 2)[0]
+    np.testing.assert_array_equal(best.outputs, [1, 1, 1, 0, 0])
+    assert best.equity == 3.0
+    won = Position.from_points("backgammon", {OFF: 15}, {OFF: 3, 6: 12})
+    np.testing.assert_array_equal(ev.on_roll(won), [1, 0, 0, 0, 0])
+    np.testing.assert_array_equal(ev.on_roll(won.swap()), [0, 0, 0, 0, 0])
+
+
+def test_for_net_uses_the_given_net() -> None:
+    net = Net.random(INPUTS, 8, seed=9)
+    ev = for_net(net, "nackgammon")
+    assert ev.net is net and "backgammon" in ev.variants
+    with pytest.raises(ValueError, match="no net"):
+        for_net(net, "chess")
+
+
+# -- levels -------------------------------------------------------------------------------------
+
+
+def test_levels_weakest_first() -> None:
+    names = list(LEVELS)
+    assert names[0] == "beginner" and names[-1] == "world-class"
+    noise = [LEVELS[n].noise for n in names]
+    ply = [LEVELS[n].ply for n in names]
+    assert noise == sorted(noise, reverse=True) and ply == sorted(ply)
+    for name in names:
+        assert make_bot(name).name == name
+    with pytest.raises(ValueError, match="unknown level"):
+        NeuralBot("grandmaster")
+
+
+def test_noisy_levels_are_reproducible_and_differ_from_the_net() -> None:
+    positions = random_positions("backgammon", 30, seed=4)
+
+    def choices(bot: NeuralBot) -> list[tuple[bytes, bytes]]:
+        return [bot.choose(p, 6, 2) for p in positions]
+
+    assert choices(NeuralBot("beginner", seed=1)) == choices(NeuralBot("beginner", seed=1))
+    assert choices(NeuralBot("beginner", seed=1)) != choices(NeuralBot("advanced"))
+
+
+@pytest.mark.parametrize("name", ["expert", "world-class"])
+def test_lookahead_levels_play_legal_plays(name: str) -> None:
+    bot = NeuralBot(name)
+    for pos in random_positions("backgammon", 3, seed=5):
+        assert bot.choose_play(pos, 4, 4) in pos.legal_plays(4, 4)

@@ -28,7 +28,7 @@ from nardy.core.dice import Dice
 from nardy.core.game import Game, GameError, GameResult, Phase
 from nardy.core.moves import Move, Play
 from nardy.core.settings import Settings
-from nardy.engine.bots import Bot, HeuristicBot, deciding_player
+from nardy.engine.bots import Bot, deciding_player, make_bot
 from nardy.notation.record import game_record
 
 CHOUETTE_HELP = """\
@@ -317,10 +317,12 @@ class ChouetteSession(Terminal):
         home: str = "bottom-right",
         record: Path | None = None,
         games: int | None = None,
+        bot: str = "expert",
     ) -> ChouetteSession:
-        """Draw the lot among ``players`` (name, played by the heuristic bot) and seat them."""
+        """Draw the lot among ``players`` (name, whether the bot called ``bot`` plays them)
+        and seat them."""
         chouette = Chouette([name for name, _ in players], settings, dice)
-        bots: dict[str, Bot] = {name: HeuristicBot() for name, bot in players if bot}
+        bots = {name: make_bot(bot, seed=name) for name, is_bot in players if is_bot}
         return cls(chouette, bots, inp, out, home=home, record=record, games=games)
 
     # -- who is who ----------------------------------------------------------------------

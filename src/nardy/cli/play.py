@@ -53,8 +53,13 @@ from nardy.core.dice import Dice, FixedDice, SecretDice, SeededDice
 from nardy.core.errors import IllegalPlayError
 from nardy.core.game import Cube, Game, GameError, GameResult, Phase
 from nardy.core.match import Match
-from nardy.engine.bots import Bot, HeuristicBot, deciding_player, step
+from nardy.engine.bots import BOTS, LEVELS, Bot, deciding_player, make_bot, step
 from nardy.notation.record import match_records
+
+DEFAULT_LEVEL = "expert"
+"""The bot's level when ``--level`` is not given: one roll of lookahead, about 20 ms a move."""
+ADVISER = "expert"
+"""The level whose choices the hint command shows."""
 
 HELP = """\
 Commands (the first letter is enough where it is shown in brackets):
@@ -159,21 +164,29 @@ def add_parser(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "play",
         help="play in the terminal against the bot, another person, or a chouette",
-        description="Play backgammon or long nardy in the terminal: against the heuristic "
-        "bot (--vs bot, the default), two people at one screen (--vs human), or a chouette "
-        "of three or more (--chouette); from the start, or from a chosen position "
-        "(--position). Type 'help' in the game for the commands.",
+        description="Play backgammon or long nardy in the terminal: against the bot "
+        "(--vs bot, the default; --bot chooses its level), two people at one screen "
+        "(--vs human), or a chouette of three or more (--chouette); from the start, or from "
+        "a chosen position (--position). Type 'help' in the game for the commands.",
     )
     add_settings_arguments(parser, start=True)
     parser.add_argument(
         "--vs", choices=("bot", "human"), help="the opponent (default bot; not in a chouette)"
     )
     parser.add_argument(
+        "--bot",
+        choices=BOTS,
+        default=DEFAULT_LEVEL,
+        help=f"the bot: a level of the neural bot, weakest first {', '.join(LEVELS)} "
+        f"(default {DEFAULT_LEVEL}), or the heuristic or random bot; hints are always the "
+        f"{ADVISER}'s",
+    )
+    parser.add_argument(
         "--chouette",
         type=chouette_players,
         metavar="NAME,NAME,NAME[,...]",
         help="a chouette of these players (RULES.md 1.7), money play; NAME:bot is the "
-        "heuristic bot",
+        "bot --bot names",
     )
     parser.add_argument(
         "--games",
@@ -230,13 +243,14 @@ def run(args: argparse.Namespace) -> int:
             home=args.home,
             record=record,
             games=args.games,
+            bot=args.bot,
         ).run()
     if args.games is not None:
         print("nardy play: error: --games applies only to --chouette", file=sys.stderr)
         return 2
     bots: tuple[Bot | None, Bot | None] = (None, None)
     if args.vs in (None, "bot"):
-        players, bots = ("You", "Bot"), (None, HeuristicBot())
+        players, bots = ("You", "Bot"), (None, make_bot(args.bot, seed=args.seed))
     else:
         players, bots = ("Player 1", "Player 2"), (None, None)
     match = Match(
@@ -402,7 +416,7 @@ class Terminal(abc.ABC):
         self.home = home
         self.switch_sides = False
         self.record = record
-        self.adviser = HeuristicBot()
+        self.adviser = make_bot(ADVISER)
         self._shown: tuple[object, ...] | None = None  # what the last board drawn showed
         self._told: tuple[object, ...] | None = None  # the situation last described
         self._last_roll: Game | None = None  # the game whose last roll was announced

@@ -104,9 +104,11 @@ class _Turn:
 class Game:
     """A game of any variant under fixed :class:`Settings`, for players 0 and 1.
 
-    ``crawford`` marks the Crawford game of a match (no doubling). ``first_player`` skips
-    the opening roll (later games of a long-nardy series, RULES.md 3.1). ``position`` and
-    ``turn`` start a game from any legal position with that player on roll (RULES.md 4).
+    ``crawford`` marks the Crawford game of a match (no doubling) and ``score`` is the match
+    score before the game (players 0 and 1; a bot's cube decisions read it).
+    ``first_player`` skips the opening roll (later games of a long-nardy series, RULES.md
+    3.1). ``position`` and ``turn`` start a game from any legal position with that player on
+    roll (RULES.md 4).
     """
 
     def __init__(
@@ -115,6 +117,7 @@ class Game:
         dice: Dice | None = None,
         *,
         crawford: bool = False,
+        score: tuple[int, int] = (0, 0),
         first_player: int | None = None,
         position: Position | None = None,
         cube: Cube | None = None,
@@ -123,6 +126,7 @@ class Game:
         self.variant = self.settings.rules
         self.dice_source = dice or SecretDice()
         self.crawford = crawford
+        self.score = score
         self.cube = cube or Cube()
         self.start_cube = (self.cube.value, self.cube.owner)
         self.records: list[TurnRecord] = []

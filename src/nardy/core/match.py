@@ -141,6 +141,7 @@ class Match:
             self.settings,
             dice or self.dice,
             crawford=self.is_crawford(),
+            score=self.score,
             first_player=self._next_first_player() if first_player is None else first_player,
             position=position,
             cube=cube,

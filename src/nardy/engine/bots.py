@@ -499,9 +499,11 @@ def _blocks(blocker: bytes, victim: bytes, victim_path: Sequence[int]) -> float:
     return value + _RUN_VALUE[min(6, run)]
 
 
-BOTS = (HeuristicBot.name, RandomBot.name, "neural")
-"""The bots' names, as ``--bots`` names them ("neural": :mod:`nardy.engine.neural`, backgammon
-and its variants only)."""
+LEVELS = ("beginner", "casual", "intermediate", "advanced", "expert", "world-class")
+"""The neural bot's levels, weakest first (:data:`nardy.engine.neural.LEVELS`)."""
+BOTS = (HeuristicBot.name, RandomBot.name, "neural", *LEVELS)
+"""The bots' names, as ``--bots`` names them: "neural" is the neural bot at its default level
+("advanced", the net alone); a level's name is the neural bot at that level."""
 
 
 def make_bot(name: str, seed: int | str | None = None) -> Bot:
@@ -510,8 +512,8 @@ def make_bot(name: str, seed: int | str | None = None) -> Bot:
         return RandomBot(seed)
     if name == HeuristicBot.name:
         return HeuristicBot()
-    if name == "neural":
+    if name == "neural" or name in LEVELS:
         from nardy.engine.neural import NeuralBot  # numpy and the weights load only when asked
 
-        return NeuralBot(seed=seed)
+        return NeuralBot(name, seed=seed)
     raise ValueError(f"unknown bot {name!r}; known: {', '.join(BOTS)}")

@@ -18,7 +18,12 @@ then the expert features, mover first where there are two:
 * blots exposed to direct shots (a checker 1-6 pips behind, the bar counted), over 5 (2);
 * home-board points made (two or more checkers on points 1-6), over 6 (2);
 * the longest prime, consecutive points made anywhere on the board, over 6 (2);
-* checkers in the other side's home board (anchors and stragglers), over 5 (2).
+* checkers in the other side's home board (anchors and stragglers), over 5 (2);
+* shots: the share of the 36 rolls of the other side that hit at least one blot of this side,
+  direct or indirect (intermediate points are not checked for blocks), the bar's checkers
+  shooting too (2);
+* escapes: the share of the 36 rolls with which this side's rearmost checker could move its
+  whole roll past the other side's points in front of it (2).
 
 Everything is vectorised over a batch: :func:`encode` takes two ``(N, 26)`` uint8 arrays.
 """
@@ -34,9 +39,9 @@ from nardy.core.position import BAR, CHECKERS, OFF, Side
 
 RAW_PER_SIDE = 24 * 4 + 2
 """Raw inputs per side: four per point, the bar and the checkers off."""
-EXPERT = 12
+EXPERT = 16
 """Expert inputs: pips (3), race (1), exposed blots (2), home points (2), primes (2),
-back checkers (2)."""
+back checkers (2), shots (2), escapes (2)."""
 INPUTS = 2 * RAW_PER_SIDE + EXPERT
 """Length of one encoded position."""
 
@@ -52,18 +57,69 @@ def sides_array(sides: Iterable[Side]) -> U8:
     return np.frombuffer(data, dtype=np.uint8).reshape(-1, 26)
 
 
-def _raw(side: U8) -> F32:
-    """The 98 raw inputs of one side in its own numbering, per row."""
-    n = side[:, 1:25].astype(np.float32)
-    units = np.empty((side.shape[0], 24, 4), dtype=np.float32)
-    units[:, :, 0] = n >= 1
-    units[:, :, 1] = n >= 2
-    units[:, :, 2] = n >= 3
-    units[:, :, 3] = np.maximum(n - 3.0, 0.0) / 2.0
-    waiting = CHECKERS - side.sum(axis=1, dtype=np.int32)
-    bar = (side[:, BAR].astype(np.float32) + waiting) / 2.0
-    off = side[:, OFF].astype(np.float32) / CHECKERS
-    return np.concatenate([units.reshape(-1, 96), bar[:, None], off[:, None]], axis=1)
+def _unary_table() -> F32:
+    """``table[n]``: the four truncated unary inputs of a point holding ``n`` checkers."""
+    n = np.arange(CHECKERS + 1, dtype=np.float32)
+    table: F32 = np.stack([n >= 1, n >= 2, n >= 3, np.maximum(n - 3.0, 0.0) / 2.0], axis=1)
+    return table.astype(np.float32)
+
+
+def _roll_table() -> F32:
+    """``table[d - 1, r]``: 1 if roll ``r`` of the 36 moves one checker exactly ``d`` pips
+    (one die, both dice, or two to four steps of a double)."""
+    table = np.zeros((24, 36), dtype=np.float32)
+    for r in range(36):
+        a, b = r // 6 + 1, r % 6 + 1
+        reach = {a, b, a + b} if a != b else {a * k for k in range(1, 5)}
+        for d in reach:
+            table[d - 1, r] = 1.0
+    return table
+
+
+def _shot_tables() -> tuple[F32, F32]:
+    """Shooter-to-blot tables, the blot on point ``p`` (1-24) and the shooter on ``q`` (0-24,
+    0 being the shooters' bar) of the blot owner's numbering, the shooter ``p - q`` pips away:
+    ``direct[q, p - 1]`` is 1 within six pips; ``rolls[q * 24 + p - 1, r]`` is 1 if roll ``r``
+    of the 36 covers the distance."""
+    roll_table = _roll_table()
+    direct = np.zeros((25, 24), dtype=np.float32)
+    rolls = np.zeros((25, 24, 36), dtype=np.float32)
+    for q in range(25):
+        for p in range(q + 1, 25):
+            direct[q, p - 1] = p - q <= 6
+            rolls[q, p - 1] = roll_table[p - q - 1]
+    return direct, rolls.reshape(25 * 24, 36)
+
+
+def _escape_table() -> F32:
+    """``table[mask]``: the share of the 36 rolls with which a checker can move its whole
+    roll when bit ``k`` of ``mask`` says the point ``k + 1`` pips ahead is blocked. A die's
+    landing point must be open; with two dice, at least one order must land on open points."""
+    masks = np.arange(1 << 12)
+
+    def open_(d: int) -> npt.NDArray[np.bool_]:
+        return np.full(masks.shape, True) if d > 12 else ((masks >> (d - 1)) & 1) == 0
+
+    count = np.zeros(masks.shape, dtype=np.int32)
+    for a in range(1, 7):
+        for b in range(1, 7):
+            if a == b:
+                count += open_(a) & open_(2 * a) & open_(3 * a) & open_(4 * a)
+            else:
+                count += open_(a + b) & (open_(a) | open_(b))
+    table: F32 = (count / 36.0).astype(np.float32)
+    return table
+
+
+_UNARY = _unary_table()
+_DIRECT, _SHOTS = _shot_tables()
+_ESCAPES = _escape_table()
+_BITS = (1 << np.arange(12)).astype(np.int32)
+_POINTS = np.arange(26, dtype=np.int32)
+_AHEAD = 11 - np.arange(12, dtype=np.int32)  # padded column of the point k + 1 pips ahead
+_MOVER = [0, 4, 6, 8, 10, 12, 14]
+"""Where the per-side expert inputs of the mover go (pips, exposed blots, home points, prime,
+back checkers, shots, escapes); the opponent's are one further on."""
 
 
 def _longest_run(made: npt.NDArray[np.bool_]) -> npt.NDArray[np.int32]:
@@ -76,61 +132,76 @@ def _longest_run(made: npt.NDArray[np.bool_]) -> npt.NDArray[np.int32]:
     return longest
 
 
-def _exposed(blots: npt.NDArray[np.bool_], shooters: npt.NDArray[np.bool_]) -> F32:
-    """Blots hit by a direct shot: ``blots[:, p]`` for points 1-24 (column p - 1) of a side
-    moving downward; ``shooters[:, q]`` for q = 0-24 in the same numbering (0: the shooters'
-    bar), moving upward. A blot on p is exposed if a shooter stands on p - 6 .. p - 1."""
-    hit = np.zeros_like(blots)
-    for d in range(1, 7):
-        # blot at p (column p - 1) and shooter at q = p - d (column p - d of shooters)
-        hit[:, d - 1 :] |= shooters[:, : 25 - d]
-    exposed: F32 = (blots & hit).sum(axis=1).astype(np.float32)
-    return exposed
+def raw_inputs(side: U8, out: F32 | None = None) -> F32:
+    """The :data:`RAW_PER_SIDE` raw inputs of one side in its own numbering, per row (into
+    ``out`` if given): four per point, the bar (with checkers waiting to enter) halved, and
+    the checkers off over 15."""
+    rows = side.shape[0]
+    raw = np.empty((rows, RAW_PER_SIDE), dtype=np.float32) if out is None else out
+    waiting = CHECKERS - side.sum(axis=1, dtype=np.int32)
+    raw[:, :96] = _UNARY[side[:, 1:25]].reshape(rows, 96)
+    raw[:, 96] = (side[:, BAR] + waiting) / 2.0
+    raw[:, 97] = side[:, OFF] / CHECKERS
+    return raw
+
+
+_raw = raw_inputs  # TODO(lead): remove once features_long uses raw_inputs
+
+
+def _side_inputs(a: U8, b: U8, raw: F32) -> tuple[F32, npt.NDArray[np.int32]]:
+    """Side ``a``'s raw inputs (written into ``raw``), its seven expert inputs and its
+    rearmost checker, each row of ``a`` against the other side ``b`` (both in their owners'
+    numbering)."""
+    rows = a.shape[0]
+    waiting = CHECKERS - a.sum(axis=1, dtype=np.int32)
+    b_waiting = CHECKERS - b.sum(axis=1, dtype=np.int32)
+    raw_inputs(a, raw)
+    e = np.empty((rows, 7), dtype=np.float32)
+    e[:, 0] = (a.astype(np.float32) @ _PIP_WEIGHTS + 25.0 * waiting) / 100.0
+
+    # The other side in a's numbering (column p - 1 is a's point p); it moves upward from its
+    # bar, a's "0".
+    other = b[:, 24:0:-1]
+    shooters = np.empty((rows, 25), dtype=np.float32)
+    shooters[:, 0] = (b[:, BAR] + b_waiting) > 0
+    shooters[:, 1:] = other > 0
+    blots = (a[:, 1:25] == 1).astype(np.float32)
+    e[:, 1] = (blots * ((shooters @ _DIRECT) > 0)).sum(axis=1) / 5.0
+    pairs = (shooters[:, :, None] * blots[:, None, :]).reshape(rows, 25 * 24)
+    e[:, 5] = ((pairs @ _SHOTS) > 0).sum(axis=1) / 36.0
+
+    made = a[:, 1:25] >= 2
+    e[:, 2] = made[:, :6].sum(axis=1) / 6.0
+    e[:, 3] = np.minimum(_longest_run(made), 6) / 6.0
+    e[:, 4] = a[:, 19:25].sum(axis=1) / 5.0
+
+    on_board = np.max(np.where(a[:, 1:25] > 0, _POINTS[1:25], 0), axis=1)
+    back = np.where((a[:, BAR] + waiting) > 0, 25, on_board)
+    # Bit k of the mask: the point k + 1 pips in front of the back checker is blocked.
+    padded = np.zeros((rows, 12 + 25), dtype=np.int32)
+    padded[:, 13:] = other >= 2  # column p + 12 is a's point p
+    ahead = np.take_along_axis(padded, back[:, None] + _AHEAD[None, :], axis=1)
+    e[:, 6] = _ESCAPES[ahead @ _BITS]
+    return e, back
 
 
 def encode(mine: U8, theirs: U8) -> F32:
     """Encode a batch: row i is the position with the mover's side ``mine[i]`` (just moved)
     and the opponent's ``theirs[i]``, each ``(N, 26)`` in its owner's numbering."""
-    mine = np.ascontiguousarray(mine, dtype=np.uint8)
-    theirs = np.ascontiguousarray(theirs, dtype=np.uint8)
     rows = mine.shape[0]
+    # Both sides at once: rows 0..N-1 are the mover against the opponent, N..2N-1 the reverse.
+    a = np.concatenate([mine, theirs]).astype(np.uint8, copy=False)
+    b = np.concatenate([theirs, mine]).astype(np.uint8, copy=False)
+    raw = np.empty((2 * rows, RAW_PER_SIDE), dtype=np.float32)
+    side, back = _side_inputs(a, b, raw)
     out = np.empty((rows, INPUTS), dtype=np.float32)
-    out[:, :RAW_PER_SIDE] = _raw(mine)
-    out[:, RAW_PER_SIDE : 2 * RAW_PER_SIDE] = _raw(theirs)
+    out[:, :RAW_PER_SIDE] = raw[:rows]
+    out[:, RAW_PER_SIDE : 2 * RAW_PER_SIDE] = raw[rows:]
     e = out[:, 2 * RAW_PER_SIDE :]
-
-    my_wait = CHECKERS - mine.sum(axis=1, dtype=np.int32)
-    their_wait = CHECKERS - theirs.sum(axis=1, dtype=np.int32)
-    my_pips = (mine.astype(np.float32) @ _PIP_WEIGHTS) + 25.0 * my_wait
-    their_pips = (theirs.astype(np.float32) @ _PIP_WEIGHTS) + 25.0 * their_wait
-    e[:, 0] = my_pips / 100.0
-    e[:, 1] = their_pips / 100.0
-    e[:, 2] = (their_pips - my_pips) / 50.0
-
-    # The rearmost checker of each side in its own numbering (25 for the bar or waiting).
-    idx = np.arange(26, dtype=np.int32)
-    my_back = np.where(my_wait > 0, 25, np.max(np.where(mine[:, 1:] > 0, idx[1:], 0), axis=1))
-    their_back = np.where(
-        their_wait > 0, 25, np.max(np.where(theirs[:, 1:] > 0, idx[1:], 0), axis=1)
-    )
-    e[:, 3] = (my_back + their_back) <= 25  # my p meets their q on my 25 - q: p > 25 - q
-
-    # Both sides in my numbering: their point q is my 25 - q; their bar is "my 0".
-    op = theirs[:, 24:0:-1]  # column p - 1 is my point p
-    op_from_bar = np.concatenate([((theirs[:, BAR] + their_wait) > 0)[:, None], op > 0], axis=1)
-    my_points = mine[:, 1:25]
-    e[:, 4] = _exposed(my_points == 1, op_from_bar) / 5.0
-    # Their blots, seen from their side: my checkers in their numbering shoot upward.
-    me_theirs = mine[:, 24:0:-1]
-    me_from_bar = np.concatenate([((mine[:, BAR] + my_wait) > 0)[:, None], me_theirs > 0], axis=1)
-    e[:, 5] = _exposed(theirs[:, 1:25] == 1, me_from_bar) / 5.0
-
-    e[:, 6] = (mine[:, 1:7] >= 2).sum(axis=1) / 6.0
-    e[:, 7] = (theirs[:, 1:7] >= 2).sum(axis=1) / 6.0
-    e[:, 8] = np.minimum(_longest_run(my_points >= 2), 6) / 6.0
-    e[:, 9] = np.minimum(_longest_run(theirs[:, 1:25] >= 2), 6) / 6.0
-    e[:, 10] = mine[:, 19:25].sum(axis=1) / 5.0
-    e[:, 11] = theirs[:, 19:25].sum(axis=1) / 5.0
+    e[:, _MOVER] = side[:rows]
+    e[:, [i + 1 for i in _MOVER]] = side[rows:]
+    e[:, 2] = (side[rows:, 0] - side[:rows, 0]) * 2.0  # the mover's pip lead over 50
+    e[:, 3] = (back[:rows] + back[rows:]) <= 25  # my p meets their q on my 25 - q: p > 25 - q
     return out
 
 

@@ -85,6 +85,15 @@ class Net:
             np.zeros(OUTPUTS, dtype=np.float32),
         )
 
+    def widened(self, inputs: int) -> Net:
+        """The same function with ``inputs`` inputs: the new ones (appended at the end) start
+        with zero weights, so that a trained net can go on training after features are added."""
+        extra = inputs - self.inputs
+        if extra < 0:
+            raise ValueError(f"cannot narrow a net from {self.inputs} to {inputs} inputs")
+        w1 = np.concatenate([self.w1, np.zeros((extra, self.hidden), dtype=np.float32)])
+        return Net(w1, self.b1, self.w2, self.b2, {**self.meta, "widened_from": self.inputs})
+
     @property
     def inputs(self) -> int:
         return int(self.w1.shape[0])

@@ -1,119 +1,176 @@
-"""The neural bot: checker play by a self-trained net at 0-ply.
+"""The neural bot: checker play, cube and resignations by a self-trained net, at six levels.
 
-:class:`NeuralBot` encodes the position every legal play reaches (from the mover's side,
-:mod:`nardy.engine.features`), evaluates them all in one batch with the net
-(:mod:`nardy.engine.net`) and plays the one with the highest cubeless money equity. A play
-that bears off the last checker is scored exactly (1, 2 or 3 points) instead of by the net.
+:class:`NeuralBot` ranks the legal plays of a roll with an
+:class:`~nardy.engine.evaluator.Evaluator` (the variant family's net, at 0, 1 or 2 ply) and
+plays the best, or — at the weaker levels — the best after Gaussian noise is added to each
+play's equity, so that it makes the kind of mistakes a weaker player makes. Cube decisions
+come from :mod:`nardy.engine.cube`: the net's cubeless probabilities for the player on roll,
+turned into cubeful money equity (Janowski) or match-winning chances (a match equity table),
+as the game's settings and score say.
 
-It plays backgammon, and nackgammon and acey-deucey positions through the same net (it was
-trained on backgammon only; their geometry and encoding are the same). Long nardy is not
-supported. Acey-deucey's named double is the one whose best play the net values highest.
-Cube and resignation decisions are :class:`~nardy.engine.bots.HeuristicBot`'s for now (the
-Keith count in a race, a lead rule in contact): the net has no cube model yet.
+The levels (:data:`LEVELS`), weakest first:
 
-The shipped weights are ``nardy/engine/weights/backgammon.npz`` (trained by ``train/td.py``,
-see docs/engine.md).
+============== ===== ====== =========================================================
+level          ply   noise  meant for
+============== ===== ====== =========================================================
+beginner       0     0.30   someone learning the rules: plays many big errors
+casual         0     0.15   a social player
+intermediate   0     0.06   a club player
+advanced       0     0      the net alone (also called ``neural``)
+expert         1     0      one roll of lookahead
+world-class    2     0      two rolls of lookahead (a few hundred ms a move)
+============== ===== ====== =========================================================
+
+Noise is in equity units (a point a game), drawn once per play considered.
+
+It plays every variant with a net: backgammon, and nackgammon and acey-deucey positions through
+the same net (their geometry and encoding are backgammon's), and long nardy with its own net.
+Acey-deucey's named double is the one whose best play the net values highest.
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Sequence
-from importlib import resources
+import random
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from nardy.core import CHECKERS, OFF, Play, Position, ResultKind, Variant
-from nardy.core.game import Game
+from nardy.core import Play, Position
+from nardy.core.game import Game, Phase
 from nardy.core.position import Side
-from nardy.engine.bots import HeuristicBot
-from nardy.engine.features import F32, encode_sides
-from nardy.engine.net import OUTPUTS, Net, equity
-
-WEIGHTS = "backgammon.npz"
-"""The shipped net's file name in the ``nardy.engine.weights`` package."""
-VARIANTS = frozenset({"backgammon", "nackgammon", "acey-deucey"})
-"""The variants the net can evaluate (backgammon's geometry, with a bar)."""
-
-
-@functools.cache
-def default_net() -> Net:
-    """The shipped net, loaded once per process."""
-    with resources.as_file(resources.files("nardy.engine.weights") / WEIGHTS) as path:
-        return Net.load(path)
-
-
-@functools.cache
-def load_net(path: str) -> Net:
-    """The net saved at ``path``, loaded once per process."""
-    return Net.load(path)
+from nardy.engine.bots import LEVELS as LEVEL_NAMES
+from nardy.engine.cube import (
+    CubeDecision,
+    CubeState,
+    MatchState,
+    MoneyRules,
+    Owner,
+    Response,
+    cube_decision,
+    resignation_decision,
+)
+from nardy.engine.evaluator import Evaluator, evaluator, for_net
+from nardy.engine.evaluator import terminal_outputs as terminal_outputs  # for train/td.py
+from nardy.engine.net import Net, equity
 
 
-def terminal_outputs(v: Variant, mine: Side, theirs: Side) -> F32:
-    """The exact outputs of a position where the mover has borne off every checker."""
-    kind = v.result_kind(theirs, mine)
-    out = np.zeros(OUTPUTS, dtype=np.float32)
-    out[0] = 1.0
-    out[1] = kind in (ResultKind.GAMMON, ResultKind.BACKGAMMON)
-    out[2] = kind is ResultKind.BACKGAMMON
-    return out
+@dataclass(frozen=True, slots=True)
+class Level:
+    """How strongly a :class:`NeuralBot` plays: the lookahead of its checker play and cube
+    decisions, and the noise (standard deviation, in equity) added to each play's value."""
+
+    name: str
+    ply: int
+    noise: float
 
 
-def evaluate_after(net: Net, v: Variant, after: Sequence[tuple[Side, Side]]) -> F32:
-    """The net's outputs ``(N, 5)`` for positions reached by plays, from the mover's side
-    (the mover has just played); finished games get their exact result."""
-    outputs = net.forward(encode_sides(after))
-    for i, (mine, theirs) in enumerate(after):
-        if mine[OFF] == CHECKERS:
-            outputs[i] = terminal_outputs(v, mine, theirs)
-    return outputs
+LEVELS = {
+    name: Level(name, ply, noise)
+    for name, (ply, noise) in zip(
+        LEVEL_NAMES,
+        ((0, 0.30), (0, 0.15), (0, 0.06), (0, 0.0), (1, 0.0), (2, 0.0)),
+        strict=True,
+    )
+}
+"""The levels by name, weakest first (the names are :data:`nardy.engine.bots.LEVELS`)."""
+DEFAULT_LEVEL = "advanced"
 
 
-def best_index(net: Net, v: Variant, after: Sequence[tuple[Side, Side]]) -> tuple[int, F32]:
-    """The index of the play with the highest equity among ``after``, and all outputs."""
-    outputs = evaluate_after(net, v, after)
-    return int(np.argmax(equity(outputs))), outputs
+def level(name: str) -> Level:
+    """The level called ``name`` (see :data:`LEVELS`; "neural" is the default level)."""
+    try:
+        return LEVELS[DEFAULT_LEVEL if name == "neural" else name]
+    except KeyError:
+        raise ValueError(f"unknown level {name!r}; known: {', '.join(LEVELS)}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class CubeContext:
+    """What the cube decisions of a game need, from one player's side (the one on roll):
+    the cube, and the money rules or the match score."""
+
+    cube: CubeState
+    money: MoneyRules | None
+    match: MatchState | None
+
+    @classmethod
+    def of(cls, game: Game, player: int) -> CubeContext:
+        """The context of ``game`` seen from ``player``."""
+        owner = game.cube.owner
+        cube = CubeState(
+            game.cube.value,
+            Owner.CENTRED if owner is None else Owner.ME if owner == player else Owner.OPPONENT,
+        )
+        settings = game.settings
+        backgammon_value = settings.backgammon_value if game.variant.has_bar else 1
+        if settings.match_length:
+            score = game.score
+            match = MatchState(
+                settings.match_length,
+                score[player],
+                score[1 - player],
+                crawford=game.crawford,
+                backgammon_value=backgammon_value,
+            )
+            return cls(cube, None, match)
+        money = MoneyRules(
+            jacoby=bool(settings.jacoby),
+            beaver=settings.beaver,
+            backgammon_value=backgammon_value,
+        )
+        return cls(cube, money, None)
+
+
+def game_probabilities(ev: Evaluator, game: Game, player: int, ply: int) -> np.ndarray:
+    """The cubeless probabilities of ``player``, taken as on roll in the game's position at
+    the start of the turn, as the cube sees them: in long nardy with ``ending=oin`` a mars
+    counts single, so its probabilities are dropped."""
+    probs = ev.on_roll(game.position_for(player) if player != game.turn else game.turn_start, ply)
+    if game.settings.ending == "oin" and not game.variant.has_bar:
+        probs = probs.copy()
+        probs[1:] = 0.0
+    return probs
 
 
 class NeuralBot:
-    """Plays the legal play whose resulting position the net values highest (0-ply).
+    """A bot that plays by the net at a :class:`Level`.
 
-    ``net`` defaults to the shipped weights. Cube and resignation decisions are delegated to
-    :class:`~nardy.engine.bots.HeuristicBot`. Deterministic;
-    ``seed`` is accepted so that it builds like the other bots.
+    ``net`` replaces the shipped net (for the variant family it is used with); ``seed`` makes
+    the noise of the weaker levels reproducible (levels without noise are deterministic).
     """
 
-    name = "neural"
-
-    def __init__(self, net: Net | None = None, seed: int | str | None = None) -> None:
-        del seed
-        self.net = net if net is not None else default_net()
-        self._heuristic = HeuristicBot()
+    def __init__(
+        self,
+        level_name: str = DEFAULT_LEVEL,
+        *,
+        net: Net | None = None,
+        seed: int | str | None = None,
+    ) -> None:
+        self.level = level(level_name)
+        self.name = level_name
+        self.net = net
+        self._rng = random.Random(seed)
 
     @classmethod
-    def load(cls, path: str | Path | None = None) -> NeuralBot:
-        """A bot with the net saved at ``path`` (None: the shipped net)."""
-        return cls(load_net(str(path)) if path else None)
+    def load(cls, path: str | Path | None = None, level_name: str = DEFAULT_LEVEL) -> NeuralBot:
+        """A bot with the net saved at ``path`` (None: the shipped nets)."""
+        return cls(level_name, net=Net.load(path) if path else None)
 
-    def _check(self, v: Variant) -> None:
-        if v.key not in VARIANTS:
-            raise ValueError(f"the neural bot plays {', '.join(sorted(VARIANTS))}, not {v.key}")
+    def evaluator(self, position: Position) -> Evaluator:
+        """The evaluator for the position's variant (the bot's own net, if it has one)."""
+        v = position.variant
+        return evaluator(v) if self.net is None else for_net(self.net, v)
+
+    # -- checker play ------------------------------------------------------------------------
 
     def choose(self, position: Position, d1: int, d2: int) -> tuple[Side, Side]:
         """The (mine, theirs) reached by the chosen play, still from the mover's side."""
-        v = position.variant
-        self._check(v)
-        paths = list(v.play_paths(position.mine, position.theirs, d1, d2))
-        if len(paths) == 1:
-            return paths[0]
-        return paths[best_index(self.net, v, paths)[0]]
-
-    def evaluate(self, position: Position) -> float:
-        """Cubeless equity of ``position`` for the side that has just moved ("mine")."""
-        self._check(position.variant)
-        after = [(position.mine, position.theirs)]
-        return float(equity(evaluate_after(self.net, position.variant, after))[0])
+        ranked = self.evaluator(position).rank(position, d1, d2, self.level.ply)
+        if self.level.noise and len(ranked) > 1:
+            noisy = [c.equity + self._rng.gauss(0.0, self.level.noise) for c in ranked]
+            return ranked[int(np.argmax(noisy))].after
+        return ranked[0].after
 
     def choose_play(self, position: Position, d1: int, d2: int) -> Play:
         """The chosen play (the one :meth:`choose` reaches) as a legal :class:`Play`."""
@@ -123,27 +180,64 @@ class NeuralBot:
         mine, theirs = self.choose(position, d1, d2)
         return next(p for p in plays if p.position.mine == mine and p.position.theirs == theirs)
 
+    def evaluate(self, position: Position) -> float:
+        """Cubeless equity of ``position`` for the side that has just moved ("mine"), with the
+        opponent to roll, at the bot's ply."""
+        ev = self.evaluator(position)
+        ev.check(position.variant)
+        outputs = ev.after(position.variant, [(position.mine, position.theirs)], self.level.ply)
+        return float(equity(outputs)[0])
+
     def choose_double(self, position: Position) -> int:
-        """Acey-deucey: the double whose best play the net values highest."""
+        """Acey-deucey: the double whose best play the net values highest (at 0-ply)."""
+        ev = self.evaluator(position)
+        return max(range(1, 7), key=lambda die: ev.rank(position, die, die)[0].equity)
 
-        def best(die: int) -> float:
-            plays = position.legal_plays(die, die)
-            after = [(p.position.mine, p.position.theirs) for p in plays]
-            return float(np.max(equity(evaluate_after(self.net, position.variant, after))))
+    # -- the cube and resignations -----------------------------------------------------------
 
-        self._check(position.variant)
-        return max(range(1, 7), key=best)
-
-    # -- the cube and resignations: the heuristic's for now ----------------------------------
+    def cube_decision(self, game: Game) -> CubeDecision:
+        """The cube decision of the player on turn in ``game``, before the roll (also the
+        one a doubled player answers: the proper response is the decision's)."""
+        doubler = game.turn
+        position = game.turn_start
+        ev = self.evaluator(position)
+        probs = game_probabilities(ev, game, doubler, max(self.level.ply, 1))
+        context = CubeContext.of(game, doubler)
+        return cube_decision(
+            probs,
+            context.cube,
+            money=context.money,
+            match=context.match,
+            race=position.is_race(),
+            pips=position.pips()[0],
+        )
 
     def should_double(self, game: Game, player: int) -> bool:
-        return self._heuristic.should_double(game, player)
+        return self.cube_decision(game).double
 
     def should_take(self, game: Game, player: int) -> bool:
-        return self._heuristic.should_take(game, player)
+        decision = self.cube_decision(game)
+        if game.phase is Phase.BEAVERED:
+            # The doubler answers a beaver: playing on at twice the doubled stake is worth
+            # 2 x double/take (in the old cube); passing loses the doubled stake, 2.
+            return decision.double_take is None or decision.double_take > -1.0
+        return decision.response is not Response.PASS
 
     def should_beaver(self, game: Game, player: int) -> bool:
-        return self._heuristic.should_beaver(game, player)
+        return self.cube_decision(game).response is Response.BEAVER
 
     def accept_resignation(self, game: Game, player: int, level: int) -> bool:
-        return self._heuristic.accept_resignation(game, player, level)
+        resigner = 1 - player
+        position = game.turn_start if resigner == game.turn else game.position_for(resigner)
+        ev = self.evaluator(position)
+        probs = game_probabilities(ev, game, resigner, max(self.level.ply, 1))
+        context = CubeContext.of(game, resigner)
+        return resignation_decision(
+            probs,
+            level,
+            context.cube,
+            money=context.money,
+            match=context.match,
+            race=position.is_race(),
+            pips=position.pips()[0],
+        ).accept

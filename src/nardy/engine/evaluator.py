@@ -1,0 +1,224 @@
+"""Cubeless evaluation of positions by a variant family's net, with 0-, 1- and 2-ply lookahead.
+
+An :class:`Evaluator` owns one net and the encoding it was trained on. It answers two kinds of
+question, both batched:
+
+* **after a play** (:meth:`Evaluator.after`): the value of positions reached by plays, from the
+  side that has just moved, with the opponent to roll. At 0-ply this is the net itself; at
+  ``n``-ply it is the average over the opponent's 21 rolls of the value of the opponent's best
+  reply (the reply is chosen by the net at 0-ply, as GNU Backgammon does, and then valued at
+  ``n - 1`` ply);
+* **on roll** (:meth:`Evaluator.on_roll`): the value of a position for the side about to roll,
+  the average over its 21 rolls of its best play.
+
+Values are the five cubeless probabilities of :mod:`nardy.engine.net` (win, win gammon, win
+backgammon, lose gammon, lose backgammon), always for the side named; a finished game is
+valued exactly. In long nardy "gammon" means mars and the backgammon outputs are always 0.
+
+:meth:`Evaluator.rank` lists the plays of a roll best first, with pruning: every play is valued
+at 0-ply, the best :data:`PRUNE` of them (and only those within :data:`PRUNE_MARGIN` of the
+best) at 1-ply, and the best few of those at 2-ply — the move filter GNU Backgammon uses in
+spirit. The lookahead treats every roll as an ordinary roll: acey-deucey's 1-2 bonus and long
+nardy's last roll are not looked ahead for.
+
+:func:`evaluator` gives the shipped evaluator of a variant (loaded once per process).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from importlib import resources
+
+import numpy as np
+
+from nardy.core import CHECKERS, OFF, Position, ResultKind, Variant
+from nardy.core.position import Side
+from nardy.engine.features import F32, sides_array
+from nardy.engine.net import OUTPUTS, Net, equity, flip
+
+ROLLS: tuple[tuple[int, int, float], ...] = tuple(
+    (a, b, (1.0 if a == b else 2.0) / 36.0) for a in range(1, 7) for b in range(a, 7)
+)
+"""The 21 distinct rolls with their probabilities."""
+
+PRUNE = {1: 8, 2: 3}
+"""How many plays, at most, are looked at with ``n``-ply after the shallower pass."""
+PRUNE_MARGIN = {1: 0.16, 2: 0.08}
+"""Only plays within this much equity of the best of the shallower pass go deeper."""
+MAX_PLY = 2
+
+Pair = tuple[Side, Side]
+"""A position as ``(mine, theirs)``, each side in its owner's numbering."""
+Encoder = Callable[[np.ndarray, np.ndarray], F32]
+
+_GAMMONS = (ResultKind.GAMMON, ResultKind.BACKGAMMON, ResultKind.MARS)
+
+
+def terminal_outputs(v: Variant, mine: Side, theirs: Side) -> F32:
+    """The exact outputs of a position where the mover has borne off every checker."""
+    kind = v.result_kind(theirs, mine)
+    out = np.zeros(OUTPUTS, dtype=np.float32)
+    out[0] = 1.0
+    out[1] = kind in _GAMMONS
+    out[2] = kind is ResultKind.BACKGAMMON
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One play of a roll as the evaluator ranks it: the position it reaches (from the
+    mover's side), its cubeless probabilities for the mover, and the ply they come from."""
+
+    after: Pair
+    outputs: F32
+    ply: int
+
+    @property
+    def equity(self) -> float:
+        """Cubeless money equity for the mover."""
+        return float(equity(self.outputs[None, :])[0])
+
+
+class Evaluator:
+    """A net and its encoding: cubeless values of one family of variants at any ply."""
+
+    def __init__(self, net: Net, encode: Encoder, variants: Iterable[str]) -> None:
+        self.net = net
+        self.encode = encode
+        self.variants = frozenset(variants)
+
+    def check(self, v: Variant) -> None:
+        """Refuse a variant this net was not trained for."""
+        if v.key not in self.variants:
+            raise ValueError(
+                f"this evaluator plays {', '.join(sorted(self.variants))}, not {v.key}"
+            )
+
+    # -- after a play ------------------------------------------------------------------------
+
+    def after(self, v: Variant, pairs: Sequence[Pair], ply: int = 0) -> F32:
+        """Outputs ``(N, 5)`` of positions just reached by plays, for the side that moved."""
+        if not pairs:
+            return np.zeros((0, OUTPUTS), dtype=np.float32)
+        mine = sides_array(m for m, _ in pairs)
+        done = mine[:, OFF] == CHECKERS
+        if ply <= 0 or done.all():
+            out = self.net.forward(self.encode(mine, sides_array(t for _, t in pairs)))
+        else:
+            out = np.empty((len(pairs), OUTPUTS), dtype=np.float32)
+            live = np.flatnonzero(~done)
+            opp = [(pairs[i][1], pairs[i][0]) for i in live]
+            out[live] = flip(self.on_roll_pairs(v, opp, ply))
+        for i in np.flatnonzero(done):
+            out[i] = terminal_outputs(v, *pairs[i])
+        return out
+
+    # -- on roll -----------------------------------------------------------------------------
+
+    def on_roll_pairs(self, v: Variant, pairs: Sequence[Pair], ply: int) -> F32:
+        """Outputs ``(N, 5)`` for the side on roll in each position, looking ``ply`` rolls
+        ahead (at least one: a position before the roll has no static value of its own)."""
+        ply = max(ply, 1)
+        replies: list[list[Pair]] = []  # per (position, roll): the plays
+        for mine, theirs in pairs:
+            for d1, d2, _ in ROLLS:
+                paths = v.play_paths(mine, theirs, d1, d2)
+                # No legal move: the position stands, the opponent to roll.
+                replies.append(list(paths) if paths else [(mine, theirs)])
+        flat = [p for group in replies for p in group]
+        values = equity(self.after(v, flat, 0))
+        chosen: list[Pair] = []
+        start = 0
+        for group in replies:
+            stop = start + len(group)
+            chosen.append(group[int(np.argmax(values[start:stop]))])
+            start = stop
+        outs = self.after(v, chosen, ply - 1)
+        weights = np.array([w for _, _, w in ROLLS], dtype=np.float32)
+        per = outs.reshape(len(pairs), len(ROLLS), OUTPUTS)
+        result: F32 = np.einsum("nro,r->no", per, weights).astype(np.float32)
+        return result
+
+    def on_roll(self, position: Position, ply: int = 1) -> F32:
+        """The five probabilities for the side on roll in ``position`` (before its roll)."""
+        self.check(position.variant)
+        outcome = position.outcome()
+        if outcome is not None:
+            mover = (
+                (position.mine, position.theirs)
+                if outcome.winner_is_me
+                else (position.theirs, position.mine)
+            )
+            exact = terminal_outputs(position.variant, *mover)
+            return exact if outcome.winner_is_me else flip(exact[None, :])[0]
+        return self.on_roll_pairs(position.variant, [(position.mine, position.theirs)], ply)[0]
+
+    # -- choosing plays ----------------------------------------------------------------------
+
+    def rank(self, position: Position, d1: int, d2: int, ply: int = 0) -> list[Candidate]:
+        """Every play of the roll, best first by the deepest ply it reached (ties: the
+        shallower value). Plays reaching the same position are one candidate."""
+        self.check(position.variant)
+        if not 0 <= ply <= MAX_PLY:
+            raise ValueError(f"ply must be 0-{MAX_PLY}, got {ply}")
+        v = position.variant
+        pairs: list[Pair] = list(v.play_paths(position.mine, position.theirs, d1, d2))
+        if not pairs:
+            pairs = [(position.mine, position.theirs)]
+        outs = self.after(v, pairs, 0)
+        cands = [Candidate(p, o, 0) for p, o in zip(pairs, outs, strict=True)]
+        for depth in range(1, ply + 1 if len(cands) > 1 else 1):
+            cands.sort(key=lambda c: (-c.ply, -c.equity))
+            best = cands[0].equity
+            deeper = [
+                i
+                for i, c in enumerate(cands[: PRUNE[depth]])
+                if best - c.equity <= PRUNE_MARGIN[depth]
+            ]
+            values = self.after(v, [cands[i].after for i in deeper], depth)
+            for i, o in zip(deeper, values, strict=True):
+                cands[i] = Candidate(cands[i].after, o, depth)
+        cands.sort(key=lambda c: (-c.ply, -c.equity))
+        return cands
+
+
+# -- the shipped evaluators --------------------------------------------------------------------
+
+BACKGAMMON_FAMILY = ("backgammon", "nackgammon", "acey-deucey")
+"""The variants played on backgammon's geometry, with one net."""
+LONG_FAMILY = ("long",)
+
+
+def family(v: Variant | str) -> tuple[tuple[str, ...], Encoder, str]:
+    """The family of a variant (or its key): its variants, their encoding and the file name
+    of the shipped weights in ``nardy.engine.weights``."""
+    key = v if isinstance(v, str) else v.key
+    if key in BACKGAMMON_FAMILY:
+        from nardy.engine.features import encode
+
+        return BACKGAMMON_FAMILY, encode, "backgammon.npz"
+    if key in LONG_FAMILY:
+        from nardy.engine.features_long import encode as encode_long
+
+        return LONG_FAMILY, encode_long, "long.npz"
+    raise ValueError(f"no net for the variant {key!r}")
+
+
+def for_net(net: Net, v: Variant | str) -> Evaluator:
+    """An evaluator for ``v``'s family with the given net."""
+    variants, encode, _ = family(v)
+    return Evaluator(net, encode, variants)
+
+
+@functools.cache
+def _shipped(weights: str) -> Net:
+    with resources.as_file(resources.files("nardy.engine.weights") / weights) as path:
+        return Net.load(path)
+
+
+def evaluator(v: Variant | str) -> Evaluator:
+    """The shipped evaluator for a variant (or its key); the net is loaded once per process."""
+    variants, encode, weights = family(v)
+    return Evaluator(_shipped(weights), encode, variants)
