@@ -171,7 +171,13 @@ register("heuristic", lambda arg, seed: HeuristicBot(), about="nardy's hand-made
 register("pubeval", lambda arg, seed: PubEvalBot(), BACKGAMMON_RULES, "Tesauro's PubEval")
 register("gnubg0", lambda arg, seed: GnubgPlayer(0), BACKGAMMON_RULES, "gnubg-nn at 0-ply")
 register("gnubg", lambda arg, seed: GnubgPlayer(int(arg or 0)), BACKGAMMON_RULES, "gnubg:PLIES")
-register("net", lambda arg, seed: NeuralBot.load(arg), BACKGAMMON_RULES, "net[:PATH], nardy's net")
+register("net", lambda arg, seed: NeuralBot.load(arg), VARIANTS, "net[:PATH], nardy's nets")
+register(
+    "level",
+    lambda arg, seed: NeuralBot(arg or "advanced", seed=seed),
+    VARIANTS,
+    "level:NAME, the neural bot at a level (beginner … world-class)",
+)
 
 
 def make_player(spec: str, seed: str, variant_key: str) -> Player:

@@ -15,9 +15,9 @@ from nardy.core.game import Game
 from nardy.core.settings import Settings
 from nardy.engine import RandomBot, make_bot
 from nardy.engine.bots import play_game
+from nardy.engine.evaluator import ROLLS, evaluator, for_net
 from nardy.engine.features import INPUTS, RAW_PER_SIDE, encode, encode_sides, sides_array
 from nardy.engine.net import Net, equity, flip
-from nardy.engine.evaluator import ROLLS, evaluator, for_net
 from nardy.engine.neural import LEVELS, NeuralBot
 
 BG = variant("backgammon")

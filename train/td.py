@@ -1,8 +1,13 @@
 """Train the neural evaluator by TD(λ) self-play, in numpy on one core.
 
     python train/td.py --out /tmp/nardy-td --minutes 30 --seed 1
+    python train/td.py --variant long --out /tmp/nardy-td-long --minutes 90 --seed 1
 
-The net (:mod:`nardy.engine.net`) plays both sides of cubeless backgammon games, each turn
+``--variant`` picks the family: ``backgammon`` (the default; :mod:`nardy.engine.features`)
+or ``long`` nardy (:mod:`nardy.engine.features_long`, its own inputs; the same five outputs,
+read as win, win a mars and lose a mars, the two backgammon outputs always trained toward 0).
+
+The net (:mod:`nardy.engine.net`) plays both sides of cubeless games, each turn
 choosing the legal play whose resulting position it values highest (0-ply, the same choice as
 :class:`~nardy.engine.neural.NeuralBot`; no exploration: the dice vary the games). After each
 game it learns from the positions it chose, one batched gradient step per game: each position
@@ -12,13 +17,17 @@ is moved toward its λ-return (the offline, forward view of TD(λ)),
 
 where ``y_{t+1}`` is the net's evaluation of the next chosen position (from the other side,
 hence :func:`~nardy.engine.net.flip`) as computed during play, and ``z`` the actual result of
-the game for the player who bore off the last checker (win, gammon, backgammon). The loss is
+the game for the player who bore off the last checker (win, gammon, backgammon; in long
+nardy win and mars, RULES.md 3.4 with ``ending=mars``). The first roll of a backgammon game
+is never a double (the opening roll is played); long nardy's starting lot only decides who
+moves first, so its first roll is any roll, doubles included. The loss is
 each output's cross-entropy; the learning rate decays from ``--rate`` to ``--rate-end`` with
 time constant ``--tau`` games.
 
 Every ``--checkpoint`` games the net is saved to ``OUT/net-GAMES.npz``; every ``--duel-every``
-games a quick duplicate duel against PubEval (bench/strength.py, ``--duel-pairs`` pairs, one
-process, a seed of its own per duel) is logged, and the net with the best duel result so far
+games a quick duplicate duel against the family's yardstick (PubEval in backgammon, the
+heuristic bot in long nardy; bench/strength.py, ``--duel-pairs`` pairs, one process, a seed
+of its own per duel) is logged, and the net with the best duel result so far
 is kept as ``OUT/best.npz``. ``OUT/log.jsonl`` has one line per report. SIGINT or SIGTERM
 stops after the current game and saves ``OUT/last.npz``.
 """
@@ -26,12 +35,15 @@ stops after the current game and saves ``OUT/last.npz``.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import random
 import signal
 import sys
 import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -41,42 +53,89 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from nardy.core import BACKGAMMON, CHECKERS, OFF  # noqa: E402
+from nardy.core import BACKGAMMON, CHECKERS, LONG_NARDY, OFF, Variant  # noqa: E402
 from nardy.core.position import Side  # noqa: E402
-from nardy.engine.features import INPUTS, encode_sides  # noqa: E402
+from nardy.engine import features, features_long  # noqa: E402
+from nardy.engine.evaluator import terminal_outputs  # noqa: E402
 from nardy.engine.net import F32, Net, equity, flip  # noqa: E402
-from nardy.engine.neural import terminal_outputs  # noqa: E402
+
+MAX_TURNS = 5000
+"""A self-play game longer than this is a bug in the rules, not a long game."""
 
 
-def self_play_game(net: Net, rng: random.Random) -> tuple[F32, F32, F32, int]:
+@dataclass(frozen=True)
+class Family:
+    """What training one family of variants needs: its rules, its encoding, the exact
+    outputs of a finished game (mover's side) and the player its net is measured against."""
+
+    variant: Variant
+    inputs: int
+    encode_sides: Callable[[Iterable[tuple[Side, Side]]], F32]
+    terminal_outputs: Callable[[Side, Side], F32]
+    opponent: str
+
+
+FAMILIES = {
+    "backgammon": Family(
+        BACKGAMMON,
+        features.INPUTS,
+        features.encode_sides,
+        functools.partial(terminal_outputs, BACKGAMMON),
+        "pubeval",
+    ),
+    "long": Family(
+        LONG_NARDY,
+        features_long.INPUTS,
+        features_long.encode_sides,
+        functools.partial(terminal_outputs, LONG_NARDY),
+        "heuristic",
+    ),
+}
+
+
+Turn = tuple[Side, Side, int, int, Side, Side]
+"""One turn of a game: (mine, theirs) on roll, the dice, (mine, theirs) after the play."""
+
+
+def self_play_game(
+    net: Net,
+    rng: random.Random,
+    family: Family = FAMILIES["backgammon"],
+    trace: list[Turn] | None = None,
+) -> tuple[F32, F32, F32, int]:
     """One game of the net against itself: the encoded positions chosen (from each mover's
     side), the net's outputs for them, the exact outputs of the final position for its mover,
-    and the turns played."""
-    v = BACKGAMMON
+    and the turns played. ``trace``, if given, receives every turn (for checking games)."""
+    v = family.variant
     start = v.start()
     mine: Side = start.mine
     theirs: Side = start.theirs
     xs: list[F32] = []
     ys: list[F32] = []
-    first = True
-    while True:
+    first = v.opening_dice_played  # only a played opening roll is never a double
+    while len(xs) < MAX_TURNS:
         d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
-        if first and d1 == d2:  # the opening roll is never a double
+        if first and d1 == d2:
             continue
         first = False
         after = list(v.play_paths(mine, theirs, d1, d2))
         finished = [i for i, (m, _) in enumerate(after) if m[OFF] == CHECKERS]
         if finished:
-            outs = np.stack([terminal_outputs(v, *after[i]) for i in finished])
+            outs = np.stack([family.terminal_outputs(*after[i]) for i in finished])
             best = finished[int(np.argmax(equity(outs)))]
-            z = terminal_outputs(v, *after[best])
+            z = family.terminal_outputs(*after[best])
+            if trace is not None:
+                trace.append((mine, theirs, d1, d2, *after[best]))
             return np.stack(xs), np.stack(ys), z, len(xs) + 1
-        x = encode_sides(after)
+        x = family.encode_sides(after)
         y = net.forward(x)
         i = int(np.argmax(equity(y))) if len(after) > 1 else 0
         xs.append(x[i])
         ys.append(y[i])
+        if trace is not None:
+            trace.append((mine, theirs, d1, d2, *after[i]))
         mine, theirs = after[i][1], after[i][0]
+    raise RuntimeError(f"no result after {MAX_TURNS} turns")
 
 
 def lambda_targets(ys: F32, z: F32, lam: float) -> F32:
@@ -90,15 +149,17 @@ def lambda_targets(ys: F32, z: F32, lam: float) -> F32:
     return targets
 
 
-def duel_pubeval(path: Path, pairs: int, seed: int) -> dict[str, Any]:
+def duel(family: Family, path: Path, pairs: int, seed: int) -> dict[str, Any]:
+    """A quick duplicate duel of the net saved at ``path`` against the family's opponent."""
     import strength  # bench/strength.py
 
-    r = strength.duel("backgammon", f"net:{path}", "pubeval", pairs, seed=seed, jobs=1)
+    r = strength.duel(family.variant.key, f"net:{path}", family.opponent, pairs, seed=seed, jobs=1)
     return {"ppg": r.ppg, "ci95": r.ci95, "win_rate": r.win_rate, "duel_seconds": r.seconds}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", choices=sorted(FAMILIES), default="backgammon")
     parser.add_argument("--out", type=Path, default=Path("/tmp/nardy-td"))
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--games", type=int, default=1_000_000, help="stop after this many")
@@ -110,18 +171,24 @@ def main() -> None:
     parser.add_argument("--tau", type=float, default=10_000, help="rate decay, in games")
     parser.add_argument("--resume", type=Path, help="start from this saved net")
     parser.add_argument("--checkpoint", type=int, default=1000, help="save every N games")
-    parser.add_argument("--duel-every", type=int, default=2000, help="duel PubEval every N")
+    parser.add_argument("--duel-every", type=int, default=2000, help="duel every N games")
     parser.add_argument("--duel-pairs", type=int, default=100)
     parser.add_argument("--report", type=int, default=200, help="log a line every N games")
     args = parser.parse_args()
+    family = FAMILIES[args.variant]
 
     args.out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(args.seed)
-    net = Net.load(args.resume) if args.resume else Net.random(INPUTS, args.hidden, args.seed)
+    net = (
+        Net.load(args.resume) if args.resume else Net.random(family.inputs, args.hidden, args.seed)
+    )
+    if net.inputs != family.inputs:
+        parser.error(f"{args.resume} has {net.inputs} inputs; {args.variant} needs {family.inputs}")
     done = int(net.meta.get("games", 0))
     net.meta.update(
         {"hidden": args.hidden, "lambda": args.lam, "seed": args.seed, "trainer": "train/td.py"}
     )
+    net.meta["variant"] = args.variant
     stop = False
 
     def request_stop(signum: int, frame: Any) -> None:
@@ -148,7 +215,7 @@ def main() -> None:
         if time.perf_counter() - started > 60 * args.minutes:
             break
         t0 = time.perf_counter()
-        xs, ys, z, n = self_play_game(net, rng)
+        xs, ys, z, n = self_play_game(net, rng, family)
         rate = args.rate_end + (args.rate - args.rate_end) * math.exp(-(done + 1) / args.tau)
         errors.append(net.train(xs, lambda_targets(ys, z, args.lam), rate))
         train_seconds += time.perf_counter() - t0
@@ -172,8 +239,8 @@ def main() -> None:
             path = args.out / f"net-{done}.npz"
             net.save(path)
             if done % args.duel_every == 0:
-                result = duel_pubeval(path, args.duel_pairs, seed=done)
-                write({"games": done, "vs_pubeval": result})
+                result = duel(family, path, args.duel_pairs, seed=done)
+                write({"games": done, f"vs_{family.opponent}": result})
                 if result["ppg"] > best_ppg:
                     best_ppg = result["ppg"]
                     net.meta["best_duel"] = json.dumps(result)

@@ -14,17 +14,12 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from nardy.cli import play, records, selfplay
+from nardy.cli import analysis, engine, play, records, selfplay
+from nardy.cli.options import die
 from nardy.core import NardyError, Play, Position, variant, variants
 from nardy.notation import decode_match_id, parse_position, parse_xgid, position_id
 from nardy.notation.match_id import CubeOwner
 from nardy.notation.xgid import CubeAction
-
-
-def _die(text: str) -> int:
-    if not (text.isdigit() and 1 <= int(text) <= 6):
-        raise argparse.ArgumentTypeError(f"a die is 1-6, not {text!r}")
-    return int(text)
 
 
 def _variant_names() -> list[str]:
@@ -50,9 +45,9 @@ def build_parser() -> argparse.ArgumentParser:
     moves.add_argument("--batch", action="store_true", help="read positions from stdin")
     moves.add_argument("position", nargs="?")
     moves.add_argument(
-        "d1", nargs="?", type=_die, help="(optional when an XGID or Match ID has dice)"
+        "d1", nargs="?", type=die, help="(optional when an XGID or Match ID has dice)"
     )
-    moves.add_argument("d2", nargs="?", type=_die)
+    moves.add_argument("d2", nargs="?", type=die)
 
     show = sub.add_parser("show", help="draw a position in the terminal")
     show.add_argument("--variant", default="backgammon", help=f"one of {_variant_names()}")
@@ -67,6 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_parser(sub)
     selfplay.add_parser(sub)
     records.add_parsers(sub)
+    analysis.add_parsers(sub)
+    engine.add_parser(sub)
     return parser
 
 

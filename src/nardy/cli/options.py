@@ -44,7 +44,8 @@ def seed(text: str) -> int | str:
     return int(text) if text.isdigit() else text
 
 
-def _die(text: str) -> int:
+def die(text: str) -> int:
+    """A die's number from the command line (argparse's ``type``)."""
     if not (text.isdigit() and 1 <= int(text) <= 6):
         raise argparse.ArgumentTypeError(f"a die is 1-6, not {text!r}")
     return int(text)
@@ -176,7 +177,7 @@ def _add_start_arguments(parser: argparse.ArgumentParser) -> None:
     )
     group.add_argument(
         "--dice",
-        type=_die,
+        type=die,
         nargs=2,
         metavar=("D1", "D2"),
         help="the dice the player on roll has to play (default: the ID's, else a roll)",

@@ -109,33 +109,42 @@ class Evaluator:
         else:
             out = np.empty((len(pairs), OUTPUTS), dtype=np.float32)
             live = np.flatnonzero(~done)
-            opp = [(pairs[i][1], pairs[i][0]) for i in live]
+            opp = [(pairs[i][1], pairs[i][0]) for i in live.tolist()]
             out[live] = flip(self.on_roll_pairs(v, opp, ply))
-        for i in np.flatnonzero(done):
+        for i in np.flatnonzero(done).tolist():
             out[i] = terminal_outputs(v, *pairs[i])
         return out
 
     # -- on roll -----------------------------------------------------------------------------
 
-    def on_roll_pairs(self, v: Variant, pairs: Sequence[Pair], ply: int) -> F32:
-        """Outputs ``(N, 5)`` for the side on roll in each position, looking ``ply`` rolls
-        ahead (at least one: a position before the roll has no static value of its own)."""
-        ply = max(ply, 1)
-        replies: list[list[Pair]] = []  # per (position, roll): the plays
+    def best_plays(self, v: Variant, pairs: Sequence[Pair]) -> tuple[list[Pair], F32]:
+        """For each position (the side on roll to move) and each of its 21 rolls, position
+        by position in :data:`ROLLS` order: the play the net picks at 0-ply and its outputs
+        for the mover. A roll with no legal move leaves the position as it is."""
+        groups: list[list[Pair]] = []
         for mine, theirs in pairs:
             for d1, d2, _ in ROLLS:
                 paths = v.play_paths(mine, theirs, d1, d2)
-                # No legal move: the position stands, the opponent to roll.
-                replies.append(list(paths) if paths else [(mine, theirs)])
-        flat = [p for group in replies for p in group]
-        values = equity(self.after(v, flat, 0))
+                groups.append(list(paths) if paths else [(mine, theirs)])
+        flat = [p for group in groups for p in group]
+        outputs = self.after(v, flat, 0)
+        values = equity(outputs)
         chosen: list[Pair] = []
+        rows = np.empty((len(groups), OUTPUTS), dtype=np.float32)
         start = 0
-        for group in replies:
-            stop = start + len(group)
-            chosen.append(group[int(np.argmax(values[start:stop]))])
-            start = stop
-        outs = self.after(v, chosen, ply - 1)
+        for r, group in enumerate(groups):
+            best = start + int(np.argmax(values[start : start + len(group)]))
+            chosen.append(flat[best])
+            rows[r] = outputs[best]
+            start += len(group)
+        return chosen, rows
+
+    def on_roll_pairs(self, v: Variant, pairs: Sequence[Pair], ply: int) -> F32:
+        """Outputs ``(N, 5)`` for the side on roll in each position, looking ``ply`` rolls
+        ahead (at least one: a position before the roll has no static value of its own)."""
+        chosen, outs = self.best_plays(v, pairs)
+        if ply > 1:
+            outs = self.after(v, chosen, ply - 1)
         weights = np.array([w for _, _, w in ROLLS], dtype=np.float32)
         per = outs.reshape(len(pairs), len(ROLLS), OUTPUTS)
         result: F32 = np.einsum("nro,r->no", per, weights).astype(np.float32)
@@ -151,9 +160,12 @@ class Evaluator:
                 if outcome.winner_is_me
                 else (position.theirs, position.mine)
             )
-            exact = terminal_outputs(position.variant, *mover)
-            return exact if outcome.winner_is_me else flip(exact[None, :])[0]
-        return self.on_roll_pairs(position.variant, [(position.mine, position.theirs)], ply)[0]
+            exact = terminal_outputs(position.variant, *mover)[None, :]
+            values = exact if outcome.winner_is_me else flip(exact)
+        else:
+            values = self.on_roll_pairs(position.variant, [(position.mine, position.theirs)], ply)
+        row: F32 = values[0]
+        return row
 
     # -- choosing plays ----------------------------------------------------------------------
 

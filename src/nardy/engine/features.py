@@ -76,19 +76,21 @@ def _roll_table() -> F32:
     return table
 
 
-def _shot_tables() -> tuple[F32, F32]:
-    """Shooter-to-blot tables, the blot on point ``p`` (1-24) and the shooter on ``q`` (0-24,
-    0 being the shooters' bar) of the blot owner's numbering, the shooter ``p - q`` pips away:
-    ``direct[q, p - 1]`` is 1 within six pips; ``rolls[q * 24 + p - 1, r]`` is 1 if roll ``r``
-    of the 36 covers the distance."""
-    roll_table = _roll_table()
-    direct = np.zeros((25, 24), dtype=np.float32)
-    rolls = np.zeros((25, 24, 36), dtype=np.float32)
-    for q in range(25):
-        for p in range(q + 1, 25):
-            direct[q, p - 1] = p - q <= 6
-            rolls[q, p - 1] = roll_table[p - q - 1]
-    return direct, rolls.reshape(25 * 24, 36)
+def _roll_masks() -> npt.NDArray[np.int64]:
+    """``masks[d]``: the rolls (bit ``r`` of 36) that move one checker exactly ``d`` pips."""
+    table = _roll_table()
+    masks = np.zeros(25, dtype=np.int64)
+    for d in range(1, 25):
+        masks[d] = sum(1 << r for r in range(36) if table[d - 1, r])
+    return masks
+
+
+def _bitmask(bits: npt.NDArray[np.bool_]) -> npt.NDArray[np.int64]:
+    """Each row of up to 32 booleans as an integer, column ``k`` in bit ``k``."""
+    packed = np.packbits(bits, axis=1, bitorder="little")
+    padded = np.zeros((bits.shape[0], 4), dtype=np.uint8)
+    padded[:, : packed.shape[1]] = packed
+    return padded.view("<u4")[:, 0].astype(np.int64)
 
 
 def _escape_table() -> F32:
@@ -112,11 +114,9 @@ def _escape_table() -> F32:
 
 
 _UNARY = _unary_table()
-_DIRECT, _SHOTS = _shot_tables()
+_ROLL_MASKS = _roll_masks()
 _ESCAPES = _escape_table()
-_BITS = (1 << np.arange(12)).astype(np.int32)
 _POINTS = np.arange(26, dtype=np.int32)
-_AHEAD = 11 - np.arange(12, dtype=np.int32)  # padded column of the point k + 1 pips ahead
 _MOVER = [0, 4, 6, 8, 10, 12, 14]
 """Where the per-side expert inputs of the mover go (pips, exposed blots, home points, prime,
 back checkers, shots, escapes); the opponent's are one further on."""
@@ -160,15 +160,22 @@ def _side_inputs(a: U8, b: U8, raw: F32) -> tuple[F32, npt.NDArray[np.int32]]:
     e[:, 0] = (a.astype(np.float32) @ _PIP_WEIGHTS + 25.0 * waiting) / 100.0
 
     # The other side in a's numbering (column p - 1 is a's point p); it moves upward from its
-    # bar, a's "0".
+    # bar, a's "0". As bit masks: shooters on bits 0 (the bar) to 24, a's blots on bits 1-24.
     other = b[:, 24:0:-1]
-    shooters = np.empty((rows, 25), dtype=np.float32)
+    shooters = np.empty((rows, 25), dtype=bool)
     shooters[:, 0] = (b[:, BAR] + b_waiting) > 0
     shooters[:, 1:] = other > 0
-    blots = (a[:, 1:25] == 1).astype(np.float32)
-    e[:, 1] = (blots * ((shooters @ _DIRECT) > 0)).sum(axis=1) / 5.0
-    pairs = (shooters[:, :, None] * blots[:, None, :]).reshape(rows, 25 * 24)
-    e[:, 5] = ((pairs @ _SHOTS) > 0).sum(axis=1) / 36.0
+    shooter_bits = _bitmask(shooters)
+    blot_bits = _bitmask(a[:, 1:25] == 1) << 1
+    direct = np.zeros(rows, dtype=np.int64)
+    hitting = np.zeros(rows, dtype=np.int64)
+    for d in range(1, 25):
+        ahead = shooter_bits << d  # a shooter's bit moved d points on, onto its target
+        if d <= 6:
+            direct |= ahead
+        hitting |= np.where(ahead & blot_bits, _ROLL_MASKS[d], 0)
+    e[:, 1] = np.bitwise_count(direct & blot_bits) / 5.0
+    e[:, 5] = np.bitwise_count(hitting) / 36.0
 
     made = a[:, 1:25] >= 2
     e[:, 2] = made[:, :6].sum(axis=1) / 6.0
@@ -177,11 +184,11 @@ def _side_inputs(a: U8, b: U8, raw: F32) -> tuple[F32, npt.NDArray[np.int32]]:
 
     on_board = np.max(np.where(a[:, 1:25] > 0, _POINTS[1:25], 0), axis=1)
     back = np.where((a[:, BAR] + waiting) > 0, 25, on_board)
-    # Bit k of the mask: the point k + 1 pips in front of the back checker is blocked.
-    padded = np.zeros((rows, 12 + 25), dtype=np.int32)
-    padded[:, 13:] = other >= 2  # column p + 12 is a's point p
-    ahead = np.take_along_axis(padded, back[:, None] + _AHEAD[None, :], axis=1)
-    e[:, 6] = _ESCAPES[ahead @ _BITS]
+    # Bit k of the mask: the point k + 1 pips in front of the back checker is blocked. With
+    # the blocks reversed (a's point p on bit 24 - p), the point k + 1 pips in front of the
+    # back checker is on bit 25 - back + k.
+    blocks = _bitmask((other >= 2)[:, ::-1])
+    e[:, 6] = _ESCAPES[(blocks >> (25 - back)) & 0xFFF]
     return e, back
 
 

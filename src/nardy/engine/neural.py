@@ -30,6 +30,7 @@ Acey-deucey's named double is the one whose best play the net values highest.
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass
 from pathlib import Path
@@ -133,6 +134,11 @@ def game_probabilities(ev: Evaluator, game: Game, player: int, ply: int) -> np.n
     return probs
 
 
+@functools.cache
+def _load_net(path: str) -> Net:
+    return Net.load(path)
+
+
 class NeuralBot:
     """A bot that plays by the net at a :class:`Level`.
 
@@ -154,8 +160,9 @@ class NeuralBot:
 
     @classmethod
     def load(cls, path: str | Path | None = None, level_name: str = DEFAULT_LEVEL) -> NeuralBot:
-        """A bot with the net saved at ``path`` (None: the shipped nets)."""
-        return cls(level_name, net=Net.load(path) if path else None)
+        """A bot with the net saved at ``path`` (None: the shipped nets); each file is read
+        once per process."""
+        return cls(level_name, net=_load_net(str(path)) if path else None)
 
     def evaluator(self, position: Position) -> Evaluator:
         """The evaluator for the position's variant (the bot's own net, if it has one)."""

@@ -1,0 +1,869 @@
+"""``nardy hint``, ``eval``, ``rollout`` and ``analyze``: the bot's analysis on the command line.
+
+nardy hint POSITION [D1 D2]     the plays of a roll ranked, or (no dice) the position's value
+nardy eval POSITION             the side on roll's probabilities and cubeless equity
+nardy rollout POSITION [D1 D2]  the position (or the best plays of a roll) rolled out
+nardy analyze FILE              every play of a game record (JSON) or .mat match judged
+
+POSITION is anything ``nardy show`` reads (a Position ID, ``PositionID:MatchID`` or an XGID);
+the dice of an XGID or Match ID are used when no dice are given. Errors are printed as
+``nardy COMMAND: error: …`` with exit status 2. See docs/analysis.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from nardy.cli.options import die
+from nardy.cli.play import counted, dice_text
+from nardy.cli.records import group_matches
+from nardy.cli.selfplay import Progress
+from nardy.core import NardyError, NotationError, Position, variants
+from nardy.engine.analysis import (
+    SKILLS,
+    Analysis,
+    GameAnalysis,
+    PlayerStats,
+    RankedPlay,
+    Stakes,
+    analyze,
+    cube_analysis,
+    evaluate,
+    load_evaluator,
+    rank_plays,
+)
+from nardy.engine.cube import MatchState, MoneyRules, Owner
+from nardy.engine.evaluator import MAX_PLY
+from nardy.engine.features import F32
+from nardy.engine.rollout import STRATUM, Z95, RolloutResult, difference, rollouts
+from nardy.notation import decode_match_id, parse_position, parse_xgid, position_id
+from nardy.notation.mat import import_mat
+from nardy.notation.match_id import CubeOwner
+
+ROLLOUT_GAMES = 9 * STRATUM
+"""``nardy rollout``'s default: nine times each first roll, about a minute of one core per
+play with truncation after 10 plays and variance reduction."""
+COLUMNS = ("Win", "W(g)", "W(bg)", "Lose", "L(g)", "L(bg)")
+"""The five probabilities as GNU Backgammon heads them, with the losses' total."""
+
+
+def add_parsers(subparsers: Any) -> None:
+    """Register ``nardy hint``, ``eval``, ``rollout`` and ``analyze``."""
+    hint = subparsers.add_parser(
+        "hint",
+        help="rank the plays of a roll with equities and probabilities",
+        description="Rank every legal play of a roll by the net's cubeless equity, best first, "
+        "with the win, gammon and backgammon chances of the side that plays. Without dice "
+        "(given or in the XGID / Match ID), evaluate the position before the roll.",
+    )
+    _position_arguments(hint, dice=True)
+    _ply_argument(hint, 2)
+    hint.add_argument("--top", type=_positive, default=10, metavar="N", help="plays shown (10)")
+    _format_argument(hint)
+    hint.set_defaults(handler=_guarded("hint", run_hint))
+
+    ev = subparsers.add_parser(
+        "eval",
+        help="the probabilities and cubeless equity of the side on roll",
+        description="Evaluate a position before the roll: the side on roll's chances to win, "
+        "win a gammon and a backgammon, lose a gammon and a backgammon, and its cubeless "
+        "money equity.",
+    )
+    _position_arguments(ev, dice=False)
+    _ply_argument(ev, 2)
+    _format_argument(ev)
+    ev.set_defaults(handler=_guarded("eval", run_eval))
+
+    roll = subparsers.add_parser(
+        "rollout",
+        help="roll a position (or the best plays of a roll) out",
+        description="Estimate a position's cubeless value by playing it out many times with "
+        "the net, on every core, with stratified dice and luck-based variance reduction. "
+        "With dice, roll out the best plays of that roll (as ranked at 0-ply) with the same "
+        "dice for each.",
+    )
+    _position_arguments(roll, dice=True)
+    roll.add_argument(
+        "--games",
+        type=_positive,
+        default=ROLLOUT_GAMES,
+        metavar="N",
+        help=f"games ({ROLLOUT_GAMES}; 1296 stratifies the first two rolls fully)",
+    )
+    roll.add_argument(
+        "--truncate",
+        type=_count,
+        default=10,
+        metavar="N",
+        help="end each game after N plays, valued there by the net (10; 0: play to the end)",
+    )
+    roll.add_argument("--seed", type=_count, default=0, help="seed of the dice (0)")
+    roll.add_argument(
+        "--jobs",
+        type=_positive,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="processes (every core)",
+    )
+    _ply_argument(roll, 0, what="the plays inside the rollout")
+    roll.add_argument(
+        "--no-reduction", action="store_true", help="no luck-based variance reduction"
+    )
+    roll.add_argument("--top", type=_positive, default=3, metavar="N", help="plays rolled out (3)")
+    _progress_argument(roll)
+    _format_argument(roll)
+    roll.set_defaults(handler=_guarded("rollout", run_rollout))
+
+    an = subparsers.add_parser(
+        "analyze",
+        help="judge every play of a game record or .mat match",
+        description="Judge every checker play and cube decision of the games in FILE — JSON "
+        "game records (one per line, as 'nardy selfplay' and 'nardy play' write them, or one "
+        "JSON object or array) or a GNU Backgammon .mat match — against the best one, and "
+        "measure each roll's luck; print the errors and each player's error rate, rating "
+        "(GNU Backgammon's) and luck.",
+    )
+    an.add_argument("file", metavar="FILE", help="FILE.jsonl, FILE.json or FILE.mat ('-': stdin)")
+    _ply_argument(an, 1, what="the checker-play and cube analysis")
+    an.add_argument(
+        "--jobs",
+        type=_positive,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="processes (every core)",
+    )
+    an.add_argument(
+        "--all", action="store_true", help="list every play, not only the doubtful or worse"
+    )
+    _progress_argument(an)
+    _format_argument(an)
+    an.set_defaults(handler=_guarded("analyze", run_analyze))
+
+
+def _position_arguments(parser: argparse.ArgumentParser, *, dice: bool) -> None:
+    names = sorted(v.key for v in variants())
+    parser.add_argument("--variant", default="backgammon", help=f"one of {names}")
+    parser.add_argument("position", metavar="POSITION")
+    if dice:
+        parser.add_argument("d1", nargs="?", type=die, metavar="D1")
+        parser.add_argument("d2", nargs="?", type=die, metavar="D2")
+
+
+def _ply_argument(
+    parser: argparse.ArgumentParser, default: int, what: str = "the evaluation"
+) -> None:
+    parser.add_argument(
+        "--ply",
+        type=int,
+        choices=range(MAX_PLY + 1),
+        default=default,
+        help=f"the lookahead of {what}, 0-{MAX_PLY} ({default})",
+    )
+
+
+def _format_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--format", choices=["text", "json"], default="text")
+
+
+def _progress_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--progress",
+        action="store_true",
+        help="show the progress bar on standard error even when it is not a terminal",
+    )
+
+
+def _positive(text: str) -> int:
+    if not (text.isdigit() and int(text) > 0):
+        raise argparse.ArgumentTypeError(f"expected a positive number, not {text!r}")
+    return int(text)
+
+
+def _count(text: str) -> int:
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"expected a number 0 or more, not {text!r}")
+    return int(text)
+
+
+def _guarded(
+    command: str, run: Callable[[argparse.Namespace], int]
+) -> Callable[[argparse.Namespace], int]:
+    """``run``, with bad input reported as ``nardy COMMAND: error: …`` and exit status 2."""
+
+    def guarded(args: argparse.Namespace) -> int:
+        try:
+            return run(args)
+        except BrokenPipeError:
+            raise  # the reader went away: ``nardy.cli.main`` stops quietly
+        except (NardyError, OSError, UnicodeDecodeError) as exc:
+            message = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+            if isinstance(exc, OSError) and exc.filename:
+                message = f"{exc.filename}: {message}"
+            print(f"nardy {command}: error: {message}", file=sys.stderr)
+            return 2
+
+    return guarded
+
+
+# -- positions, dice and stakes --------------------------------------------------------------------
+
+
+def _position(args: argparse.Namespace) -> tuple[Position, tuple[int, int] | None, Stakes]:
+    """The position, the dice (the ones given, else the XGID's or Match ID's, if any) and
+    what the game is played for (money with a centred cube unless the ID says otherwise)."""
+    position = parse_position(args.position, args.variant)
+    d1, d2 = getattr(args, "d1", None), getattr(args, "d2", None)
+    if d1 is not None and d2 is None:
+        raise NardyError("give both dice, D1 D2")
+    stakes, dice = _context(args.position, args.variant)
+    if d1 is not None and d2 is not None:
+        dice = (d1, d2)
+    return position, dice, stakes
+
+
+def _context(text: str, variant_name: str) -> tuple[Stakes, tuple[int, int] | None]:
+    """What an XGID or a ``PositionID:MatchID`` says beyond the checkers, from the side on
+    roll: the cube, the score or money rules, and the dice."""
+    text = text.strip()
+    if text.upper().startswith("XGID="):
+        x = parse_xgid(text, variant_name)
+        owner = {None: Owner.CENTRED, True: Owner.ME, False: Owner.OPPONENT}[x.cube_is_mine]
+        length, mine, theirs, crawford = x.match_length, x.my_score, x.their_score, x.crawford
+        cube, dice, money = x.cube, x.dice, MoneyRules(x.jacoby, x.beavers)
+    elif ":" in text:
+        m = decode_match_id(text.partition(":")[2])
+        owner = Owner.CENTRED
+        if m.cube_owner is not CubeOwner.CENTRED:
+            owner = Owner.ME if int(m.cube_owner) == m.on_roll else Owner.OPPONENT
+        length, crawford, cube, dice = m.match_length, m.crawford, m.cube, m.dice
+        mine, theirs = m.score[m.on_roll], m.score[1 - m.on_roll]
+        money = MoneyRules(m.jacoby)
+    else:
+        return Stakes(), None
+    try:
+        match = MatchState(length, mine, theirs, crawford) if length else None
+    except ValueError as exc:
+        raise NardyError(f"cannot analyse this score: {exc}") from None
+    return Stakes(cube, owner, money, match), dice
+
+
+def _describe(stakes: Stakes) -> str:
+    owner = {Owner.CENTRED: "centred", Owner.ME: "X's", Owner.OPPONENT: "O's"}[stakes.owner]
+    cube = f"cube {stakes.cube} {owner}"
+    m = stakes.match
+    if m is None:
+        rules = [("Jacoby", stakes.money.jacoby), ("beavers", stakes.money.beaver)]
+        used = [name for name, on in rules if on]
+        return f"money play{' (' + ', '.join(used) + ')' if used else ''}, {cube}"
+    crawford = ", Crawford game" if m.crawford_game else ""
+    return f"{m.length}-point match, X {m.score_me} - O {m.score_opp}{crawford}, {cube}"
+
+
+def _percent(p: float) -> str:
+    return f"{100 * p:5.1f}"
+
+
+def _probabilities(outputs: F32) -> list[str]:
+    """Win, W(g), W(bg), Lose, L(g), L(bg) in percent."""
+    win, wg, wbg, lg, lbg = (float(x) for x in outputs)
+    return [_percent(x) for x in (win, wg, wbg, 1 - win, lg, lbg)]
+
+
+def _outputs_json(outputs: F32) -> dict[str, float]:
+    keys = ("win", "win-gammon", "win-backgammon", "lose-gammon", "lose-backgammon")
+    return {k: round(float(x), 6) for k, x in zip(keys, outputs, strict=True)}
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]], left: int = 2) -> str:
+    """Columns sized to fit, the first ``left`` aligned left and the rest right."""
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+
+    def line(row: Sequence[str]) -> str:
+        cells = [
+            str(c).ljust(w) if i < left else str(c).rjust(w)
+            for i, (c, w) in enumerate(zip(row, widths, strict=True))
+        ]
+        return ("  " + "  ".join(cells)).rstrip()
+
+    return "\n".join(line(r) for r in [header, *rows])
+
+
+def _title(position: Position, text: str) -> str:
+    return f"{text} in {position_id(position)} ({position.variant.name})"
+
+
+def _equity_label(stakes: Stakes) -> str:
+    if stakes.match is None:
+        return "cubeless money equity"
+    return "cubeless EMG at this score (MWC: match winning chance)"
+
+
+# -- hint and eval ---------------------------------------------------------------------------------
+
+
+def run_hint(args: argparse.Namespace) -> int:
+    """``nardy hint``: the plays of a roll ranked, or (no dice) the cube decision."""
+    position, dice, stakes = _position(args)
+    if dice is None:
+        return _show_cube(args, position, stakes)
+    ranked = rank_plays(position, *dice, args.ply, stakes=stakes)
+    shown = ranked[: args.top]
+    if args.format == "json":
+        print(json.dumps(_hint_json(position, dice, args.ply, ranked, shown), indent=1))
+        return 0
+    best = ranked[0].equity
+    rows = []
+    for i, r in enumerate(shown, 1):
+        mwc = [] if r.mwc is None else [f"{100 * r.mwc:.1f}%"]
+        rows.append(
+            [
+                f"{i}.",
+                str(r.play) or "(no legal move)",
+                str(r.ply),
+                f"{r.equity:+.3f}",
+                *mwc,
+                "" if i == 1 else f"{r.equity - best:+.3f}",
+                *_probabilities(r.outputs),
+            ]
+        )
+    mwc_column = [] if stakes.match is None else ["MWC"]
+    header = ["#", "Play", "Ply", "Equity", *mwc_column, "Diff", *COLUMNS]
+    plays = counted(len(ranked), "legal play")
+    print(_title(position, f"X to play {dice_text(dice)}") + f": {plays}; {_describe(stakes)}")
+    print(f"X's {_equity_label(stakes)} after each play; chances in %")
+    print()
+    print(_table(header, rows))
+    if len(ranked) > len(shown):
+        print(f"  … {len(ranked) - len(shown)} more (--top)")
+    return 0
+
+
+def _hint_json(
+    position: Position,
+    dice: tuple[int, int],
+    ply: int,
+    ranked: list[RankedPlay],
+    shown: list[RankedPlay],
+) -> dict[str, Any]:
+    best = ranked[0].equity
+    return {
+        "position": position_id(position),
+        "variant": position.variant.key,
+        "dice": list(dice),
+        "ply": ply,
+        "legal-plays": len(ranked),
+        "plays": [
+            {
+                "play": str(r.play),
+                "ply": r.ply,
+                "equity": round(r.equity, 6),
+                "difference": round(r.equity - best, 6),
+                **({} if r.mwc is None else {"mwc": round(r.mwc, 6)}),
+                **_outputs_json(r.outputs),
+            }
+            for r in shown
+        ],
+    }
+
+
+def _show_cube(args: argparse.Namespace, position: Position, stakes: Stakes) -> int:
+    """The cube decision before the roll: the three cubeful equities and the proper action."""
+    outputs, d = cube_analysis(position, stakes, args.ply)
+    cubeless = stakes.equity(outputs)
+    options = [("No double" if not d.redouble else "No redouble", d.no_double)]
+    verb = "Redouble" if d.redouble else "Double"
+    if d.double_take is not None:
+        options.append((f"{verb}, take", d.double_take))
+    if d.double_pass is not None:
+        options.append((f"{verb}, pass", d.double_pass))
+    if d.double_beaver is not None:
+        options.append((f"{verb}, beaver", d.double_beaver))
+    if args.format == "json":
+        doc = {
+            "position": position_id(position),
+            "variant": position.variant.key,
+            "ply": args.ply,
+            "cubeless-equity": round(cubeless, 6),
+            **_outputs_json(outputs),
+            "cubeful": {name.lower(): round(value, 6) for name, value in options},
+            "proper": d.text,
+            "take-point": None if d.take_point is None else round(d.take_point, 6),
+        }
+        print(json.dumps(doc, indent=1))
+        return 0
+    print(_title(position, "Cube decision of X") + f": {_describe(stakes)}; {args.ply}-ply")
+    print()
+    print(
+        _table(
+            ["", "", *COLUMNS, "Cubeless"],
+            [["X", "", *_probabilities(outputs), f"{cubeless:+.3f}"]],
+        )
+    )
+    print()
+    # The proper action first, as GNU Backgammon lists them, then the others by equity.
+    proper = options[0][0] if not d.double else f"{verb}, {d.response}"
+    ordered = sorted(options, key=lambda o: (o[0] != proper, -o[1]))
+    rows = [
+        [f"{i}.", name, f"{value:+.3f}", "" if i == 1 else f"({value - d.equity:+.3f})"]
+        for i, (name, value) in enumerate(ordered, 1)
+    ]
+    units = "EMG" if stakes.match is not None else "equity"
+    print(f"  Cubeful {units}:")
+    print(_table(["", "", "", ""], rows).split("\n", 1)[1])
+    print()
+    extra = f" (take point {100 * d.take_point:.1f}%)" if d.take_point is not None else ""
+    print(f"  Proper cube action: {d.text}{extra}")
+    return 0
+
+
+def run_eval(args: argparse.Namespace) -> int:
+    """``nardy eval``: the side on roll's chances and cubeless equity."""
+    position, _, stakes = _position(args)
+    outputs = evaluate(position, args.ply)
+    value = stakes.equity(outputs)
+    mwc = stakes.mwc(outputs)
+    if args.format == "json":
+        doc = {
+            "position": position_id(position),
+            "variant": position.variant.key,
+            "ply": args.ply,
+            "equity": round(value, 6),
+            **({} if mwc is None else {"mwc": round(mwc, 6)}),
+            **_outputs_json(outputs),
+        }
+        print(json.dumps(doc, indent=1))
+        return 0
+    print(_title(position, "X on roll") + f": {_describe(stakes)}; {args.ply}-ply")
+    print()
+    theirs = _probabilities(outputs)
+    mwc_column = [] if mwc is None else ["MWC"]
+    rows = [
+        ["X", "(on roll)", *theirs, f"{value:+.3f}"],
+        ["O", "", *theirs[3:], *theirs[:3], f"{-value:+.3f}"],
+    ]
+    if mwc is not None:
+        rows[0].append(f"{100 * mwc:.1f}%")
+        rows[1].append(f"{100 * (1 - mwc):.1f}%")
+    equity_name = "Equity" if stakes.match is None else "EMG"
+    print(_table(["", "", *COLUMNS, equity_name, *mwc_column], rows))
+    print(f"  {_equity_label(stakes)}; the cube decision: nardy hint POSITION (no dice)")
+    return 0
+
+
+# -- rollout ---------------------------------------------------------------------------------------
+
+
+def run_rollout(args: argparse.Namespace) -> int:
+    """``nardy rollout``: the position rolled out, or the best plays of a roll."""
+    position, dice, _ = _position(args)
+    ev = load_evaluator(position.variant)
+    candidates: list[RankedPlay] = []
+    if dice is not None:
+        candidates = rank_plays(position, *dice, 0, ev)[: args.top]
+        starts = [c.play.position for c in candidates]
+    else:
+        starts = [position]
+    progress = _progress(args, args.games * len(starts), "games")
+    began = time.perf_counter()
+    results = rollouts(
+        starts,
+        games=args.games,
+        truncate=args.truncate,
+        seed=args.seed,
+        ply=args.ply,
+        reduce_variance=not args.no_reduction,
+        after_play=dice is not None,
+        jobs=args.jobs,
+        ev=ev,
+        progress=None if progress is None else progress.show,
+    )
+    seconds = time.perf_counter() - began
+    if args.format == "json":
+        doc: dict[str, Any] = {
+            "position": position_id(position),
+            "variant": position.variant.key,
+            "games": args.games,
+            "truncate": args.truncate,
+            "seed": args.seed,
+            "ply": args.ply,
+            "variance-reduction": not args.no_reduction,
+            "seconds": round(seconds, 3),
+        }
+        if dice is None:
+            doc.update(_rollout_json(results[0]))
+        else:
+            doc["dice"] = list(dice)
+            doc["plays"] = [
+                {"play": str(c.play), **_rollout_json(r)}
+                for c, r in zip(candidates, results, strict=True)
+            ]
+        print(json.dumps(doc, indent=1))
+        return 0
+    settings = [
+        counted(args.games, "game"),
+        f"{args.ply}-ply plays",
+        f"truncated after {counted(args.truncate, 'play')}" if args.truncate else "to the end",
+        "no variance reduction" if args.no_reduction else "variance reduction",
+        f"seed {args.seed}",
+    ]
+    processes = counted(min(args.jobs, max(1, args.games)), "process")
+    if dice is None:
+        print(_title(position, "Rollout of X on roll") + ": " + ", ".join(settings))
+        print(f"{seconds:.1f} s on {processes}; cubeless, for X")
+        print()
+        result = results[0]
+        header = ["", "", *COLUMNS, "Equity"]
+        rows = [
+            ["mean", "", *_probabilities(result.outputs), f"{result.equity:+.3f}"],
+            ["± s.e.", "", *_errors(result), f"{result.equity_error:.3f}"],
+        ]
+        print(_table(header, rows))
+        low, high = result.equity - result.confidence95, result.equity + result.confidence95
+        print(f"  95% confidence interval of the equity: {low:+.3f} to {high:+.3f}")
+        return 0
+    print(_title(position, f"Rollout of X's best plays of {dice_text(dice)}") + ":")
+    print(", ".join(settings) + f"; the same dice for each play; {seconds:.1f} s on {processes}")
+    print()
+    order = sorted(range(len(results)), key=lambda i: -results[i].equity)
+    best = results[order[0]]
+    rows = []
+    for rank, i in enumerate(order, 1):
+        r = results[i]
+        diff = ""
+        if rank > 1:
+            gap, error = difference(r, best)
+            diff = f"{gap:+.3f} ±{Z95 * error:.3f}"
+        rows.append(
+            [
+                f"{rank}.",
+                str(candidates[i].play) or "(no legal move)",
+                f"{r.equity:+.3f} ±{r.confidence95:.3f}",
+                diff,
+                *_probabilities(r.outputs),
+            ]
+        )
+    print(_table(["#", "Play", "Equity (95%)", "Diff (95%, paired)", *COLUMNS], rows))
+    return 0
+
+
+def _errors(result: RolloutResult) -> list[str]:
+    e = [float(x) for x in result.errors]
+    # Lose is 1 - Win: the same error.
+    return [_percent(x) for x in (e[0], e[1], e[2], e[0], e[3], e[4])]
+
+
+def _rollout_json(result: RolloutResult) -> dict[str, Any]:
+    def number(x: float) -> float | None:
+        return None if math.isnan(x) else round(x, 6)
+
+    return {
+        "equity": round(result.equity, 6),
+        "equity-error": number(result.equity_error),
+        **_outputs_json(result.outputs),
+        "errors": [number(float(x)) for x in result.errors],
+    }
+
+
+def _progress(args: argparse.Namespace, total: int, unit: str) -> Progress | None:
+    """The progress bar on standard error, where it is a terminal or ``--progress`` asks."""
+    if not (args.progress or sys.stderr.isatty()):
+        return None
+    progress = Progress(total, unit, sys.stderr)
+    progress.show(0)
+    return progress
+
+
+# -- analyze ---------------------------------------------------------------------------------------
+
+
+def read_records(name: str) -> list[dict[str, Any]]:
+    """The game records in a file: JSON lines, one JSON object or array, or a .mat match."""
+    text = sys.stdin.read() if name == "-" else Path(name).read_text("utf-8")
+    if not text.strip():
+        raise NotationError(f"{name} is empty")
+    if name.lower().endswith(".mat") or not text.lstrip().startswith(("{", "[")):
+        try:
+            return import_mat(text)
+        except NotationError as exc:
+            raise NotationError(f"{name}: {exc}") from None
+    try:
+        whole = json.loads(text)
+    except json.JSONDecodeError:
+        whole = None
+    if isinstance(whole, dict):
+        return [whole]
+    if isinstance(whole, list):
+        if not all(isinstance(r, dict) for r in whole):
+            raise NotationError(f"{name}: a JSON array of game records holds objects only")
+        return whole
+    records = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise NotationError(f"{name} line {number}: not JSON: {exc.msg}") from None
+        if not isinstance(record, dict):
+            raise NotationError(f"{name} line {number}: a game record is a JSON object")
+        records.append(record)
+    return records
+
+
+def run_analyze(args: argparse.Namespace) -> int:
+    """``nardy analyze``: every play of the file's games judged, match by match."""
+    records = read_records(args.file)
+    matches = group_matches(records)
+    total = sum(len(r.get("turns", [])) for r in records)
+    progress = _progress(args, total, "turns")
+    analyses = []
+    done = 0
+    for match in matches:
+        start = done
+
+        def show(turns: int, _: int, start: int = start) -> None:
+            if progress is not None:
+                progress.show(start + turns)
+
+        analysis = analyze(match, ply=args.ply, jobs=args.jobs, progress=show)
+        done += sum(len(r.get("turns", [])) for r in match)
+        analyses.append(analysis)
+    if progress is not None and done < total:
+        progress.show(total)  # turns without a roll or a cube decision are not judged
+    if args.format == "json":
+        doc: Any = [analysis_json(a) for a in analyses]
+        print(json.dumps(doc[0] if len(doc) == 1 else doc, indent=1))
+        return 0
+    print("\n\n".join(analysis_text(a, every=args.all) for a in analyses))
+    return 0
+
+
+def _match_name(a: Analysis) -> str:
+    kind = f"{a.match_length}-point match" if a.match_length else "money session"
+    return f"{a.players[0]} vs {a.players[1]}, {kind} of {a.variant}"
+
+
+def _units(a: Analysis) -> tuple[str, Callable[[float], str]]:
+    """The name and format of priced errors and luck: points, or match winning chance."""
+    if a.match_length:
+        return "MWC", lambda x: f"{100 * x:+.2f}%"
+    return "points", lambda x: f"{x:+.3f}"
+
+
+def analysis_text(a: Analysis, *, every: bool = False) -> str:
+    """The analysis as text: each game's errors (or every play), then the players' totals."""
+    lines = [
+        f"{_match_name(a)}, {counted(len(a.games), 'game')}, analysed at {a.ply}-ply "
+        f"(luck at 0-ply) in {a.seconds:.1f} s",
+        "Equities are EMG: normalised to the cube, "
+        + ("cubeless money equity" if not a.match_length else "from match winning chances")
+        + " for checker plays and luck, cubeful for the cube.",
+    ]
+    for game in a.games:
+        lines += ["", _game_heading(a, game)]
+        rows = _game_rows(a, game, every)
+        if not rows:
+            lines.append(f"  No decision lost more than {SKILLS[-1][1]:.3f}.")
+            continue
+        header = ["Turn", "Player", "Roll", "Played", "Best", "Loss", "Mark", "Luck"]
+        lines.append(_table(header, rows, left=5))
+    lines += ["", "Totals", _totals(a)]
+    return "\n".join(lines)
+
+
+def _game_rows(a: Analysis, game: GameAnalysis, every: bool) -> list[list[str]]:
+    """One row per judged decision worth showing, in the order of the game."""
+    luck = {(r.turn, r.player): r.luck for r in game.rolls}
+    entries: list[tuple[int, int, list[str]]] = []
+    for c in game.cubes:
+        if every or c.skill is not None:
+            action = c.action.capitalize()
+            proper = c.proper if c.role == "double" else c.proper.capitalize()
+            row = [str(c.turn), a.players[c.player], "", action, "" if c.loss == 0 else proper]
+            entries.append((c.turn, 0, [*row, _loss(c.loss), c.skill or "", ""]))
+    for p in game.plays:
+        if every or p.skill is not None:
+            roll = luck.get((p.turn, p.player))
+            row = [
+                str(p.turn),
+                a.players[p.player],
+                dice_text(p.dice),
+                p.played or "(no legal move)",
+                "" if p.best == p.played else p.best,
+                "" if p.forced else _loss(p.loss),
+                p.skill or ("forced" if p.forced else ""),
+                "" if roll is None else f"{roll:+.3f}",
+            ]
+            entries.append((p.turn, 1, row))
+    return [row for _, _, row in sorted(entries, key=lambda e: (e[0], e[1]))]
+
+
+def _loss(loss: float) -> str:
+    return f"{loss:.3f}" if loss >= 0.0005 else "0"
+
+
+def _game_heading(a: Analysis, game: GameAnalysis) -> str:
+    names = a.players
+    score = f"{names[0]} {game.score[0]}, {names[1]} {game.score[1]}"
+    if game.winner is None:
+        ending = "a draw" if game.kind == "draw" else "not finished"
+    else:
+        ending = f"{names[game.winner]} wins {counted(game.points, 'point')}"
+        how = {"pass": "a double passed", "resign": "resignation"}.get(game.kind or "")
+        ending += f" ({how or game.kind}, cube {game.cube})"
+    return f"Game {game.number} ({score}): {ending}"
+
+
+def _totals(a: Analysis) -> str:
+    unit, price = _units(a)
+
+    def both(cell: Callable[[PlayerStats], str]) -> list[str]:
+        return [cell(s) for s in a.stats]
+
+    def rate(x: float | None, sign: str = "") -> str:
+        return "n/a" if x is None else f"{1000 * x:{sign}.1f}"
+
+    def marks(counts: dict[str, int]) -> str:
+        return " / ".join(str(counts[name]) for name, _ in reversed(SKILLS))
+
+    def pair(counts: dict[str, int], first: str, second: str) -> str:
+        return f"{counts[first]} / {counts[second]}"
+
+    rows = [
+        ["Checker play", "", ""],
+        ["  Moves (unforced)", *both(lambda s: f"{s.moves} ({s.unforced})")],
+        ["  Doubtful / bad / very bad", *both(lambda s: marks(s.marked))],
+        [
+            f"  Error total EMG ({unit})",
+            *both(lambda s: f"{s.checker_error:.3f} ({price(-s.checker_value)})"),
+        ],
+        ["  Error rate mEMG", *both(lambda s: rate(s.checker_rate))],
+        ["Cube", "", ""],
+        ["  Close or actual decisions", *both(lambda s: str(s.cube_decisions))],
+        ["  Doubtful / bad / very bad", *both(lambda s: marks(s.cube_marked))],
+        [
+            f"  Error total EMG ({unit})",
+            *both(lambda s: f"{s.cube_error:.3f} ({price(-s.cube_value)})"),
+        ],
+        ["  Error rate mEMG", *both(lambda s: rate(s.cube_rate))],
+        ["Luck", "", ""],
+        ["  Very lucky / lucky rolls", *both(lambda s: pair(s.lucky, "very lucky", "lucky"))],
+        [
+            "  Unlucky / very unlucky rolls",
+            *both(lambda s: pair(s.lucky, "unlucky", "very unlucky")),
+        ],
+        [f"  Luck total EMG ({unit})", *both(lambda s: f"{s.luck:+.3f} ({price(s.luck_value)})")],
+        ["  Luck rate mEMG per move", *both(lambda s: rate(s.luck_rate, "+"))],
+        ["  Luck rating", *both(lambda s: s.luck_rating or "n/a")],
+        ["Overall", "", ""],
+        ["  Error rate mEMG per decision", *both(lambda s: rate(s.error_rate))],
+        ["  Rating", *both(lambda s: s.rating or "n/a")],
+        [f"  Result ({unit})", *both(lambda s: price(s.result))],
+        [f"  Luck-adjusted result ({unit})", *[price(x) for x in a.luck_adjusted]],
+    ]
+    return _table(["", *a.players], rows, left=1)
+
+
+def analysis_json(a: Analysis) -> dict[str, Any]:
+    """The analysis as a JSON object: every play, cube decision and roll, and the totals."""
+
+    def number(x: float | None) -> float | None:
+        return None if x is None else round(x, 6)
+
+    def stats(s: PlayerStats) -> dict[str, Any]:
+        return {
+            "moves": s.moves,
+            "unforced": s.unforced,
+            "marked": dict(s.marked),
+            "checker-error": number(s.checker_error),
+            "checker-error-value": number(s.checker_value),
+            "checker-error-rate": number(s.checker_rate),
+            "cube-decisions": s.cube_decisions,
+            "cube-marked": dict(s.cube_marked),
+            "cube-error": number(s.cube_error),
+            "cube-error-value": number(s.cube_value),
+            "cube-error-rate": number(s.cube_rate),
+            "error-rate": number(s.error_rate),
+            "rating": s.rating,
+            "rolls": s.rolls,
+            "luck": number(s.luck),
+            "luck-value": number(s.luck_value),
+            "luck-rate": number(s.luck_rate),
+            "luck-rating": s.luck_rating,
+            "lucky": dict(s.lucky),
+            "result": number(s.result),
+        }
+
+    return {
+        "players": list(a.players),
+        "variant": a.variant,
+        "match-length": a.match_length,
+        "value-unit": _units(a)[0],
+        "ply": a.ply,
+        "seconds": round(a.seconds, 3),
+        "games": [
+            {
+                "game": g.number,
+                "score": list(g.score),
+                "winner": g.winner,
+                "points": g.points,
+                "kind": g.kind,
+                "cube": g.cube,
+                "plays": [
+                    {
+                        "turn": p.turn,
+                        "player": p.player,
+                        "dice": list(p.dice),
+                        "position": p.position,
+                        "played": p.played,
+                        "best": p.best,
+                        "played-equity": number(p.played_equity),
+                        "best-equity": number(p.best_equity),
+                        "loss": number(p.loss),
+                        "ply": p.ply,
+                        "choices": p.choices,
+                        "mark": p.skill,
+                    }
+                    for p in g.plays
+                ],
+                "cube-decisions": [
+                    {
+                        "turn": c.turn,
+                        "player": c.player,
+                        "role": c.role,
+                        "action": c.action,
+                        "proper": c.proper,
+                        "no-double": number(c.no_double),
+                        "double-take": number(c.double_take),
+                        "double-pass": number(c.double_pass),
+                        "loss": number(c.loss),
+                        "close": c.close,
+                        "mark": c.skill,
+                    }
+                    for c in g.cubes
+                ],
+                "rolls": [
+                    {
+                        "turn": r.turn,
+                        "player": r.player,
+                        "dice": list(r.dice),
+                        "luck": number(r.luck),
+                        "mark": r.mark,
+                    }
+                    for r in g.rolls
+                ],
+                "stats": [stats(s) for s in g.stats],
+            }
+            for g in a.games
+        ],
+        "stats": [stats(s) for s in a.stats],
+        "luck-adjusted": [number(x) for x in a.luck_adjusted],
+    }

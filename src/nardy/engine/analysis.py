@@ -1,0 +1,921 @@
+"""Analysis: hints for a position, and every decision of a played game or match judged.
+
+**Hints.** :func:`rank_plays` lists the plays of a roll best first with their probabilities
+and equity at a chosen ply; :func:`evaluate` gives the probabilities of the side on roll before
+its roll, and :func:`cube_analysis` its cube decision (:mod:`nardy.engine.cube`).
+
+**Games.** :func:`analyze` replays game records (``nardy.notation.record``) and judges each
+turn the way GNU Backgammon's analysis does:
+
+* **checker play** — the play made against the best play of the roll, both valued at the
+  analysis ply (the played one at that ply even where the search pruned it); the difference
+  is the *equity loss*. Forced plays (one legal result) are not judged;
+* **cube** — before each roll where the player could double, his proper cube action from the
+  probabilities at the analysis ply, against what he did: a missed or wrong double, and the
+  opponent's wrong take or pass;
+* **luck** — the equity of the roll thrown minus the average over the 36 rolls, each valued
+  by the best play the 0-ply net finds, for the roller (gnubg's ``LuckNormal`` with its
+  0-ply ``ecLuck``). The opening roll of a game that plays it is judged among the 30 opening
+  rolls of either player (gnubg's ``LuckFirst``): who gets it is luck too.
+
+**Equities** are normalised to the cube, as gnubg's "EMG": in money play the cubeless money
+equity per unit of cube (a backgammon worth the ``backgammon-value`` setting); in a match the
+cubeless match winning chance at the score (:func:`nardy.engine.cube.mwc_cubeless`) expressed
+as money-equivalent equity, -1 for losing a single game at the cube and +1 for winning one
+(:func:`~nardy.engine.cube.mwc_to_emg`), so that gammons count what they count at the score.
+Cube decisions are cubeful (Janowski's model, :mod:`nardy.engine.cube`). Besides the
+normalised figures each error and each roll's luck is kept *unnormalised*: in points (times
+the cube) for money, in match winning chances for a match.
+
+The per-player totals follow gnubg's statistics (``analysis.c``, ``formatgs.c``): the error
+rate is the total normalised error over the unforced moves and the close or actual cube
+decisions, shown in millipoints (mEMG) per decision and rated by :func:`rating`; the luck rate
+is the luck per move, rated by :func:`luck_rating`; the luck-adjusted result is the result
+minus one's own luck plus the opponent's, in points (money) or match winning chances.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from nardy.core import NardyError, Play, Position, Variant, variant
+from nardy.core.game import Game
+from nardy.engine.cube import (
+    CubeDecision,
+    CubeState,
+    MatchState,
+    MoneyRules,
+    Owner,
+    Response,
+    cube_decision,
+    mwc_cubeless,
+    mwc_to_emg,
+)
+from nardy.engine.evaluator import MAX_PLY, ROLLS, Evaluator, Pair, evaluator
+from nardy.engine.features import F32
+from nardy.engine.met import match_equity
+from nardy.engine.net import LOSE_BACKGAMMON, WIN_BACKGAMMON, equity, flip
+from nardy.engine.rollout import (
+    ROLL_WEIGHTS,
+    best_plays,
+    roll_index,
+    worker_pool,
+)
+from nardy.notation.position_id import position_id
+from nardy.notation.record import replay
+
+F64 = npt.NDArray[np.float64]
+
+# -- gnubg's thresholds -------------------------------------------------------------------------
+
+SKILLS = (("very bad", 0.16), ("bad", 0.08), ("doubtful", 0.04))
+"""The marks of an error by its equity loss (normalised), worst first: GNU Backgammon's
+defaults ``arSkillLevel`` in ``gnubg.c`` — very bad 0.16, bad 0.08, doubtful 0.04. A loss
+strictly above a threshold earns the mark (gnubg's ``Skill``: ``r < -arSkillLevel[…]``)."""
+
+RATINGS = (
+    ("Supernatural", 0.002),
+    ("World class", 0.005),
+    ("Expert", 0.008),
+    ("Advanced", 0.012),
+    ("Intermediate", 0.018),
+    ("Casual player", 0.026),
+    ("Beginner", 0.035),
+)
+"""A player's rating by the error rate (normalised equity per decision), best first: GNU
+Backgammon's ``arThrsRating`` and ``aszRating`` in ``analysis.c`` (gnubg 1.x: 0.002, 0.005,
+0.008, 0.012, 0.018, 0.026, 0.035, and above that "Awful!"). gnubg rates the combined error
+(``aaaar[COMBINED][PERMOVE][…][NORMALISED]`` in ``formatgs.c``): checker and cube errors over
+the unforced moves and the close or actual cube decisions. A rate strictly below a threshold
+earns the rating."""
+AWFUL = "Awful!"
+
+LUCK_MARKS = (("very lucky", 0.6), ("very unlucky", -0.6), ("lucky", 0.3), ("unlucky", -0.3))
+"""The marks of a roll by its luck, the extremes first: GNU Backgammon's ``arLuckLevel`` in
+``gnubg.c`` (0.6 and 0.3 either way); strictly beyond a threshold earns the mark (gnubg's
+``Luck``)."""
+
+LUCK_RATINGS = (
+    ("Go to Las Vegas", 0.06),
+    ("Go to bed", -0.06),
+    ("Good dice, man!", 0.03),
+    ("Bad dice, man!", -0.03),
+)
+"""A player's luck rating by the luck per move, the extremes first: gnubg's
+``getLuckRating``, which applies ``Luck`` to ten times the luck rate (so 0.06 and 0.03 per
+move); in between, "None"."""
+
+
+def _beyond(value: float, marks: Sequence[tuple[str, float]]) -> str | None:
+    """The first mark whose threshold ``value`` lies strictly beyond, away from zero."""
+    for name, threshold in marks:
+        if value > threshold > 0 or value < threshold < 0:
+            return name
+    return None
+
+
+def skill(loss: float) -> str | None:
+    """The mark of an equity loss: "very bad", "bad", "doubtful" or None."""
+    return next((name for name, threshold in SKILLS if loss > threshold), None)
+
+
+def rating(error_rate: float) -> str:
+    """gnubg's rating of an error rate (normalised equity lost per decision)."""
+    return next((name for name, threshold in RATINGS if error_rate < threshold), AWFUL)
+
+
+def luck_mark(luck: float) -> str | None:
+    """The mark of one roll's luck: "very lucky", "lucky", "unlucky", "very unlucky" or None."""
+    return _beyond(luck, LUCK_MARKS)
+
+
+def luck_rating(luck_per_move: float) -> str:
+    """gnubg's luck rating of a player's luck per move."""
+    return _beyond(luck_per_move, LUCK_RATINGS) or "None"
+
+
+# -- hints ----------------------------------------------------------------------------------------
+
+
+def load_evaluator(v: Variant | str) -> Evaluator:
+    """The shipped evaluator of a variant, or a :class:`NardyError` saying why there is none
+    (long nardy before its net is trained)."""
+    try:
+        return evaluator(v)
+    except (ImportError, OSError):
+        name = v if isinstance(v, str) else v.name
+        raise NardyError(f"there is no trained net for {name} yet") from None
+    except ValueError as exc:
+        raise NardyError(str(exc)) from None
+
+
+CLOSE_CUBE = 0.16
+"""A cube decision is *close* when the proper action's equity is less than this above the
+double's (a take, or the pass capped at +1): gnubg's ``isCloseCubedecision`` (``eval.c``,
+``rThr``). Close decisions, and every actual double, take and pass, count as decisions in
+the error rate; the others only add their error, if any."""
+
+
+def _check_ply(ply: int) -> None:
+    if not 0 <= ply <= MAX_PLY:
+        raise NardyError(f"the ply is 0-{MAX_PLY}, not {ply}")
+
+
+# -- what an equity is worth ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Stakes:
+    """What the game is played for, seen from one player: money (``match`` None) with its
+    rules, or a match at a score, and the cube's value and owner. It turns the net's five
+    probabilities into normalised equity (EMG) and prices an equity difference."""
+
+    cube: int = 1
+    owner: Owner = Owner.CENTRED
+    money: MoneyRules = field(default_factory=MoneyRules)
+    match: MatchState | None = None
+    cube_in_use: bool = True
+    """False where the game has no cube (the settings, or no cube decisions to judge)."""
+
+    def swap(self) -> Stakes:
+        """The same stakes seen from the opponent."""
+        owner = {Owner.ME: Owner.OPPONENT, Owner.OPPONENT: Owner.ME}.get(self.owner, self.owner)
+        match = self.match
+        if match is not None:
+            match = replace(match, score_me=match.score_opp, score_opp=match.score_me)
+        return replace(self, owner=owner, match=match)
+
+    def equities(self, outputs: F32) -> F64:
+        """Normalised equity (EMG) of each row of five probabilities, for their owner."""
+        if self.match is None:
+            extra = 3 - self.money.backgammon_value  # net.equity counts a backgammon triple
+            values: F64 = equity(outputs).astype(np.float64)
+            return values - extra * (outputs[:, WIN_BACKGAMMON] - outputs[:, LOSE_BACKGAMMON])
+        match, cube = self.match, self.cube
+        return np.array(
+            [mwc_to_emg(mwc_cubeless(row, match, cube), match, cube) for row in outputs],
+            dtype=np.float64,
+        )
+
+    def equity(self, outputs: F32) -> float:
+        """Normalised equity of one row of five probabilities."""
+        return float(self.equities(outputs[None, :])[0])
+
+    def mwc(self, outputs: F32) -> float | None:
+        """The cubeless match winning chance of five probabilities (None for money)."""
+        return None if self.match is None else mwc_cubeless(outputs, self.match, self.cube)
+
+    @property
+    def unit(self) -> float:
+        """What one unit of normalised equity is worth: points (the cube) for money, match
+        winning chance for a match (half the swing between winning and losing a single
+        game at this cube, gnubg's ``eq2mwc``)."""
+        if self.match is None:
+            return float(self.cube)
+        m, c = self.match, self.cube
+        win = m.equity_after(m.away_me - c, m.away_opp)
+        lose = m.equity_after(m.away_me, m.away_opp - c)
+        return (win - lose) / 2.0
+
+    def decision(self, outputs: F32, position: Position) -> CubeDecision:
+        """The cube decision of the side on roll in ``position`` with these probabilities."""
+        return cube_decision(
+            outputs,
+            CubeState(self.cube, self.owner),
+            money=None if self.match is not None else self.money,
+            match=self.match,
+            race=position.is_race(),
+            pips=position.pips()[0],
+        )
+
+
+# -- hints ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RankedPlay:
+    """One play of a roll as the analysis sees it: the play, the five cubeless probabilities
+    of the position it reaches for the mover (win, win gammon, win backgammon, lose gammon,
+    lose backgammon), the lookahead they come from, and their normalised equity (with the
+    match winning chance in a match)."""
+
+    play: Play
+    outputs: F32
+    ply: int
+    equity: float
+    mwc: float | None = None
+
+
+def rank_plays(
+    position: Position,
+    d1: int,
+    d2: int,
+    ply: int = 1,
+    ev: Evaluator | None = None,
+    stakes: Stakes | None = None,
+) -> list[RankedPlay]:
+    """Every legal play of ``d1``-``d2`` in ``position``, best first, valued for ``stakes``
+    (money by default).
+
+    Plays are compared at the deepest ply they reached: all at 0-ply, the most promising
+    ones at 1-ply and then ``ply`` (the evaluator's move filter, by money equity), so the
+    tail of the list has shallower values (see :attr:`RankedPlay.ply`)."""
+    _check_ply(ply)
+    ev = ev or load_evaluator(position.variant)
+    stakes = stakes or Stakes()
+    plays = _plays_by_result(position, d1, d2)
+    candidates = ev.rank(position, d1, d2, ply)
+    values = stakes.equities(np.stack([c.outputs for c in candidates]))
+    ranked = [
+        RankedPlay(plays[c.after], c.outputs, c.ply, float(value), stakes.mwc(c.outputs))
+        for c, value in zip(candidates, values, strict=True)
+    ]
+    ranked.sort(key=lambda r: (-r.ply, -r.equity))
+    return ranked
+
+
+def _plays_by_result(position: Position, d1: int, d2: int) -> dict[Pair, Play]:
+    """The legal plays of a roll by the position each reaches, as the evaluator keys them."""
+    return {(p.position.mine, p.position.theirs): p for p in position.legal_plays(d1, d2)}
+
+
+def evaluate(position: Position, ply: int = 1, ev: Evaluator | None = None) -> F32:
+    """The five cubeless probabilities of the side on roll in ``position``, before its roll.
+
+    At 0-ply this is the net's own view of the position, as the opponent's just-played
+    position seen from the other side; at ``n`` ply the average over the 21 rolls of the best
+    play at ``n - 1`` ply. A finished game is valued exactly."""
+    _check_ply(ply)
+    ev = ev or load_evaluator(position.variant)
+    if position.outcome() is not None:
+        return ev.on_roll(position)  # exact
+    their_view = ev.after(position.variant, [(position.theirs, position.mine)], ply)
+    outputs: F32 = flip(their_view)[0]
+    return outputs
+
+
+def cube_analysis(
+    position: Position, stakes: Stakes, ply: int = 1, ev: Evaluator | None = None
+) -> tuple[F32, CubeDecision]:
+    """The side on roll's probabilities at ``ply`` and its cube decision at ``stakes``."""
+    outputs = evaluate(position, ply, ev)
+    return outputs, stakes.decision(outputs, position)
+
+
+# -- games ----------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CheckerPlay:
+    """One turn's checker play, judged. ``turn`` counts the game's turns from 1; equities
+    are normalised (EMG) for the mover; ``unit`` prices one unit of them (the cube in points
+    for money, match winning chance in a match)."""
+
+    turn: int
+    player: int
+    dice: tuple[int, int]
+    position: str
+    """The Position ID before the play, from the mover's side."""
+    played: str
+    best: str
+    played_equity: float
+    best_equity: float
+    ply: int
+    choices: int
+    """Distinct legal plays of the roll: 1 is a forced play (or no move at all)."""
+    unit: float
+
+    @property
+    def loss(self) -> float:
+        """The equity given away by the play (0 for the best)."""
+        return max(0.0, self.best_equity - self.played_equity)
+
+    @property
+    def forced(self) -> bool:
+        return self.choices <= 1
+
+    @property
+    def skill(self) -> str | None:
+        """ "doubtful", "bad", "very bad" or None."""
+        return None if self.forced else skill(self.loss)
+
+
+@dataclass(frozen=True, slots=True)
+class CubeAction:
+    """One cube decision judged: the doubler's (double or not) or the doubled player's (take,
+    pass or beaver). Equities are the doubler's, normalised to the cube before the double:
+    ``no_double``, ``double_take``, ``double_pass``; ``loss`` is what the action gave away,
+    for the player who took it."""
+
+    turn: int
+    player: int
+    role: str
+    """"double" (the player on roll's decision) or "take" (his opponent's answer)."""
+    action: str
+    """What was done: "no double", "double", "take", "pass" or "beaver"."""
+    proper: str
+    """The right action, as gnubg words it ("Double, take", "No double, take", "pass"…)."""
+    no_double: float
+    double_take: float | None
+    double_pass: float | None
+    loss: float
+    close: bool
+    unit: float
+
+    @property
+    def skill(self) -> str | None:
+        return skill(self.loss)
+
+
+@dataclass(frozen=True, slots=True)
+class Roll:
+    """The luck of one roll for its roller: the equity of the roll thrown minus the average
+    roll's, normalised; ``unit`` prices it (see :class:`CheckerPlay`)."""
+
+    turn: int
+    player: int
+    dice: tuple[int, int]
+    luck: float
+    unit: float
+
+    @property
+    def mark(self) -> str | None:
+        return luck_mark(self.luck)
+
+
+@dataclass
+class PlayerStats:
+    """One player's totals over a game or a match, as gnubg's statistics count them. Errors
+    and luck are kept normalised (EMG) and priced (``*_value``: points for money, match
+    winning chance in a match)."""
+
+    moves: int = 0
+    """Turns with a roll and a play (forced ones included)."""
+    unforced: int = 0
+    marked: dict[str, int] = field(default_factory=lambda: {name: 0 for name, _ in SKILLS})
+    checker_error: float = 0.0
+    checker_value: float = 0.0
+    cube_decisions: int = 0
+    """Close or actual cube decisions."""
+    cube_marked: dict[str, int] = field(default_factory=lambda: {name: 0 for name, _ in SKILLS})
+    cube_error: float = 0.0
+    cube_value: float = 0.0
+    rolls: int = 0
+    luck: float = 0.0
+    luck_value: float = 0.0
+    lucky: dict[str, int] = field(default_factory=lambda: {name: 0 for name, _ in LUCK_MARKS})
+    result: float = 0.0
+    """Points won (positive) or lost; in a match, match winning chance gained or lost."""
+
+    def add(self, other: PlayerStats) -> None:
+        """Count ``other``'s totals in too (a game's into a match's)."""
+        for name in (
+            "moves",
+            "unforced",
+            "checker_error",
+            "checker_value",
+            "cube_decisions",
+            "cube_error",
+            "cube_value",
+            "rolls",
+            "luck",
+            "luck_value",
+            "result",
+        ):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for counts, more in (
+            (self.marked, other.marked),
+            (self.cube_marked, other.cube_marked),
+            (self.lucky, other.lucky),
+        ):
+            for key, n in more.items():
+                counts[key] += n
+
+    @property
+    def decisions(self) -> int:
+        """What the error rate is per: unforced moves and close or actual cube decisions."""
+        return self.unforced + self.cube_decisions
+
+    @property
+    def error(self) -> float:
+        """The total normalised error, checker play and cube."""
+        return self.checker_error + self.cube_error
+
+    @property
+    def error_rate(self) -> float | None:
+        """Normalised error per decision (None without a decision)."""
+        return self.error / self.decisions if self.decisions else None
+
+    @property
+    def checker_rate(self) -> float | None:
+        """Normalised checker-play error per unforced move."""
+        return self.checker_error / self.unforced if self.unforced else None
+
+    @property
+    def cube_rate(self) -> float | None:
+        """Normalised cube error per close or actual cube decision."""
+        return self.cube_error / self.cube_decisions if self.cube_decisions else None
+
+    @property
+    def rating(self) -> str | None:
+        """gnubg's overall rating of the error rate."""
+        rate = self.error_rate
+        return None if rate is None else rating(rate)
+
+    @property
+    def luck_rate(self) -> float | None:
+        """Luck per move (normalised)."""
+        return self.luck / self.moves if self.moves else None
+
+    @property
+    def luck_rating(self) -> str | None:
+        rate = self.luck_rate
+        return None if rate is None else luck_rating(rate)
+
+
+@dataclass(frozen=True, slots=True)
+class GameAnalysis:
+    """One game judged: its number and the score before it, every checker play, cube decision
+    and roll, who won what, and each player's totals."""
+
+    number: int
+    score: tuple[int, int]
+    plays: tuple[CheckerPlay, ...]
+    cubes: tuple[CubeAction, ...]
+    rolls: tuple[Roll, ...]
+    winner: int | None
+    points: int
+    kind: str | None
+    cube: int
+    stats: tuple[PlayerStats, PlayerStats]
+
+
+@dataclass(frozen=True, slots=True)
+class Analysis:
+    """Games of one match or session judged, with each player's totals over all of them."""
+
+    players: tuple[str, str]
+    variant: str
+    match_length: int
+    ply: int
+    games: tuple[GameAnalysis, ...]
+    stats: tuple[PlayerStats, PlayerStats]
+    seconds: float
+
+    @property
+    def luck_adjusted(self) -> tuple[float, float]:
+        """Each player's result minus his own luck plus the opponent's (gnubg's "luck
+        adjusted result"), in points (money) or match winning chance (a match)."""
+        a, b = self.stats
+        swing = a.luck_value - b.luck_value
+        return a.result - swing, b.result + swing
+
+
+def analyze(
+    records: Iterable[dict[str, Any]],
+    *,
+    ply: int = 1,
+    ev: Evaluator | None = None,
+    jobs: int | None = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> Analysis:
+    """Judge the games of one match or session, given as game records in order (one per
+    game, as ``nardy.notation.record`` writes them).
+
+    ``ply`` is the lookahead of the checker play and cube analysis; ``jobs`` processes share
+    the turns (None: every core; a pool starts only for :data:`TURNS_PER_PROCESS` turns or
+    more each, as starting one costs about a second); ``progress`` is called with the turns
+    judged so far and their total."""
+    _check_ply(ply)
+    began = time.perf_counter()
+    records = list(records)
+    if not records:
+        raise NardyError("no games to analyse")
+    games: list[Game] = []
+    for i, record in enumerate(records):
+        try:
+            games.append(replay(record))
+        except NardyError as exc:
+            raise NardyError(f"game {record.get('game', i + 1)}: {exc}") from None
+    ev = ev or load_evaluator(games[0].variant)
+    for game in games:
+        ev.check(game.variant)
+    scores = [_score(record) for record in records]
+    tasks = [
+        task
+        for i, (game, score) in enumerate(zip(games, scores, strict=True))
+        for task in _turn_tasks(game, i, score)
+    ]
+    judged = _evaluate_all(ev, tasks, ply, jobs, progress)
+    analyses = []
+    totals = (PlayerStats(), PlayerStats())
+    for i, (game, record) in enumerate(zip(games, records, strict=True)):
+        analysis = _assemble(
+            game,
+            [(t, judged[k]) for k, t in enumerate(tasks) if t.game == i],
+            number=int(record.get("game", i + 1)),
+            score=scores[i],
+        )
+        analyses.append(analysis)
+        for total, stats in zip(totals, analysis.stats, strict=True):
+            total.add(stats)
+    first = records[0]
+    players = first.get("players", ("Player 0", "Player 1"))
+    return Analysis(
+        (str(players[0]), str(players[1])),
+        games[0].variant.key,
+        games[0].settings.match_length,
+        ply,
+        tuple(analyses),
+        totals,
+        time.perf_counter() - began,
+    )
+
+
+TURNS_PER_PROCESS = 40
+"""The fewest turns per worker process worth starting a pool for."""
+
+
+def _score(record: dict[str, Any]) -> tuple[int, int]:
+    score = record.get("score", (0, 0))
+    return int(score[0]), int(score[1])
+
+
+def analyze_game(
+    game: Game,
+    *,
+    ply: int = 1,
+    ev: Evaluator | None = None,
+    number: int = 1,
+    score: tuple[int, int] = (0, 0),
+) -> GameAnalysis:
+    """Judge every turn of a played (or replayed) game, game ``number`` of its match played
+    from ``score``, in this process."""
+    _check_ply(ply)
+    ev = ev or load_evaluator(game.variant)
+    ev.check(game.variant)
+    tasks = _turn_tasks(game, 0, score)
+    judged = _evaluate_all(ev, tasks, ply, 1, None)
+    return _assemble(game, list(zip(tasks, judged, strict=True)), number=number, score=score)
+
+
+# -- the work of one turn -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _TurnTask:
+    """What there is to judge in one turn, picklable for the worker processes."""
+
+    game: int
+    turn: int
+    player: int
+    variant: str
+    before: Pair
+    after: Pair | None
+    """The position the play reached; None when no play was made."""
+    dice: tuple[int, int] | None
+    play: str
+    luck: str
+    """"roll", "opening" (the opening roll, which either player could have got) or "" (no
+    roll, or a named double: chosen, not rolled)."""
+    stakes: Stakes
+    """At the roll, from the mover's side."""
+    cube_before: Stakes | None
+    """Before the roll, from the mover's side, where he could double; None elsewhere."""
+    cube_actions: tuple[str, ...]
+
+
+_Judged = tuple[float | None, CheckerPlay | None, tuple[CubeAction, ...]]
+
+
+def _turn_tasks(game: Game, index: int, score: tuple[int, int]) -> list[_TurnTask]:
+    """The turns of a game that have a roll or a cube decision, with the stakes of each."""
+    settings = game.settings
+    money = MoneyRules(bool(settings.jacoby), bool(settings.beaver), settings.backgammon_value)
+    length = settings.match_length
+
+    def stakes(player: int, cube: int, owner: int | None) -> Stakes:
+        match = None
+        if length and max(score) < length:
+            mine, theirs = score[player], score[1 - player]
+            crawford = game.crawford
+            match = MatchState(length, mine, theirs, crawford, settings.backgammon_value)
+        relative = (
+            Owner.CENTRED if owner is None else Owner.ME if owner == player else Owner.OPPONENT
+        )
+        return Stakes(cube, relative, money, match, bool(settings.cube) and not game.crawford)
+
+    cube, owner = game.start_cube[0] << game.cube.automatic, game.start_cube[1]
+    opening = bool(game.opening_rolls) and game.variant.opening_dice_played
+    opening = opening and settings.opening == "use-opening-dice"
+    tasks = []
+    for i, turn in enumerate(game.records):
+        before_roll = stakes(turn.player, cube, owner)
+        may_double = (
+            before_roll.cube_in_use
+            and owner in (None, turn.player)
+            and not (opening and i == 0)  # the opening roll came before any cube decision
+            and not turn.chosen  # acey-deucey's named double goes on from the 1-2
+            and (turn.dice is not None or bool(turn.cube))  # not a resignation instead
+            and turn.before.outcome() is None  # long nardy's last roll
+        )
+        # A taken double doubles the cube, a beaver doubles it again and the doubler's take
+        # of the beaver once more; the roll that follows is played for the new stake.
+        for action in turn.cube:
+            if action in ("take", "beaver"):
+                cube *= 2
+                if action == "beaver" or "beaver" not in turn.cube:
+                    owner = 1 - turn.player  # the doubler's take of a beaver leaves it there
+        if turn.dice is None and not may_double:
+            continue
+        rolled = turn.dice is not None and not turn.chosen
+        tasks.append(
+            _TurnTask(
+                index,
+                i + 1,
+                turn.player,
+                game.variant.key,
+                (turn.before.mine, turn.before.theirs),
+                None if turn.play is None else (turn.after.mine, turn.after.theirs),
+                turn.dice,
+                "" if turn.play is None else str(turn.play),
+                "" if not rolled else "opening" if opening and i == 0 else "roll",
+                stakes(turn.player, cube, owner),
+                before_roll if may_double else None,
+                turn.cube,
+            )
+        )
+    return tasks
+
+
+def _evaluate_all(
+    ev: Evaluator,
+    tasks: list[_TurnTask],
+    ply: int,
+    jobs: int | None,
+    progress: Callable[[int, int], None] | None,
+) -> list[_Judged]:
+    """Each task judged, in order."""
+    jobs = min(jobs or os.cpu_count() or 1, len(tasks) // TURNS_PER_PROCESS)
+    results: list[_Judged] = []
+    if jobs <= 1:
+        for task in tasks:
+            results.append(_evaluate(ev, task, ply))
+            if progress is not None:
+                progress(len(results), len(tasks))
+        return results
+    with worker_pool(jobs, _start_worker, (ev, ply)) as pool:
+        for result in pool.imap(_work, tasks, chunksize=4):
+            results.append(result)
+            if progress is not None:
+                progress(len(results), len(tasks))
+    return results
+
+
+_worker: tuple[Evaluator, int] | None = None
+
+
+def _start_worker(ev: Evaluator, ply: int) -> None:
+    global _worker
+    _worker = (ev, ply)
+
+
+def _work(task: _TurnTask) -> _Judged:
+    assert _worker is not None, "the pool's initializer sets the worker up"
+    return _evaluate(_worker[0], task, _worker[1])
+
+
+def _evaluate(ev: Evaluator, task: _TurnTask, ply: int) -> _Judged:
+    """A turn's luck (None without a roll), its play judged (None without a play) and its
+    cube decisions judged."""
+    before = Position(variant(task.variant), *task.before)
+    # The 0-ply best play of every roll gives the luck, and its average the 1-ply value of
+    # the position before the roll, which the cube decision needs.
+    needed = task.luck == "roll" or (task.cube_before is not None and ply == 1)
+    table = best_plays(ev, before)[1] if needed else None
+    luck = None
+    if task.luck == "opening":
+        luck = _opening_luck(ev, before, task)
+    elif task.luck and table is not None:
+        values = task.stakes.equities(table)
+        luck = float(values[roll_index(*(task.dice or (1, 1)))] - ROLL_WEIGHTS @ values)
+    cubes: tuple[CubeAction, ...] = ()
+    if task.cube_before is not None:
+        if table is not None and ply == 1:
+            outputs: F32 = (ROLL_WEIGHTS @ table).astype(np.float32)
+        else:
+            outputs = evaluate(before, ply, ev)
+        cubes = _judge_cube(task, task.cube_before.decision(outputs, before))
+    if task.after is None or task.dice is None:
+        return luck, None, cubes
+    return luck, _judge(ev, before, task, ply), cubes
+
+
+def _judge(ev: Evaluator, before: Position, task: _TurnTask, ply: int) -> CheckerPlay:
+    """The play made against the best play of the roll, both at the deepest ply reached."""
+    assert task.dice is not None and task.after is not None
+    ranked = rank_plays(before, *task.dice, ply, ev, task.stakes)
+    best = ranked[0]
+    mine = next(r for r in ranked if (r.play.position.mine, r.play.position.theirs) == task.after)
+    played = mine.equity
+    if mine.ply < best.ply:  # pruned: valued as deep as the best after all
+        deeper = ev.after(before.variant, [task.after], best.ply)[0]
+        played = task.stakes.equity(deeper)
+    best_play = task.play if best is mine or played >= best.equity else str(best.play)
+    return CheckerPlay(
+        task.turn,
+        task.player,
+        task.dice,
+        position_id(before),
+        task.play,
+        best_play,
+        played,
+        max(best.equity, played),
+        best.ply,
+        len(ranked),
+        task.stakes.unit,
+    )
+
+
+def _judge_cube(task: _TurnTask, d: CubeDecision) -> tuple[CubeAction, ...]:
+    """The doubler's decision and, after a double, the answer, against ``d``."""
+    stakes = task.cube_before
+    assert stakes is not None
+    if d.double_take is None or d.double_pass is None:
+        return ()  # the cube is not available after all (the opponent's, or dead)
+    answers = {Response.TAKE.value: d.double_take, Response.PASS.value: d.double_pass}
+    if d.double_beaver is not None:
+        answers[Response.BEAVER.value] = d.double_beaver
+    best = d.equity
+    doubled = bool(task.cube_actions) and task.cube_actions[0] == "double"
+    value = d.double_value if doubled else d.no_double
+    assert value is not None
+    # gnubg's isCloseCubedecision: the proper action against the double, the pass capped
+    # at +1.
+    close = best - min(d.double_take, d.double_pass, 1.0) < CLOSE_CUBE
+    judged = [
+        CubeAction(
+            task.turn,
+            task.player,
+            "double",
+            "double" if doubled else "no double",
+            d.text,
+            d.no_double,
+            d.double_take,
+            d.double_pass,
+            max(0.0, best - value),
+            close or doubled,
+            stakes.unit,
+        )
+    ]
+    if doubled and len(task.cube_actions) > 1:
+        answer = task.cube_actions[1]
+        right = min(answers, key=lambda a: (answers[a], a != Response.TAKE.value))
+        judged.append(
+            CubeAction(
+                task.turn,
+                1 - task.player,
+                "take",
+                answer,
+                right,
+                d.no_double,
+                d.double_take,
+                d.double_pass,
+                max(0.0, answers.get(answer, answers[right]) - answers[right]),
+                True,
+                stakes.unit,
+            )
+        )
+    return tuple(judged)
+
+
+_OPENING = [i for i, (a, b, _) in enumerate(ROLLS) if a != b]
+
+
+def _opening_luck(ev: Evaluator, before: Position, task: _TurnTask) -> float:
+    """The luck of the opening roll for the player who got it: its equity minus the average of
+    the 30 opening rolls, half of them thrown for the opponent (gnubg's ``LuckFirst``)."""
+    assert task.dice is not None
+    mine = task.stakes.equities(best_plays(ev, before)[1])
+    theirs = task.stakes.swap().equities(best_plays(ev, before.swap())[1])
+    mean = (mine[_OPENING].sum() - theirs[_OPENING].sum()) / (2 * len(_OPENING))
+    return float(mine[roll_index(*task.dice)] - mean)
+
+
+def _assemble(
+    game: Game,
+    judged: Sequence[tuple[_TurnTask, _Judged]],
+    *,
+    number: int,
+    score: tuple[int, int],
+) -> GameAnalysis:
+    """A game's analysis from its judged turns: the plays, cube actions, rolls and totals."""
+    stats = (PlayerStats(), PlayerStats())
+    plays: list[CheckerPlay] = []
+    cubes: list[CubeAction] = []
+    rolls: list[Roll] = []
+    for task, (luck, play, cube_actions) in judged:
+        player = stats[task.player]
+        for c in cube_actions:
+            cubes.append(c)
+            who = stats[c.player]
+            who.cube_error += c.loss
+            who.cube_value += c.loss * c.unit
+            who.cube_decisions += c.close
+            if c.skill is not None:
+                who.cube_marked[c.skill] += 1
+        if luck is not None and task.dice is not None:
+            roll = Roll(task.turn, task.player, task.dice, luck, task.stakes.unit)
+            rolls.append(roll)
+            player.rolls += 1
+            player.luck += luck
+            player.luck_value += luck * roll.unit
+            if roll.mark is not None:
+                player.lucky[roll.mark] += 1
+        if play is None:
+            continue
+        plays.append(play)
+        player.moves += 1
+        if not play.forced:
+            player.unforced += 1
+            player.checker_error += play.loss
+            player.checker_value += play.loss * play.unit
+            if play.skill is not None:
+                player.marked[play.skill] += 1
+    result = game.result
+    if result is not None and result.winner is not None:
+        gain = _result_value(game, score, result.winner, result.points)
+        stats[result.winner].result += gain
+        stats[1 - result.winner].result -= gain
+    return GameAnalysis(
+        number,
+        score,
+        tuple(plays),
+        tuple(cubes),
+        tuple(rolls),
+        None if result is None else result.winner,
+        0 if result is None else result.points,
+        None if result is None else result.kind,
+        game.cube.value,
+        stats,
+    )
+
+
+def _result_value(game: Game, score: tuple[int, int], winner: int, points: int) -> float:
+    """What the winner gained: the points for money, the match winning chance in a match
+    (gnubg's ``arActualResult``)."""
+    length = game.settings.match_length
+    if not length or max(score) >= length:
+        return float(points)
+    match = MatchState(length, score[winner], score[1 - winner], game.crawford)
+    # At the start of this game a player one away plays the Crawford game or a later one;
+    # after it, equity_after knows which comes next.
+    before = match_equity(match.away_me, match.away_opp, crawford=game.crawford)
+    return match.equity_after(match.away_me - points, match.away_opp) - before

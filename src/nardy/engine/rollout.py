@@ -1,0 +1,378 @@
+"""Rollouts: the cubeless value of a position estimated by playing it out many times.
+
+A rollout plays ``games`` games from one position, the net choosing every play (at 0-ply by
+default, as GNU Backgammon's rollouts do), and averages the results: the five cubeless
+probabilities of :mod:`nardy.engine.net` (win, win gammon, win backgammon, lose gammon, lose
+backgammon) and the cubeless money equity, each with its standard error. A game either runs to
+its end or is *truncated* after ``truncate`` plays, where the net's evaluation of the last
+position reached stands in for the rest of the game.
+
+The position is either **on roll** (the result is for the side about to roll) or reached
+**after a play** (``after_play=True``: the result is for the side that has just moved, the
+opponent rolling first), which is how candidate plays are compared.
+
+Two kinds of variance reduction, both unbiased:
+
+* **stratified dice** — the first roll of the games runs through the 36 rolls in blocks, each
+  roll once per block of 36 games; within each block of 1296 games every first roll meets each
+  of the 36 second rolls once. With 36 games (truncated after one play) the rollout is exactly
+  the 1-ply evaluation, with 1296 games after two plays exactly the 2-ply one. Each block's
+  order is shuffled by the seed, so a partial block is an unbiased sample too;
+* **luck** — before every roll the 0-ply net values the best play of each of the 21 rolls;
+  the luck of the roll thrown is its value minus the average over all 36 rolls, which has
+  expectation zero. Each game's result minus the luck summed over its rolls (all five
+  outputs, from the rollout's side) has the same mean as the result and a much smaller
+  variance, because it removes most of what the dice decided (GNU Backgammon's "variance
+  reduction"). It costs the 21 rolls' plays at every turn, about eight times a plain game.
+
+The standard errors are those of independent games (the spread of the games' results over
+``√games``); with stratified dice the true error is a little smaller, so they are
+conservative. Every game's dice come from the seed and the game's number alone: a rollout is
+the same with any number of processes (``jobs``). The lookahead treats every roll as an
+ordinary roll, as :mod:`nardy.engine.evaluator` does: acey-deucey's 1-2 bonus and long nardy's
+last roll are not played.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import multiprocessing
+import multiprocessing.pool
+import os
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from nardy.core import CHECKERS, OFF, Position, variant
+from nardy.engine.evaluator import ROLLS, Evaluator, Pair, evaluator
+from nardy.engine.features import F32
+from nardy.engine.net import OUTPUTS, equity, flip
+
+ROLL_WEIGHTS = np.array([w for _, _, w in ROLLS], dtype=np.float64)
+"""The probability of each of the 21 rolls of :data:`~nardy.engine.evaluator.ROLLS`."""
+F64 = npt.NDArray[np.float64]
+_ROLL_INDEX = {(a, b): i for i, (a, b, _) in enumerate(ROLLS)}
+
+STRATUM = 36
+"""Games per block in which every first roll comes once."""
+SECOND_STRATUM = STRATUM * STRATUM
+"""Games per block in which every pair of first and second rolls comes once."""
+CHUNK = 12
+"""Games a worker plays per task: small enough for a smooth progress bar."""
+Z95 = 1.959964
+"""The two-sided 95% quantile of the normal distribution."""
+
+
+def roll_index(d1: int, d2: int) -> int:
+    """The row of a roll (either order) in :data:`~nardy.engine.evaluator.ROLLS`."""
+    return _ROLL_INDEX[min(d1, d2), max(d1, d2)]
+
+
+def best_plays(ev: Evaluator, position: Position) -> tuple[list[Pair], F32]:
+    """For each of the 21 rolls, the play the net picks at 0-ply in ``position`` (the side on
+    roll moving) and the five probabilities it gives that play, for the mover.
+
+    What :meth:`Evaluator.on_roll` averages at 1-ply, kept per roll: the luck of a roll is its
+    row's equity minus the average (weighted by :data:`ROLL_WEIGHTS`) of all rows. A roll with
+    no legal move leaves the position as it is."""
+    return ev.best_plays(position.variant, [(position.mine, position.theirs)])
+
+
+# -- the result ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class RolloutResult:
+    """What a rollout found, for the side it was asked about (on roll, or the mover).
+
+    ``outputs`` are the mean five probabilities and ``errors`` their standard errors;
+    ``equity`` is the cubeless money equity with its standard error ``equity_error``, and
+    ``equities`` each game's (variance-reduced) equity, in the order of the games, so that
+    rollouts with the same dice can be compared game by game (:func:`difference`).
+    ``truncate`` is 0 for games played to the end."""
+
+    outputs: F32
+    errors: F32
+    equity: float
+    equity_error: float
+    games: int
+    truncate: int
+    seed: int
+    ply: int
+    reduced: bool
+    equities: F64
+
+    @property
+    def confidence95(self) -> float:
+        """Half the width of the 95% confidence interval of the equity."""
+        return Z95 * self.equity_error
+
+
+def difference(a: RolloutResult, b: RolloutResult) -> tuple[float, float]:
+    """The equity of ``a`` minus ``b`` and its standard error, game by game: rollouts made
+    together by :func:`rollouts` share their dice, so most of the luck cancels."""
+    if len(a.equities) != len(b.equities):
+        raise ValueError("rollouts of different lengths cannot be paired")
+    diff = a.equities - b.equities
+    n = len(diff)
+    error = float(diff.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
+    return float(diff.mean()), error
+
+
+@dataclass(frozen=True, slots=True)
+class _Task:
+    """A rollout as the workers see it: picklable, without the evaluator."""
+
+    variant: str
+    mine: bytes
+    theirs: bytes
+    flip: bool  # after a play: rolled out from the opponent's side, the result flipped
+    games: int
+    truncate: int
+    seed: int
+    ply: int
+    reduce: bool
+
+
+def rollout(
+    position: Position,
+    *,
+    games: int = SECOND_STRATUM,
+    truncate: int = 0,
+    seed: int = 0,
+    ply: int = 0,
+    reduce_variance: bool = True,
+    after_play: bool = False,
+    jobs: int | None = None,
+    ev: Evaluator | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> RolloutResult:
+    """Roll ``position`` out ``games`` times; see :func:`rollouts`."""
+    return rollouts(
+        [position],
+        games=games,
+        truncate=truncate,
+        seed=seed,
+        ply=ply,
+        reduce_variance=reduce_variance,
+        after_play=after_play,
+        jobs=jobs,
+        ev=ev,
+        progress=progress,
+    )[0]
+
+
+def rollouts(
+    positions: Sequence[Position],
+    *,
+    games: int = SECOND_STRATUM,
+    truncate: int = 0,
+    seed: int = 0,
+    ply: int = 0,
+    reduce_variance: bool = True,
+    after_play: bool = False,
+    jobs: int | None = None,
+    ev: Evaluator | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> list[RolloutResult]:
+    """Roll each position out ``games`` times with the same dice (game ``i`` of every
+    rollout rolls the same numbers while the games go alike), so that differences between
+    the positions — candidate plays, with ``after_play`` — are measured more precisely.
+
+    ``truncate`` ends each game after that many plays (0: play to the end); ``ply`` is the
+    lookahead of the plays inside (0, the default, is the net alone); ``reduce_variance``
+    subtracts each roll's luck. ``jobs`` processes share the games (None: every core).
+    ``ev`` defaults to the variant's shipped evaluator. ``progress`` is called with the
+    number of games finished so far, over all the rollouts."""
+    if games < 1:
+        raise ValueError(f"a rollout needs at least one game, not {games}")
+    if truncate < 0:
+        raise ValueError(f"truncate is a number of plays (0: none), not {truncate}")
+    if not positions:
+        return []
+    ev = ev or evaluator(positions[0].variant)
+    tasks = []
+    for position in positions:
+        ev.check(position.variant)
+        start = position.swap() if after_play else position
+        tasks.append(
+            _Task(
+                position.variant.key,
+                start.mine,
+                start.theirs,
+                after_play,
+                games,
+                truncate,
+                seed,
+                ply,
+                reduce_variance,
+            )
+        )
+    units = [
+        (t, lo, min(lo + CHUNK, games)) for t in range(len(tasks)) for lo in range(0, games, CHUNK)
+    ]
+    samples = [np.empty((games, OUTPUTS), dtype=np.float64) for _ in tasks]
+    done = 0
+    for t, lo, block in _run(ev, tasks, units, jobs):
+        samples[t][lo : lo + len(block)] = block
+        done += len(block)
+        if progress is not None:
+            progress(done)
+    return [_summary(s, task) for s, task in zip(samples, tasks, strict=True)]
+
+
+def _summary(samples: F64, task: _Task) -> RolloutResult:
+    n = len(samples)
+    equities = equity(samples.astype(np.float32)).astype(np.float64)  # per game
+    if n > 1:
+        errors = samples.std(axis=0, ddof=1) / math.sqrt(n)
+        equity_error = float(equities.std(ddof=1) / math.sqrt(n))
+    else:
+        errors = np.full(OUTPUTS, math.nan)
+        equity_error = math.nan
+    return RolloutResult(
+        samples.mean(axis=0).astype(np.float32),
+        errors.astype(np.float32),
+        float(equities.mean()),
+        equity_error,
+        n,
+        task.truncate,
+        task.seed,
+        task.ply,
+        task.reduce,
+        equities,
+    )
+
+
+# -- the workers ---------------------------------------------------------------------------------
+
+_Unit = tuple[int, int, int]  # task, first game, end
+
+
+def _run(
+    ev: Evaluator, tasks: list[_Task], units: list[_Unit], jobs: int | None
+) -> Iterator[tuple[int, int, F64]]:
+    """The results of every unit, in any order: in this process, or in a pool of ``jobs``."""
+    jobs = min(jobs or os.cpu_count() or 1, len(units))
+    if jobs <= 1:
+        for t, lo, hi in units:
+            yield t, lo, _play_games(ev, tasks[t], lo, hi)
+        return
+    with worker_pool(jobs, _start_worker, (ev, tasks)) as pool:
+        yield from pool.imap_unordered(_work, units)
+
+
+_THREAD_VARIABLES = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+@contextlib.contextmanager
+def worker_pool(
+    jobs: int, initializer: Callable[..., None], initargs: tuple[Any, ...]
+) -> Iterator[multiprocessing.pool.Pool]:
+    """A pool of ``jobs`` fresh worker processes, each set up by ``initializer(*initargs)``
+    (how the evaluator reaches them). They are spawned rather than forked, with one BLAS
+    thread each: the matrix products here are small, and several threads per process would
+    only fight over the cores."""
+    saved = {name: os.environ.get(name) for name in _THREAD_VARIABLES}
+    os.environ.update(dict.fromkeys(_THREAD_VARIABLES, "1"))
+    try:
+        context = multiprocessing.get_context("spawn")
+        pool = context.Pool(jobs, initializer=initializer, initargs=initargs)
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+    with pool:
+        yield pool
+
+
+_worker: tuple[Evaluator, list[_Task]] | None = None
+
+
+def _start_worker(ev: Evaluator, tasks: list[_Task]) -> None:
+    global _worker
+    _worker = (ev, tasks)
+
+
+def _work(unit: _Unit) -> tuple[int, int, F64]:
+    assert _worker is not None, "the pool's initializer sets the worker up"
+    ev, tasks = _worker
+    t, lo, hi = unit
+    return t, lo, _play_games(ev, tasks[t], lo, hi)
+
+
+def _play_games(ev: Evaluator, task: _Task, lo: int, hi: int) -> F64:
+    """Games ``lo`` to ``hi - 1`` of a rollout: one row of five outputs each."""
+    start = Position(variant(task.variant), task.mine, task.theirs)
+    rows = np.empty((hi - lo, OUTPUTS), dtype=np.float64)
+    for i in range(lo, hi):
+        row = _play_game(ev, start, _dice(task.seed, i), task)[None, :]
+        rows[i - lo] = flip(row)[0] if task.flip else row[0]
+    return rows
+
+
+def _dice(seed: int, game: int) -> Iterator[tuple[int, int]]:
+    """The rolls of game ``game``: the first two stratified, the rest at random."""
+    block, j = divmod(game, SECOND_STRATUM)
+    stratum, k = divmod(j, STRATUM)
+    # Shuffled by the seed: the first rolls of each stratum of 36 games are a permutation of
+    # the 36 rolls, and the second rolls of the games sharing a first roll within a block
+    # are one too (one game per stratum each).
+    first = int(np.random.default_rng([seed, 1, block, stratum]).permutation(STRATUM)[k])
+    second = int(np.random.default_rng([seed, 2, block, first]).permutation(STRATUM)[stratum])
+    yield first // 6 + 1, first % 6 + 1
+    yield second // 6 + 1, second % 6 + 1
+    rng = np.random.default_rng([seed, 0, game])
+    while True:
+        yield from ((a, b) for a, b in rng.integers(1, 7, size=(32, 2)).tolist())
+
+
+def _play_game(ev: Evaluator, start: Position, dice: Iterator[tuple[int, int]], task: _Task) -> F32:
+    """One game from ``start`` (its side on roll first): the result for that side, or the
+    net's value where the game is truncated, minus the luck of its rolls when reducing."""
+    v = start.variant
+    if start.outcome() is not None:
+        return ev.on_roll(start)  # exact
+    position = start
+    luck = np.zeros((1, OUTPUTS), dtype=np.float32)  # for the first roller
+    first = True  # the first roller is on roll
+    plays = 0
+    while True:
+        d1, d2 = next(dice)
+        if task.reduce:
+            chosen, rows = best_plays(ev, position)
+            r = roll_index(d1, d2)
+            swing = rows[r : r + 1] - (ROLL_WEIGHTS @ rows)[None, :].astype(np.float32)
+            # Seen from the other side a swing in wins changes sign and the gammon columns
+            # trade places: flip(a) - flip(b) is that, the constant 1 of flip cancelling.
+            luck += swing if first else flip(swing) - flip(np.zeros_like(swing))
+            reached, value = chosen[r], rows[r : r + 1]
+        if not task.reduce or task.ply > 0:
+            reached = _choose(ev, position, d1, d2, task.ply)
+            value = ev.after(v, [reached], 0)
+        plays += 1
+        mine, theirs = reached
+        if mine[OFF] == CHECKERS or plays == task.truncate:
+            result: F32 = ((value if first else flip(value)) - luck)[0]
+            return result
+        position = Position(v, theirs, mine)
+        first = not first
+
+
+def _choose(ev: Evaluator, position: Position, d1: int, d2: int, ply: int) -> Pair:
+    """The play the net makes with a roll at ``ply``."""
+    if ply > 0:
+        return ev.rank(position, d1, d2, ply)[0].after
+    v = position.variant
+    pairs = list(v.play_paths(position.mine, position.theirs, d1, d2))
+    if not pairs:
+        return position.mine, position.theirs
+    if len(pairs) == 1:
+        return pairs[0]
+    return pairs[int(np.argmax(equity(ev.after(v, pairs, 0))))]

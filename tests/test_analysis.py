@@ -1,0 +1,207 @@
+"""Analysis (``nardy.engine.analysis``): ranked plays in the evaluator's order with equities that
+follow from their probabilities, gnubg's thresholds, and games judged — the heuristic bot's
+errors seen, the net's own 0-ply choices not, the luck of a roll, and cube errors."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+import pytest
+from conftest import pos
+
+import nardy
+from nardy.core import Play, Position
+from nardy.core.dice import FixedDice, SeededDice
+from nardy.core.game import Game
+from nardy.core.settings import Settings
+from nardy.engine import analysis, features_long
+from nardy.engine.analysis import (
+    Stakes,
+    analyze,
+    analyze_game,
+    evaluate,
+    luck_mark,
+    luck_rating,
+    rank_plays,
+    rating,
+    skill,
+)
+from nardy.engine.bots import HeuristicBot, play_game, step
+from nardy.engine.cube import MatchState
+from nardy.engine.evaluator import ROLLS, evaluator, for_net
+from nardy.engine.net import Net, equity, flip
+from nardy.notation import position_from_id
+from nardy.notation.record import game_record
+
+CONTACT = position_from_id("mGs8Awiw8+CAQQ", "backgammon")
+
+
+class NetBot(HeuristicBot):
+    """The net's own 0-ply checker play (the heuristic's cube): what a 0-ply analysis must
+    find no fault with."""
+
+    name = "net0"
+
+    def choose_play(self, position: Position, d1: int, d2: int) -> Play:
+        return rank_plays(position, d1, d2, 0)[0].play
+
+
+@functools.cache
+def bot_game() -> dict[str, Any]:
+    """One money game, the heuristic bot (player 0) against the net at 0-ply (player 1)."""
+    game = Game(Settings(), SeededDice(21))
+    play_game(game, (HeuristicBot(), NetBot()))
+    return game_record(game, players=("Heuristic", "Net"))
+
+
+# -- hints ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ply", [0, 1])
+def test_ranked_plays_are_in_the_evaluators_order(ply: int) -> None:
+    ev = evaluator("backgammon")
+    for position, dice in ((nardy.BACKGAMMON.start(), (6, 5)), (CONTACT, (4, 2))):
+        ranked = rank_plays(position, *dice, ply)
+        expected = ev.rank(position, *dice, ply)
+        assert [(r.play.position.mine, r.play.position.theirs) for r in ranked] == [
+            c.after for c in expected
+        ]
+        assert {str(r.play) for r in ranked} == {str(p) for p in position.legal_plays(*dice)}
+        for r in ranked:
+            win, wg, wbg, lg, lbg = (float(x) for x in r.outputs)
+            assert r.equity == pytest.approx(2 * win - 1 + wg - lg + wbg - lbg, abs=1e-5)
+            assert all(0 <= float(x) <= 1 for x in r.outputs)
+        equities = [r.equity for r in ranked if r.ply == ranked[0].ply]
+        assert equities == sorted(equities, reverse=True)
+
+
+def test_one_ply_is_the_average_best_play_over_the_rolls() -> None:
+    mean = np.zeros(5)
+    for d1, d2, weight in ROLLS:
+        mean += weight * rank_plays(CONTACT, d1, d2, 0)[0].outputs
+    np.testing.assert_allclose(evaluate(CONTACT, 1), mean, atol=1e-5)
+
+
+def test_a_finished_game_is_valued_exactly() -> None:
+    lost = pos("backgammon", {6: 15}, {})  # the opponent is off, none of mine: a gammon
+    assert evaluate(lost, 2).tolist() == [0, 0, 0, 1, 0]
+
+
+def test_match_stakes_weigh_gammons_by_the_score() -> None:
+    outputs = np.array([0.5, 0.3, 0.0, 0.0, 0.0], dtype=np.float32)
+    assert Stakes().equity(outputs) == pytest.approx(0.3)
+    double_match_point = Stakes(match=MatchState(5, 4, 4))  # gammons count nothing
+    assert double_match_point.equity(outputs) == pytest.approx(0.0, abs=1e-9)
+    assert double_match_point.mwc(outputs) == pytest.approx(0.5)
+    at_score = Stakes(cube=2, match=MatchState(7, 3, 1))
+    flipped = flip(outputs[None, :])[0]
+    assert at_score.swap().equity(flipped) == pytest.approx(-at_score.equity(outputs))
+
+
+def test_gnubgs_thresholds() -> None:
+    assert [skill(x) for x in (0.04, 0.0401, 0.08, 0.0801, 0.16, 0.1601)] == [
+        None,
+        "doubtful",
+        "doubtful",
+        "bad",
+        "bad",
+        "very bad",
+    ]
+    assert rating(0.0019) == "Supernatural" and rating(0.002) == "World class"
+    assert rating(0.0119) == "Advanced" and rating(0.0349) == "Beginner"
+    assert rating(0.035) == "Awful!"
+    assert [luck_mark(x) for x in (0.61, 0.31, 0.3, -0.3, -0.31, -0.61)] == [
+        "very lucky",
+        "lucky",
+        None,
+        None,
+        "unlucky",
+        "very unlucky",
+    ]
+    assert luck_rating(0.07) == "Go to Las Vegas" and luck_rating(-0.04) == "Bad dice, man!"
+    assert luck_rating(0.0) == "None"
+
+
+# -- games ------------------------------------------------------------------------------------
+
+
+def test_the_heuristic_bots_errors_are_seen_and_the_nets_own_play_is_not() -> None:
+    record = bot_game()
+    a = analyze([record], ply=0)
+    heuristic, net = a.stats
+    assert net.unforced > 10 and net.checker_error < 1e-6 and sum(net.marked.values()) == 0
+    assert heuristic.checker_error > 0.2 and sum(heuristic.marked.values()) > 0
+    assert heuristic.error_rate is not None and heuristic.error_rate > 0.01
+    errors = [p for p in a.games[0].plays if p.skill is not None]
+    assert all(p.player == 0 and p.best != p.played and p.loss > 0.04 for p in errors)
+    # Every turn with a roll is judged once, and its roll's luck measured.
+    rolled = [t for t in record["turns"] if "dice" in t]
+    assert len(a.games[0].rolls) == len(rolled)
+    assert heuristic.moves + net.moves == len([t for t in rolled if "play" in t])
+    # The result and the luck-adjusted result are zero-sum.
+    assert heuristic.result == -net.result != 0
+    assert sum(a.luck_adjusted) == pytest.approx(0.0)
+
+
+def test_worker_processes_judge_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
+    alone = analyze([bot_game()], ply=0, jobs=1)
+    monkeypatch.setattr(analysis, "TURNS_PER_PROCESS", 10)  # a pool even for one game
+    shared = analyze([bot_game()], ply=0, jobs=2)
+    assert shared.games[0].plays == alone.games[0].plays
+    assert shared.games[0].rolls == alone.games[0].rolls
+
+
+def test_the_luck_of_the_only_winning_roll() -> None:
+    # X wins only with 6-6 (four checkers on the six point); O bears off next turn.
+    start = pos("backgammon", {6: 4}, {1: 2})
+    game = Game(Settings(cube=False), FixedDice([6, 6]), position=start, first_player=0)
+    game.roll(0)
+    game.play(0, game.legal_plays()[0])
+    roll = analyze_game(game, ply=0).rolls[0]
+    # Winning is worth +1 exactly; every other roll loses, which the 0-ply net values at a
+    # little above -1: the luck is nearly 1 + 35/36.
+    assert 1.7 < roll.luck < 1 + 35 / 36
+    assert roll.mark == "very lucky"
+
+
+def test_cube_errors_a_double_too_good_and_a_take_of_a_gammon() -> None:
+    # X bears off two checkers from the ace point with any roll; O has none off: a gammon.
+    start = pos("backgammon", {1: 2}, {6: 15})
+    settings = Settings(jacoby=False)
+    game = Game(settings, FixedDice([2, 1]), position=start, first_player=0)
+    game.double(0)
+    game.take(1)
+    game.roll(0)
+    game.play(0, game.legal_plays()[0])
+    judged = analyze_game(game, ply=1)
+    double, take = judged.cubes
+    assert (double.player, double.action, double.proper) == (
+        0,
+        "double",
+        "Too good to double, pass",
+    )
+    assert double.loss == pytest.approx(1.0, abs=1e-6)  # a gammon (2) given up for 1
+    assert (take.player, take.action, take.proper) == (1, "take", "pass")
+    assert take.loss == pytest.approx(3.0, abs=1e-6)  # 4 (a gammon at 2) instead of 1
+    assert judged.stats[0].cube_error == pytest.approx(1.0, abs=1e-6)
+    assert judged.stats[1].cube_marked["very bad"] == 1
+
+
+def test_long_nardy_is_analysed_through_its_own_net() -> None:
+    # A random net of the long-nardy shape: the shipped one may not be trained yet.
+    ev = for_net(Net.random(features_long.INPUTS, 16, seed=2), "long")
+    game = Game(Settings(variant="long"), SeededDice(3))
+    bots = (HeuristicBot(), HeuristicBot())
+    while len(game.records) < 30:  # the first 30 turns are enough
+        step(game, bots)
+    judged = analyze_game(game, ply=0, ev=ev)
+    assert len(judged.plays) == len([t for t in game.records if t.play is not None])
+    assert all(np.isfinite(r.luck) for r in judged.rolls)
+
+
+def test_equity_of_candidates_matches_the_net() -> None:
+    ranked = rank_plays(CONTACT, 3, 1, 0)
+    outputs = np.stack([r.outputs for r in ranked])
+    np.testing.assert_allclose([r.equity for r in ranked], equity(outputs), atol=1e-6)
