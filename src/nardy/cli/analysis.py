@@ -24,7 +24,7 @@ from typing import Any
 
 from nardy.cli.options import die
 from nardy.cli.play import counted, dice_text
-from nardy.cli.records import group_matches
+from nardy.cli.records import group_matches, parse_jsonl
 from nardy.cli.selfplay import Progress
 from nardy.core import NardyError, NotationError, Position, variants
 from nardy.engine.analysis import (
@@ -604,18 +604,7 @@ def read_records(name: str) -> list[dict[str, Any]]:
         if not all(isinstance(r, dict) for r in whole):
             raise NotationError(f"{name}: a JSON array of game records holds objects only")
         return whole
-    records = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise NotationError(f"{name} line {number}: not JSON: {exc.msg}") from None
-        if not isinstance(record, dict):
-            raise NotationError(f"{name} line {number}: a game record is a JSON object")
-        records.append(record)
-    return records
+    return [record for _, record in parse_jsonl(text, name)]
 
 
 def run_analyze(args: argparse.Namespace) -> int:

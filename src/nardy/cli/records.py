@@ -137,7 +137,12 @@ def run_import(args: argparse.Namespace) -> int:
 
 def _read_jsonl(name: str) -> list[tuple[int, dict[str, Any]]]:
     """The records of a JSON-lines file, each with its line number."""
-    text = sys.stdin.read() if name == "-" else Path(name).read_text("utf-8")
+    return parse_jsonl(sys.stdin.read() if name == "-" else Path(name).read_text("utf-8"), name)
+
+
+def parse_jsonl(text: str, name: str) -> list[tuple[int, dict[str, Any]]]:
+    """The records of the JSON-lines ``text`` of the file ``name``, each with its line
+    number; blank lines are skipped."""
     records = []
     for number, line in enumerate(text.splitlines(), 1):
         if not line.strip():
