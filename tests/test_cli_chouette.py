@@ -278,7 +278,7 @@ def test_the_wrong_participant_is_refused(
         "Dee: move> Ann: yes\n  the team cannot double now\n",
         "Dee: move> Ann: no\n  there is no vote on a double now\n",
         "Dee: move> Ann: take\n  there is no double to answer now\n",
-        "Dee: move> Ann: hint\n  Hint: 24/23 13/9\n",  # the team may consult
+        "Dee: move> Ann: hint\n  Hint: 24/23 13/9 (equity ",  # the team may consult
         "Dee: move> Dee: beaver\n  no beavers in a chouette: the members share one cube\n",
         "Dee: yes or no> roll\n  Ann is the captain and plays for the team, not Dee\n",
         "Dee: yes or no> Ann: no\n  Ann has already voted for this double\n",

@@ -224,12 +224,12 @@ def test_single_moves_undo_and_confirm(
 ) -> None:
     lines = ["", "hint", "13/8", "undo", "13/8", "6/4", "hint", "", "quit"]
     out, recs = first_turn(monkeypatch, capsys, tmp_path, lines)
-    assert "You: move> hint\n  Hint: 13/11 13/8\n" in out
+    assert "You: move> hint\n  Hint: 13/11 13/8 (equity " in out
     assert "You to play 5-2; moved 13/8 so far.\nYou: move> undo\n" in out
     assert "Moved 13/8 6/4: Enter confirms it, undo takes a move back." in out
     # After the roll and after each move the board is drawn again, with the dice.
     assert out.count(" You are on roll with 5-2. Cube: 1, centred.\n") == 5
-    assert "You: confirm or undo> hint\n  Hint: 13/11 13/8 (from the start of the turn" in out
+    assert re.search(r"You: confirm or undo> hint\n  Hint: 13/11 13/8 \(equity [^)]*\) \(from the start of the turn", out)
     assert "Bot rolls " in out and "Stopped." in out
     turns = recs[0]["turns"]
     assert turns[1]["play"] == "13/8 6/4"  # type: ignore[index]

@@ -13,9 +13,9 @@ from nardy.core import CHECKERS, OFF, Position, variant
 from nardy.core.dice import SeededDice
 from nardy.core.game import Game
 from nardy.core.settings import Settings
-from nardy.engine import RandomBot, make_bot
+from nardy.engine import HeuristicBot, RandomBot, make_bot
 from nardy.engine.bots import play_game
-from nardy.engine.evaluator import ROLLS, evaluator, for_net
+from nardy.engine.evaluator import ROLLS, consistent, evaluator, for_net
 from nardy.engine.features import INPUTS, RAW_PER_SIDE, encode, encode_sides, sides_array
 from nardy.engine.net import Net, equity, flip
 from nardy.engine.neural import LEVELS, NeuralBot
@@ -298,11 +298,30 @@ def test_finished_games_are_valued_exactly() -> None:
     np.testing.assert_array_equal(ev.on_roll(won.swap()), [0, 0, 0, 0, 0])
 
 
+def test_outputs_are_made_consistent() -> None:
+    raw = np.array([[0.24, 0.38, 0.5, 0.9, 0.95], [0.6, 0.2, 0.01, 0.1, 0.02]], np.float32)
+    fixed = consistent(raw.copy())
+    np.testing.assert_allclose(fixed[0], [0.24, 0.24, 0.24, 0.76, 0.76])
+    np.testing.assert_allclose(fixed[1], raw[1])
+
+
+def test_acey_deucey_has_no_net_and_the_heuristic_stands_in() -> None:
+    ad = variant("acey-deucey")
+    with pytest.raises(ValueError, match="no trained net for acey-deucey"):
+        evaluator(ad)
+    bot, heuristic = NeuralBot("world-class"), HeuristicBot()
+    for pos in random_positions("acey-deucey", 5, seed=2):
+        assert bot.choose_play(pos, 6, 1) == heuristic.choose_play(pos, 6, 1)
+    assert bot.choose_double(ad.start()) == heuristic.choose_double(ad.start())
+    game = Game(Settings(variant="acey-deucey"), SeededDice(3))
+    assert play_game(game, (bot, RandomBot(seed=3))).winner in (0, 1)
+
+
 def test_for_net_uses_the_given_net() -> None:
     net = Net.random(INPUTS, 8, seed=9)
     ev = for_net(net, "nackgammon")
     assert ev.net is net and "backgammon" in ev.variants
-    with pytest.raises(ValueError, match="no net"):
+    with pytest.raises(ValueError, match="no trained net"):
         for_net(net, "chess")
 
 

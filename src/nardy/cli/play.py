@@ -1,4 +1,4 @@
-"""``nardy play``: a game in the terminal, against the heuristic bot or two people at one
+"""``nardy play``: a game in the terminal, against the bot or two people at one
 screen, or a chouette of three or more (``--chouette``, in :mod:`nardy.cli.chouette_cli`).
 
 Before each decision the board is drawn from the side of the one who decides (against the
@@ -54,6 +54,8 @@ from nardy.core.errors import IllegalPlayError
 from nardy.core.game import Cube, Game, GameError, GameResult, Phase
 from nardy.core.match import Match
 from nardy.engine.bots import BOTS, LEVELS, Bot, deciding_player, make_bot, step
+from nardy.engine.cube import CubeDecision
+from nardy.engine.neural import NeuralBot
 from nardy.notation.record import match_records
 
 DEFAULT_LEVEL = "expert"
@@ -76,7 +78,7 @@ Commands (the first letter is enough where it is shown in brackets):
   [a]ccept  decline  answer a resignation
   surrender          long nardy: give the game up (asks: are you sure?)
   plays              list the legal plays of the dice
-  [h]int             what the heuristic bot would do
+  [h]int             what the expert bot would do, with its equities
   help               this list
   [q]uit             stop; the games so far are saved"""
 
@@ -133,7 +135,7 @@ class Quit(Exception):
 
 
 BOT_SUFFIX = ":bot"
-"""Marks a chouette participant played by the heuristic bot: ``--chouette Ann,Bob:bot,Cy``."""
+"""Marks a chouette participant played by the bot: ``--chouette Ann,Bob:bot,Cy``."""
 
 
 def chouette_players(text: str) -> tuple[tuple[str, bool], ...]:
@@ -212,6 +214,17 @@ def add_parser(subparsers: Any) -> None:
         help="draw the home board on the other side (left/right) after each game (RULES.md 4)",
     )
     parser.set_defaults(handler=run)
+
+
+def _cube_words(decision: CubeDecision) -> str:
+    """A cube decision as GNU Backgammon words it, with the equities of the actions that
+    are open (normalised to the cube; EMG in a match)."""
+    parts = [f"no double {decision.no_double:+.3f}"]
+    if decision.double_take is not None:
+        parts.append(f"double/take {decision.double_take:+.3f}")
+    if decision.double_pass is not None:
+        parts.append(f"double/pass {decision.double_pass:+.3f}")
+    return f"{decision.text}: " + ", ".join(parts)
 
 
 def default_record_name(now: datetime.datetime | None = None) -> str:
@@ -416,7 +429,7 @@ class Terminal(abc.ABC):
         self.home = home
         self.switch_sides = False
         self.record = record
-        self.adviser = make_bot(ADVISER)
+        self.adviser = NeuralBot(ADVISER)
         self._shown: tuple[object, ...] | None = None  # what the last board drawn showed
         self._told: tuple[object, ...] | None = None  # the situation last described
         self._last_roll: Game | None = None  # the game whose last roll was announced
@@ -833,26 +846,50 @@ class Terminal(abc.ABC):
     def _hint(self, game: Game, player: int) -> str:
         adviser = self.adviser
         phase = game.phase
+        advice = adviser.stand_in(game.variant) is None  # the net's numbers, where it has one
         if phase is Phase.ROLL:
             doubling = game.can_double(player) and adviser.should_double(game, player)
-            return "double" if doubling else "roll"
+            hint = "double" if doubling else "roll"
+            if advice and game.can_double(player):
+                hint += f" ({_cube_words(adviser.cube_decision(game))})"
+            return hint
         if phase is Phase.MOVING:
             dice = game.dice
             assert dice is not None
-            play = adviser.choose_play(game.turn_start, *dice)
             again = " (from the start of the turn: undo first)" if game.moves_made else ""
-            return f"{play}{again}" if play.moves else "no legal move"
+            if not advice:
+                play = adviser.choose_play(game.turn_start, *dice)
+                return f"{play}{again}" if play.moves else "no legal move"
+            return self._ranked_hint(game, dice) + again
         if phase is Phase.CHOOSE_DOUBLE:
             return str(adviser.choose_double(game.position))
-        if phase is Phase.DOUBLED:
-            if game.settings.beaver and adviser.should_beaver(game, player):
-                return "beaver"
-            return "take" if adviser.should_take(game, player) else "pass"
-        if phase is Phase.BEAVERED:
-            return "take" if adviser.should_take(game, player) else "pass"
+        if phase in (Phase.DOUBLED, Phase.BEAVERED):
+            if (
+                phase is Phase.DOUBLED
+                and game.settings.beaver
+                and adviser.should_beaver(game, player)
+            ):
+                answer = "beaver"
+            else:
+                answer = "take" if adviser.should_take(game, player) else "pass"
+            return f"{answer} ({_cube_words(adviser.cube_decision(game))})" if advice else answer
         pending = game.resignation()
         assert pending is not None
         return "accept" if adviser.accept_resignation(game, player, pending[1]) else "decline"
+
+    def _ranked_hint(self, game: Game, dice: tuple[int, int]) -> str:
+        """The adviser's play with its cubeless equity, and the next best play's."""
+        position = game.turn_start
+        ranked = self.adviser.evaluator(position).rank(position, *dice, self.adviser.level.ply)
+        plays = {(p.position.mine, p.position.theirs): p for p in position.legal_plays(*dice)}
+        if not plays:
+            return "no legal move"
+        best = ranked[0]
+        text = f"{plays[best.after]} (equity {best.equity:+.3f}"
+        if len(ranked) > 1:
+            second = ranked[1]
+            text += f"; next {plays[second.after]} {second.equity - best.equity:+.3f}"
+        return text + ")"
 
     def _list_plays(self, game: Game) -> None:
         """Every legal play of the dice: on one line where they fit, else in columns."""

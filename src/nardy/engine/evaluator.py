@@ -66,6 +66,17 @@ def terminal_outputs(v: Variant, mine: Side, theirs: Side) -> F32:
     return out
 
 
+def consistent(outputs: F32) -> F32:
+    """The net's outputs made consistent, in place: a gammon no likelier than the win or loss
+    it is part of, a backgammon no likelier than its gammon."""
+    o = outputs
+    np.minimum(o[:, 1], o[:, 0], out=o[:, 1])
+    np.minimum(o[:, 2], o[:, 1], out=o[:, 2])
+    np.minimum(o[:, 3], 1.0 - o[:, 0], out=o[:, 3])
+    np.minimum(o[:, 4], o[:, 3], out=o[:, 4])
+    return o
+
+
 @dataclass(frozen=True, slots=True)
 class Candidate:
     """One play of a roll as the evaluator ranks it: the position it reaches (from the
@@ -105,7 +116,7 @@ class Evaluator:
         mine = sides_array(m for m, _ in pairs)
         done = mine[:, OFF] == CHECKERS
         if ply <= 0 or done.all():
-            out = self.net.forward(self.encode(mine, sides_array(t for _, t in pairs)))
+            out = consistent(self.net.forward(self.encode(mine, sides_array(t for _, t in pairs))))
         else:
             out = np.empty((len(pairs), OUTPUTS), dtype=np.float32)
             live = np.flatnonzero(~done)
@@ -198,8 +209,10 @@ class Evaluator:
 
 # -- the shipped evaluators --------------------------------------------------------------------
 
-BACKGAMMON_FAMILY = ("backgammon", "nackgammon", "acey-deucey")
-"""The variants played on backgammon's geometry, with one net."""
+BACKGAMMON_FAMILY = ("backgammon", "nackgammon")
+"""The variants the backgammon net plays. Acey-deucey shares the geometry but not the
+positions: its checkers start off the board, far from anything the net was trained on, and
+its values there are nonsense, so it has no net (yet)."""
 LONG_FAMILY = ("long",)
 
 
@@ -215,7 +228,21 @@ def family(v: Variant | str) -> tuple[tuple[str, ...], Encoder, str]:
         from nardy.engine.features_long import encode as encode_long
 
         return LONG_FAMILY, encode_long, "long.npz"
-    raise ValueError(f"no net for the variant {key!r}")
+    raise ValueError(f"no trained net for {key} yet")
+
+
+def has_net(v: Variant | str) -> bool:
+    """Whether the variant has a family and its shipped weights are installed."""
+    try:
+        _, _, weights = family(v)
+    except ValueError:
+        return False
+    return _installed(weights)
+
+
+@functools.cache
+def _installed(weights: str) -> bool:
+    return (resources.files("nardy.engine.weights") / weights).is_file()
 
 
 def for_net(net: Net, v: Variant | str) -> Evaluator:
@@ -233,4 +260,6 @@ def _shipped(weights: str) -> Net:
 def evaluator(v: Variant | str) -> Evaluator:
     """The shipped evaluator for a variant (or its key); the net is loaded once per process."""
     variants, encode, weights = family(v)
+    if not has_net(v):
+        raise ValueError(f"no trained net for {variants[0]} yet: {weights} is not installed")
     return Evaluator(_shipped(weights), encode, variants)

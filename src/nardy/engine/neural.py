@@ -13,19 +13,22 @@ The levels (:data:`LEVELS`), weakest first:
 ============== ===== ====== =========================================================
 level          ply   noise  meant for
 ============== ===== ====== =========================================================
-beginner       0     0.30   someone learning the rules: plays many big errors
-casual         0     0.15   a social player
-intermediate   0     0.06   a club player
+beginner       0     0.10   someone learning the game: many errors, some big
+casual         0     0.07   a social player
+intermediate   0     0.045  a club player
 advanced       0     0      the net alone (also called ``neural``)
 expert         1     0      one roll of lookahead
 world-class    2     0      two rolls of lookahead (a few hundred ms a move)
 ============== ===== ====== =========================================================
 
-Noise is in equity units (a point a game), drawn once per play considered.
+The noise was chosen so that ``nardy analyze`` rates the noisy levels about as their names say
+(GNU Backgammon's ratings: beginner 26-35 millipoints of error per decision, casual 18-26,
+intermediate 12-18). Noise is in equity units (a point a game), drawn once per play considered.
 
-It plays every variant with a net: backgammon, and nackgammon and acey-deucey positions through
-the same net (their geometry and encoding are backgammon's), and long nardy with its own net.
-Acey-deucey's named double is the one whose best play the net values highest.
+It plays backgammon and nackgammon with the backgammon net (nackgammon's geometry and encoding
+are backgammon's) and long nardy with its own net. Acey-deucey has no net yet (its positions,
+checkers entering from off the board, are far from backgammon's): there the heuristic bot
+(:class:`~nardy.engine.bots.HeuristicBot`) decides for it at every level.
 """
 
 from __future__ import annotations
@@ -37,10 +40,11 @@ from pathlib import Path
 
 import numpy as np
 
-from nardy.core import Play, Position
+from nardy.core import Play, Position, Variant
 from nardy.core.game import Game, Phase
 from nardy.core.position import Side
 from nardy.engine.bots import LEVELS as LEVEL_NAMES
+from nardy.engine.bots import HeuristicBot
 from nardy.engine.cube import (
     CubeDecision,
     CubeState,
@@ -51,9 +55,9 @@ from nardy.engine.cube import (
     cube_decision,
     resignation_decision,
 )
-from nardy.engine.evaluator import Evaluator, evaluator, for_net
+from nardy.engine.evaluator import Evaluator, evaluator, for_net, has_net
 from nardy.engine.evaluator import terminal_outputs as terminal_outputs  # for train/td.py
-from nardy.engine.net import Net, equity
+from nardy.engine.net import Net
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +74,7 @@ LEVELS = {
     name: Level(name, ply, noise)
     for name, (ply, noise) in zip(
         LEVEL_NAMES,
-        ((0, 0.30), (0, 0.15), (0, 0.06), (0, 0.0), (1, 0.0), (2, 0.0)),
+        ((0, 0.10), (0, 0.07), (0, 0.045), (0, 0.0), (1, 0.0), (2, 0.0)),
         strict=True,
     )
 }
@@ -157,6 +161,7 @@ class NeuralBot:
         self.name = level_name
         self.net = net
         self._rng = random.Random(seed)
+        self._heuristic = HeuristicBot()
 
     @classmethod
     def load(cls, path: str | Path | None = None, level_name: str = DEFAULT_LEVEL) -> NeuralBot:
@@ -169,10 +174,18 @@ class NeuralBot:
         v = position.variant
         return evaluator(v) if self.net is None else for_net(self.net, v)
 
+    def stand_in(self, v: Variant) -> HeuristicBot | None:
+        """The heuristic bot, which decides for this bot in a variant without a trained net
+        (acey-deucey); None where the net plays."""
+        return None if self.net is not None or has_net(v) else self._heuristic
+
     # -- checker play ------------------------------------------------------------------------
 
     def choose(self, position: Position, d1: int, d2: int) -> tuple[Side, Side]:
         """The (mine, theirs) reached by the chosen play, still from the mover's side."""
+        if stand_in := self.stand_in(position.variant):
+            after = stand_in.choose_play(position, d1, d2).position
+            return after.mine, after.theirs
         ranked = self.evaluator(position).rank(position, d1, d2, self.level.ply)
         if self.level.noise and len(ranked) > 1:
             noisy = [c.equity + self._rng.gauss(0.0, self.level.noise) for c in ranked]
@@ -187,16 +200,10 @@ class NeuralBot:
         mine, theirs = self.choose(position, d1, d2)
         return next(p for p in plays if p.position.mine == mine and p.position.theirs == theirs)
 
-    def evaluate(self, position: Position) -> float:
-        """Cubeless equity of ``position`` for the side that has just moved ("mine"), with the
-        opponent to roll, at the bot's ply."""
-        ev = self.evaluator(position)
-        ev.check(position.variant)
-        outputs = ev.after(position.variant, [(position.mine, position.theirs)], self.level.ply)
-        return float(equity(outputs)[0])
-
     def choose_double(self, position: Position) -> int:
         """Acey-deucey: the double whose best play the net values highest (at 0-ply)."""
+        if stand_in := self.stand_in(position.variant):
+            return stand_in.choose_double(position)
         ev = self.evaluator(position)
         return max(range(1, 7), key=lambda die: ev.rank(position, die, die)[0].equity)
 
@@ -220,9 +227,13 @@ class NeuralBot:
         )
 
     def should_double(self, game: Game, player: int) -> bool:
+        if stand_in := self.stand_in(game.variant):
+            return stand_in.should_double(game, player)
         return self.cube_decision(game).double
 
     def should_take(self, game: Game, player: int) -> bool:
+        if stand_in := self.stand_in(game.variant):
+            return stand_in.should_take(game, player)
         decision = self.cube_decision(game)
         if game.phase is Phase.BEAVERED:
             # The doubler answers a beaver: playing on at twice the doubled stake is worth
@@ -231,9 +242,13 @@ class NeuralBot:
         return decision.response is not Response.PASS
 
     def should_beaver(self, game: Game, player: int) -> bool:
+        if stand_in := self.stand_in(game.variant):
+            return stand_in.should_beaver(game, player)
         return self.cube_decision(game).response is Response.BEAVER
 
     def accept_resignation(self, game: Game, player: int, level: int) -> bool:
+        if stand_in := self.stand_in(game.variant):
+            return stand_in.accept_resignation(game, player, level)
         resigner = 1 - player
         position = game.turn_start if resigner == game.turn else game.position_for(resigner)
         ev = self.evaluator(position)
