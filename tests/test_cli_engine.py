@@ -10,6 +10,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -28,10 +29,12 @@ from nardy import (
     variants,
 )
 from nardy.cli import engine
-from nardy.cli.engine import BYE, answer, cube_answer
+from nardy.cli.engine import BYE, Defaults, answer, cube_answer, split_lines
+from nardy.cli.main import main
 from nardy.core.game import Cube, Game
 from nardy.core.settings import Settings
 from nardy.engine import cube as cube_module
+from nardy.engine import evaluator as evaluator_module
 from nardy.engine.cube import CubeDecision, MoneyRules, Owner
 from nardy.engine.evaluator import evaluator, for_net
 from nardy.engine.net import Net, flip
@@ -89,12 +92,82 @@ def test_levels_are_the_bots() -> None:
         assert (int(ply), float(noise)) == (LEVELS[name].ply, LEVELS[name].noise)
 
 
+def evaluator_has_net(key: str) -> bool:
+    """What the evaluator says: a variant has a net if it gives one that plays the variant."""
+    try:
+        evaluator(key).check(next(v for v in variants() if v.key == key))
+    except (ValueError, OSError, ImportError):
+        return False
+    return True
+
+
 def test_variants_say_which_have_a_net() -> None:
     keyword, _, pairs = fields(answer("variants"))
     assert keyword == "variants"
     assert set(pairs) == {v.key for v in variants()}
-    assert pairs["backgammon"] == pairs["nackgammon"] == pairs["acey-deucey"] == "ready"
-    assert pairs["long"] in ("ready", "no-net")
+    assert pairs["backgammon"] == pairs["nackgammon"] == "ready"
+    for key, state in pairs.items():
+        assert state == ("ready" if evaluator_has_net(key) else "no-net"), key
+
+
+@pytest.mark.parametrize(
+    ("family", "ready"),
+    [
+        (("backgammon", "nackgammon", "acey-deucey"), {"backgammon", "nackgammon", "acey-deucey"}),
+        (("backgammon", "nackgammon"), {"backgammon", "nackgammon"}),
+        (("backgammon",), {"backgammon"}),
+    ],
+)
+def test_variants_follow_the_evaluators_families(
+    monkeypatch: pytest.MonkeyPatch, family: tuple[str, ...], ready: set[str]
+) -> None:
+    """No list of its own: when the backgammon net's family changes, the engine follows, and
+    a variant left out gets a clear error from every command that needs the net."""
+    monkeypatch.setattr(evaluator_module, "BACKGAMMON_FAMILY", family)
+    _, _, pairs = fields(answer("variants"))
+    assert {k for k, state in pairs.items() if state == "ready"} - {"long"} == ready
+    for name in ("nackgammon", "acey-deucey"):
+        pos = position_id(next(v for v in variants() if v.key == name).start())
+        replies = [
+            answer(f"move {name} {pos} 3 1"),
+            answer(f"eval {name} {pos}"),
+            answer(f"cube {name} {pos}"),
+        ]
+        for reply in replies:
+            if name in ready:
+                assert not reply.startswith("error"), reply
+            else:
+                assert reply.startswith(f"error no net for {name}: "), reply
+
+
+def test_move_acey_deucey_without_its_net(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The backgammon net refuses acey-deucey: a clear error, not a play from the wrong net."""
+    monkeypatch.setattr(evaluator_module, "BACKGAMMON_FAMILY", ("backgammon", "nackgammon"))
+    reply = answer("move acey-deucey AAAAAAAAAAAAAA-ff 3 1")
+    assert reply.startswith("error no net for acey-deucey: ") and "internal" not in reply
+    assert "acey-deucey=no-net" in answer("variants")
+
+
+@pytest.mark.parametrize(
+    ("failure", "message"),
+    [
+        (ValueError("no trained net for backgammon yet"), "no trained net for backgammon yet"),
+        (FileNotFoundError(2, "No such file or directory"), "backgammon.npz cannot be read"),
+    ],
+)
+def test_a_missing_net_is_no_net(
+    monkeypatch: pytest.MonkeyPatch, failure: Exception, message: str
+) -> None:
+    """Whatever the evaluator raises for a net it does not have (no family, weights not
+    installed or unreadable) is ``no-net`` and an ``error no net for …``."""
+
+    def missing(v: object) -> object:
+        raise failure
+
+    monkeypatch.setattr(engine, "evaluator", missing)
+    assert "backgammon=no-net" in answer("variants")
+    reply = answer(f"move backgammon {START} 6 5")
+    assert reply.startswith("error no net for backgammon: ") and message in reply
 
 
 def test_help() -> None:
@@ -178,7 +251,11 @@ def test_move_without_a_legal_play() -> None:
 def test_move_in_the_other_variants_of_backgammon() -> None:
     for name in ("nackgammon", "acey-deucey"):
         pos = next(v for v in variants() if v.key == name).start()
-        _, words, pairs = fields(answer(f"move {name} {position_id(pos)} 3 1"))
+        reply = answer(f"move {name} {position_id(pos)} 3 1")
+        if not evaluator_has_net(name):  # acey-deucey, while the backgammon net refuses it
+            assert reply.startswith(f"error no net for {name}: ")
+            continue
+        _, words, pairs = fields(reply)
         assert pos.parse_play(" ".join(words), 3, 1).position == parse_position(pairs["id"], name)
 
 
@@ -401,7 +478,7 @@ def test_malformed_lines_get_one_error_line(line: str) -> None:
 
 
 def test_a_bug_is_one_error_line_too(monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(args: object) -> str:
+    def broken(args: object, defaults: object) -> str:
         raise RuntimeError("boom\nwith a second line")
 
     monkeypatch.setitem(engine.COMMANDS, "ping", broken)
@@ -415,12 +492,117 @@ def test_finished_game() -> None:
     assert (pairs["win"], pairs["wg"], pairs["equity"]) == ("1.000", "1.000", "+2.000")
 
 
+# -- IDs are case-sensitive, variant names are not -------------------------------------------
+
+
+def test_a_case_folded_position_id_is_named_as_such() -> None:
+    """``4hpwatdgc/abma`` is ``4HPwATDgc/ABMA`` with its case lost: base64 digits that decode
+    to nonsense. The error says it is not a valid Position ID and that case matters."""
+    for line in (
+        "move Backgammon 4hpwatdgc/abma 6 5",
+        "move backgammon 4HPWATDGC/ABMA 6 5",
+        "eval backgammon 4hpwATDgc/ABMA",
+        "cube backgammon 4hpwatdgc/abma:cAkAAAAAAAAA",
+    ):
+        reply = answer(line)
+        assert reply.startswith("error '4"), reply
+        assert "is not a valid Position ID" in reply and "case-sensitive" in reply
+        assert "internal" not in reply
+    reply = answer(f"move backgammon {START}:cakaaaaaaaaa 6 5")  # the Match ID's case lost
+    assert reply.startswith("error 'cakaaaaaaaaa' is not a valid Match ID")
+    assert "case-sensitive" in reply
+    # Not an ID of the right shape: the error says what is wrong, with no case hint.
+    reply = answer("move backgammon 4HPw 6 5")
+    assert reply.startswith("error ") and "case" not in reply
+
+
+def test_variant_and_command_names_are_not_case_sensitive() -> None:
+    assert answer(f"MOVE BackGammon {START} 6 5") == answer(f"move backgammon {START} 6 5")
+
+
+# -- the engine's defaults: nardy engine --level L --seed S ----------------------------------
+
+
+def test_the_default_level_is_the_engines() -> None:
+    expert = Defaults(level="expert")
+    assert fields(answer("levels", expert))[2]["default"] == "expert"
+    for command in (f"move backgammon {START} 6 5", f"eval backgammon {START}"):
+        assert answer(command, expert) == answer(f"{command} --level expert")
+        assert fields(answer(command, expert))[2]["level"] == "expert"
+        # A command's own --level wins (a level without noise: the answers are the same).
+        own = f"{command} --level advanced"
+        assert answer(own, expert) == answer(own) != answer(command, expert)
+    cube = f"cube backgammon {position_id(RACE)}"
+    assert answer(cube, expert) == answer(f"{cube} --level expert")
+
+
+def test_the_default_seed_is_the_engines() -> None:
+    """With a seed, the same line gets the same answer, that of ``--seed`` on the line; a
+    line's own ``--seed`` wins."""
+    pos = position_id(some_positions()[5])
+    line = f"move backgammon {pos} 4 2 --level beginner"
+    seeded = Defaults(seed=11)
+    assert answer(line, seeded) == answer(f"{line} --seed 11") == answer(line, seeded)
+    assert answer(f"{line} --seed 3", seeded) == answer(f"{line} --seed 3")
+    chosen = NeuralBot("beginner", seed=11).choose_play(some_positions()[5], 4, 2)
+    assert fields(answer(line, seeded))[1] == str(chosen).split()
+
+
+def test_engine_options_in_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["engine", "--help"])
+    assert done.value.code == 0
+    text = capsys.readouterr().out
+    assert "--level L" in text and "--seed S" in text
+    for bad in (["--level", "godlike"], ["--seed", "x"]):
+        with pytest.raises(SystemExit) as done:
+            main(["engine", *bad])
+        assert done.value.code == 2
+        assert "error" in capsys.readouterr().err
+
+
+# -- line ends ---------------------------------------------------------------------------------
+
+MIXED = b"a\rb\r\nc\n\rd\r\r\n\xc3\xa9 \xff\re"
+MIXED_LINES = ["a", "b", "c", "", "d", "", "\u00e9 \ufffd", "e"]
+
+
+def test_every_line_end_ends_a_line() -> None:
+    """``\n``, ``\r\n`` and ``\r``, however the input is cut into pieces: a ``\r\n``
+    across two pieces is one line end, and a character across two pieces is one character."""
+    assert list(split_lines([MIXED])) == MIXED_LINES
+    for i in range(len(MIXED) + 1):
+        assert list(split_lines([MIXED[:i], MIXED[i:]])) == MIXED_LINES, i
+        for j in range(i, len(MIXED) + 1):
+            pieces = [MIXED[:i], MIXED[i:j], MIXED[j:]]
+            assert list(split_lines(pieces)) == MIXED_LINES, (i, j)
+    assert list(split_lines([bytes([b]) for b in MIXED])) == MIXED_LINES
+    assert list(split_lines([b"x\r", b"", b"\ny"])) == ["x", "y"]
+    assert list(split_lines([b"x\r", b"\r", b"\n"])) == ["x", ""]
+    assert list(split_lines([])) == []
+
+
+def test_a_line_is_given_as_soon_as_its_end_arrives() -> None:
+    """A line ended by ``\r`` is not held back waiting to see whether ``\n`` follows."""
+    read: list[bytes] = []
+
+    def chunks() -> Iterator[bytes]:
+        for chunk in (b"ping 1\r", b"\nping 2\r", b"ping 3"):
+            read.append(chunk)
+            yield chunk
+
+    lines = split_lines(chunks())
+    assert next(lines) == "ping 1" and len(read) == 1
+    assert next(lines) == "ping 2" and len(read) == 2
+    assert list(lines) == ["ping 3"]
+
+
 # -- a real process on pipes -----------------------------------------------------------------
 
 
-def start_engine() -> subprocess.Popen[bytes]:
+def start_engine(*options: str) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [sys.executable, "-m", "nardy.cli.main", "engine"],
+        [sys.executable, "-m", "nardy.cli.main", "engine", *options],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
@@ -460,6 +642,67 @@ def test_subprocess_answers_each_line_as_it_comes() -> None:
         watchdog.cancel()
         proc.kill()
         proc.wait()
+
+
+def test_subprocess_answers_bare_cr_lines_at_once() -> None:
+    """A client ending its lines with ``\r`` gets each answer without sending more; a ``\n``
+    that follows later completes that line end instead of making a blank line."""
+    proc = start_engine()
+    watchdog = threading.Timer(120, proc.kill)  # a held-back answer fails instead of hanging
+    watchdog.start()
+    try:
+        assert proc.stdin is not None and proc.stdout is not None
+
+        def ask(data: bytes) -> str:
+            assert proc.stdin is not None and proc.stdout is not None
+            proc.stdin.write(data)
+            proc.stdin.flush()
+            return proc.stdout.readline().decode("utf-8").rstrip("\n")
+
+        assert ask(b"ping 1\r") == "pong 1"
+        assert ask(b"\nping 2\r") == "pong 2"  # the \n ends no line of its own
+        assert ask(b"\n\r") == ""  # nor here: the \r is a blank line, answered by one
+        assert ask(b"ping 3\r\n") == "pong 3"
+        assert ask(b"ping 4\n") == "pong 4"
+        assert ask(b"quit\r") == BYE
+        assert proc.wait(timeout=30) == 0
+        assert proc.stdout.read() == b""
+    finally:
+        watchdog.cancel()
+        proc.kill()
+        proc.wait()
+
+
+def test_subprocess_bare_cr_script() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "nardy.cli.main", "engine"],
+        input=b"ping 1\rping 2\rping 3\r",
+        capture_output=True,
+        timeout=120,
+        check=True,
+    )
+    assert proc.stdout == b"pong 1\npong 2\npong 3\n"
+
+
+def test_subprocess_start_up_options() -> None:
+    """``nardy engine --level L --seed S``: the defaults of every line that names none."""
+    pos = position_id(some_positions()[5])
+    script = ["levels", f"move backgammon {pos} 4 2", f"move backgammon {pos} 4 2 --seed 2"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "nardy.cli.main", "engine", "--level", "casual", "--seed", "5"],
+        input="\n".join(script) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert proc.stdout.split("\n") == [
+        answer("levels", Defaults("casual")),
+        answer(f"{script[1]} --level casual --seed 5"),
+        answer(f"{script[2]} --level casual"),
+        "",
+    ]
+    assert "default=casual" in proc.stdout
 
 
 def test_subprocess_script_one_answer_per_line() -> None:

@@ -15,14 +15,15 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 from nardy import __version__
 from nardy.cli.options import die
-from nardy.core import Position, Variant, variant, variants
+from nardy.core import NotationError, Position, Variant, variant, variants
 from nardy.core.settings import Settings
 from nardy.engine.cube import (
     Action,
@@ -47,7 +48,8 @@ from nardy.engine.net import (
 from nardy.engine.net import equity as cubeless_equity
 from nardy.engine.neural import DEFAULT_LEVEL, LEVELS, Level, NeuralBot, level
 from nardy.notation import decode_match_id, parse_position, parse_xgid, position_id
-from nardy.notation.match_id import CubeOwner, GameState
+from nardy.notation.match_id import MATCH_ID_LENGTH, CubeOwner, GameState
+from nardy.notation.position_id import ID_LENGTH, position_from_id
 from nardy.notation.xgid import PREFIX as XGID_PREFIX
 from nardy.notation.xgid import CubeAction
 
@@ -60,6 +62,20 @@ DOCS = "docs/engine-protocol.md"
 
 class ProtocolError(ValueError):
     """A line the engine cannot answer: its message becomes the ``error`` line."""
+
+
+@dataclass(frozen=True, slots=True)
+class Defaults:
+    """What a command leaves unsaid, set when the engine starts (``nardy engine --level L
+    --seed S``): the level of a command without ``--level`` and the seed of one without
+    ``--seed`` (None: the weaker levels draw their noise afresh for each answer)."""
+
+    level: str = DEFAULT_LEVEL
+    seed: int | None = None
+
+
+DEFAULTS = Defaults()
+"""The defaults of an engine started without options."""
 
 
 # -- levels ------------------------------------------------------------------------------------
@@ -114,19 +130,30 @@ def _variant(name: str) -> Variant:
 
 
 def net_for(v: Variant) -> Evaluator:
-    """The shipped evaluator of ``v``, or a :class:`ProtocolError` saying there is none."""
+    """The shipped evaluator of ``v``, or a :class:`ProtocolError` saying there is none.
+
+    Which variants have a net is the evaluator's to say, not the engine's:
+    :func:`nardy.engine.evaluator.evaluator` raises ValueError for a variant outside every
+    family (acey-deucey, whose positions the backgammon net was not trained on) or whose
+    weights are not installed, and the evaluator it returns refuses a variant its net does
+    not play. ``variants`` asks the same question.
+    """
     try:
-        _, _, weights = family(v)
-    except (ImportError, ValueError):
+        ev = evaluator(v)
+        ev.check(v)
+    except ImportError:  # a family whose encoding is not written yet
         raise ProtocolError(f"no net for {v.key}: nardy has no encoding for it yet") from None
-    try:
-        return evaluator(v)
-    except OSError:  # the weights are not installed (yet)
+    except OSError as exc:  # the weights file is missing or unreadable
+        try:
+            weights = f"nardy/engine/weights/{family(v)[2]}"
+        except (ImportError, ValueError):
+            weights = "file"
         raise ProtocolError(
-            f"no net for {v.key}: the weights nardy/engine/weights/{weights} are not installed"
+            f"no net for {v.key}: the weights {weights} cannot be read ({exc.strerror or exc})"
         ) from None
-    except ValueError as exc:  # a file that is not a net
+    except ValueError as exc:  # no family, no weights installed, or a file that is not a net
         raise ProtocolError(f"no net for {v.key}: {exc}") from None
+    return ev
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,12 +184,63 @@ class Context:
     """A game is in progress (a Match ID can also show one not started or over)."""
 
 
+_BASE64 = re.compile(r"[A-Za-z0-9+/]+")
+
+
+def _detail(exc: NotationError, text: str) -> str:
+    """A notation error's message without the text it names, which the engine names itself."""
+    message = str(exc)
+    for prefix in (f"Match ID {text!r}", repr(text)):
+        if message.startswith(prefix):
+            message = message[len(prefix) :].lstrip(": ")
+            break
+    return f"it {message}" if message.startswith("is ") else message
+
+
+def _case_sensitive(text: str, v: Variant) -> ProtocolError | None:
+    """A clearer error for an ID of the right shape that does not decode: most often one whose
+    letters changed case on the way (``4hpwatdgc/abma``), since Position IDs and Match IDs
+    are base64, where ``a`` and ``A`` are different digits. None where the text is not such
+    an ID (an XGID, a wrong length, a character outside base64: the error says that)."""
+    parts = text.split(":")
+    if len(parts) > 2:
+        return None
+    position_part = parts[0].strip()
+    body = position_part.partition("-")[0]
+    if len(body) == ID_LENGTH and _BASE64.fullmatch(body):
+        try:
+            position_from_id(position_part, v)
+        except NotationError as bad:
+            return ProtocolError(
+                f"{position_part!r} is not a valid Position ID: {_detail(bad, position_part)}; "
+                "Position IDs are case-sensitive (base64): give them exactly as written"
+            )
+    if len(parts) == 2:
+        match_part = parts[1].strip()
+        if len(match_part) == MATCH_ID_LENGTH and _BASE64.fullmatch(match_part):
+            try:
+                decode_match_id(match_part)
+            except NotationError as bad:
+                return ProtocolError(
+                    f"{match_part!r} is not a valid Match ID: {_detail(bad, match_part)}; "
+                    "Match IDs are case-sensitive (base64): give them exactly as written"
+                )
+    return None
+
+
 def read_position(text: str, v: Variant) -> Context:
     """The :class:`Context` of POSITION: a Position ID, ``PositionID:MatchID`` or an XGID."""
-    pos = parse_position(text, v)  # checks the whole text, Match ID included
     text = text.strip()
     parts = text.split(":")
-    if text[: len(XGID_PREFIX)].upper() == XGID_PREFIX or len(parts) == 10:
+    xgid = text[: len(XGID_PREFIX)].upper() == XGID_PREFIX or len(parts) == 10
+    try:
+        pos = parse_position(text, v)  # checks the whole text, Match ID included
+    except NotationError:
+        clearer = None if xgid else _case_sensitive(text, v)
+        if clearer is None:
+            raise
+        raise clearer from None
+    if xgid:
         x = parse_xgid(text, v)
         return Context(
             pos,
@@ -242,18 +320,18 @@ def probabilities_on_roll(ev: Evaluator, pos: Position, ply: int) -> F32:
     return out
 
 
-def _seed(text: str | None) -> int | None:
-    if text is None:
-        return None
+def parse_seed(text: str) -> int:
+    """A seed: a whole number (of the line's ``--seed`` or the engine's)."""
     if not text.isdigit():
         raise ProtocolError(f"a seed is a whole number, not {text!r}")
     return int(text)
 
 
-def cmd_move(args: Sequence[str]) -> str:
+def cmd_move(args: Sequence[str], defaults: Defaults = DEFAULTS) -> str:
     """``move VARIANT POSITION [D1 D2] [--level L] [--seed S]``: the play the neural bot
     chooses at level L, the Position ID it reaches (from the mover's side, and as ``next``
-    from the opponent's, who is on roll next) and its cubeless equity for the mover."""
+    from the opponent's, who is on roll next) and its cubeless equity for the mover. Without
+    ``--level`` or ``--seed``, the engine's ``defaults``."""
     positional, opts = _split(args, ["level", "seed"])
     if len(positional) not in (2, 4):
         raise ProtocolError(f"usage: {USAGE['move']}")
@@ -265,8 +343,8 @@ def cmd_move(args: Sequence[str]) -> str:
         dice = ctx.dice
     else:
         raise ProtocolError("move needs the dice: POSITION shows no roll, so give D1 D2")
-    lvl = find_level(opts.get("level", DEFAULT_LEVEL))
-    seed = _seed(opts.get("seed"))
+    lvl = find_level(opts.get("level", defaults.level))
+    seed = parse_seed(opts["seed"]) if "seed" in opts else defaults.seed
     pos = ctx.position
     if pos.outcome() is not None:
         raise ProtocolError("the game is over: a side has borne off all its checkers")
@@ -283,14 +361,14 @@ def cmd_move(args: Sequence[str]) -> str:
     )
 
 
-def cmd_eval(args: Sequence[str]) -> str:
+def cmd_eval(args: Sequence[str], defaults: Defaults = DEFAULTS) -> str:
     """``eval VARIANT POSITION [--level L]``: the cubeless probabilities before the roll."""
     positional, opts = _split(args, ["level"])
     if len(positional) != 2:
         raise ProtocolError(f"usage: {USAGE['eval']}")
     v = _variant(positional[0])
     ctx = read_position(positional[1], v)
-    lvl = find_level(opts.get("level", DEFAULT_LEVEL))
+    lvl = find_level(opts.get("level", defaults.level))
     out = probabilities_on_roll(net_for(v), ctx.position, lvl.ply)
     return f"eval {_probabilities(out)} level={lvl.name}"
 
@@ -326,7 +404,7 @@ _ACTIONS = {
 }
 
 
-def cmd_cube(args: Sequence[str]) -> str:
+def cmd_cube(args: Sequence[str], defaults: Defaults = DEFAULTS) -> str:
     """``cube VARIANT POSITION[:MATCHID] [--level L]``: the cube decision of the player on
     roll, or, with a double waiting in POSITION, the doubled player's answer. Equities are
     for the player who decides, normalised to the cube (money) or EMG (match)."""
@@ -335,7 +413,7 @@ def cmd_cube(args: Sequence[str]) -> str:
         raise ProtocolError(f"usage: {USAGE['cube']}")
     v = _variant(positional[0])
     ctx = read_position(positional[1], v)
-    lvl = find_level(opts.get("level", DEFAULT_LEVEL))
+    lvl = find_level(opts.get("level", defaults.level))
     pos = ctx.position
     if not ctx.in_play:
         raise ProtocolError("the Match ID shows no game in play")
@@ -378,8 +456,13 @@ def cube_answer(d: CubeDecision, *, doubled: bool, crawford: bool) -> str:
     return f"cube action={action} response={d.response.value} {' '.join(fields)}"
 
 
-def _no_arguments(name: str, reply: str) -> Callable[[Sequence[str]], str]:
-    def command(args: Sequence[str]) -> str:
+Command = Callable[[Sequence[str], Defaults], str]
+"""A command: its arguments and the engine's defaults in, its answer out."""
+
+
+def _no_arguments(name: str, reply: str) -> Command:
+    def command(args: Sequence[str], defaults: Defaults = DEFAULTS) -> str:
+        del defaults
         if args:
             raise ProtocolError(f"{name} takes no arguments")
         return reply
@@ -387,13 +470,16 @@ def _no_arguments(name: str, reply: str) -> Callable[[Sequence[str]], str]:
     return command
 
 
-def cmd_ping(args: Sequence[str]) -> str:
+def cmd_ping(args: Sequence[str], defaults: Defaults = DEFAULTS) -> str:
     """``ping [TOKEN …]``: ``pong`` and the same tokens, once every earlier line is answered."""
+    del defaults
     return " ".join(["pong", *args])
 
 
-def cmd_variants(args: Sequence[str]) -> str:
-    """``variants``: every variant and whether the engine has a net for it."""
+def cmd_variants(args: Sequence[str], defaults: Defaults = DEFAULTS) -> str:
+    """``variants``: every variant and whether the engine has a net for it, as the evaluator
+    says (:func:`net_for`)."""
+    del defaults
     if args:
         raise ProtocolError("variants takes no arguments")
     fields = []
@@ -407,12 +493,13 @@ def cmd_variants(args: Sequence[str]) -> str:
     return "variants " + " ".join(fields)
 
 
-def cmd_levels(args: Sequence[str]) -> str:
-    """``levels``: the default level, then each level as ``NAME=PLY:NOISE``, weakest first."""
+def cmd_levels(args: Sequence[str], defaults: Defaults = DEFAULTS) -> str:
+    """``levels``: the engine's default level, then each level as ``NAME=PLY:NOISE``, weakest
+    first."""
     if args:
         raise ProtocolError("levels takes no arguments")
     fields = [f"{lvl.name}={lvl.ply}:{lvl.noise:.3f}" for lvl in LEVELS.values()]
-    return f"levels default={DEFAULT_LEVEL} " + " ".join(fields)
+    return f"levels default={find_level(defaults.level).name} " + " ".join(fields)
 
 
 USAGE = {
@@ -430,8 +517,9 @@ USAGE = {
 """One line of usage per command, for ``help COMMAND``."""
 
 
-def cmd_help(args: Sequence[str]) -> str:
+def cmd_help(args: Sequence[str], defaults: Defaults = DEFAULTS) -> str:
     """``help``: the commands; ``help COMMAND``: its usage."""
+    del defaults
     if not args:
         return f"help commands={','.join(USAGE)} docs={DOCS}"
     if len(args) == 1 and args[0].lower() in USAGE:
@@ -441,7 +529,7 @@ def cmd_help(args: Sequence[str]) -> str:
 
 IDENTITY = f"id name=nardy version={__version__} protocol={PROTOCOL}"
 
-COMMANDS: dict[str, Callable[[Sequence[str]], str]] = {
+COMMANDS: dict[str, Command] = {
     "hello": _no_arguments("hello", IDENTITY),
     "nardy": _no_arguments("nardy", IDENTITY),
     "ping": cmd_ping,
@@ -455,12 +543,14 @@ COMMANDS: dict[str, Callable[[Sequence[str]], str]] = {
 }
 
 
-def answer(line: str) -> str:
+def answer(line: str, defaults: Defaults = DEFAULTS) -> str:
     """The engine's one-line answer to one line of input (without its line end).
 
     A line without a command (blank, or only a ``#`` comment) is answered by itself, stripped,
     so that answers stay line for line with the input; text from a ``#`` on is a comment.
-    Never raises on any input: bad input, and even a bug, become one ``error …`` line.
+    ``defaults`` are the engine's start-up options (the level and seed of a command that
+    names none). Never raises on any input: bad input, and even a bug, become one
+    ``error …`` line.
     """
     text = line.strip()
     if not text or text.startswith("#"):
@@ -471,18 +561,54 @@ def answer(line: str) -> str:
     if command is None:
         return _one_line(f"error unknown command {words[0]!r} (try 'help')")
     try:
-        return _one_line(command(words[1:]))
+        return _one_line(command(words[1:], defaults))
     except ValueError as exc:  # ProtocolError and every nardy error (NardyError is one)
         return _one_line(f"error {exc}")
     except Exception as exc:  # a bug, not the client's fault: still one line, and carry on
         return _one_line(f"error internal {type(exc).__name__}: {exc}")
 
 
-def serve(lines: Iterable[str], out: TextIO) -> int:
+_LINE_END = re.compile(rb"\r\n|\r|\n")
+
+
+def split_lines(chunks: Iterable[bytes]) -> Iterator[str]:
+    """The lines of a byte stream read in pieces, as soon as each line end arrives.
+
+    ``\n``, ``\r\n`` and ``\r`` each end a line, also when a ``\r\n`` is split between two
+    pieces: a line ending in ``\r`` is given at once (a client that ends its lines with
+    ``\r`` must not wait for its answer), and a ``\n`` starting the next piece is then that
+    line's end, not an empty line. A last line without a line end is given at the end. Bytes
+    that are not UTF-8 become U+FFFD (a line end is never part of a UTF-8 character, so
+    splitting the bytes first is safe).
+    """
+    pending = b""
+    after_cr = False
+    for chunk in chunks:
+        if not chunk:
+            continue
+        if after_cr and chunk.startswith(b"\n"):
+            chunk = chunk[1:]
+        after_cr = chunk.endswith(b"\r")
+        *lines, pending = _LINE_END.split(pending + chunk)
+        for line in lines:
+            yield line.decode("utf-8", errors="replace")
+    if pending:
+        yield pending.decode("utf-8", errors="replace")
+
+
+def read_chunks(stream: BinaryIO, size: int = 65536) -> Iterator[bytes]:
+    """What ``stream`` holds, piece by piece as it arrives: each piece is what one read
+    returns (``read1``: what is there, never waiting to fill ``size``), until the end."""
+    read = getattr(stream, "read1", stream.read)
+    while chunk := read(size):
+        yield chunk
+
+
+def serve(lines: Iterable[str], out: TextIO, defaults: Defaults = DEFAULTS) -> int:
     """Answer every line of ``lines`` on ``out``, flushing after each, until ``quit`` or the
     end of the input. Returns the exit status (0)."""
     for line in lines:
-        reply = answer(line)
+        reply = answer(line, defaults)
         out.write(reply + "\n")
         out.flush()  # a client waits for each answer before it sends the next line
         if reply == BYE:
@@ -494,16 +620,21 @@ def serve(lines: Iterable[str], out: TextIO) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    """``nardy engine``: serve standard input on standard output."""
-    del args
-    # Undecodable bytes must become an error line, not a UnicodeDecodeError that ends the
-    # engine; and an answer echoing them must be writable whatever the locale.
-    for stream in (sys.stdin, sys.stdout):
-        reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None:
-            reconfigure(encoding="utf-8", errors="replace")
+    """``nardy engine [--level L] [--seed S]``: serve standard input on standard output."""
+    defaults = Defaults(
+        level=getattr(args, "level", None) or DEFAULT_LEVEL, seed=getattr(args, "seed", None)
+    )
+    # An answer echoing undecodable input (read as U+FFFD) must be writable whatever the
+    # locale.
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(encoding="utf-8", errors="replace")
+    # The input is read as bytes, piece by piece as it arrives, and split here: text mode's
+    # universal newlines would hold back a line ended by a bare \r until more input came.
+    stdin = getattr(sys.stdin, "buffer", None)
+    lines = split_lines(read_chunks(stdin)) if stdin is not None else sys.stdin
     try:
-        return serve(sys.stdin, sys.stdout)
+        return serve(lines, sys.stdout, defaults)
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:
@@ -522,7 +653,38 @@ def add_parser(subparsers: Any) -> None:
         "exactly one line on standard output (move, eval, cube, levels, variants, ping, "
         f"help, quit): a UCI-like protocol for GUIs and scripts, described in {DOCS}.",
     )
+    parser.add_argument(
+        "--level",
+        type=_level_option,
+        default=DEFAULT_LEVEL,
+        metavar="L",
+        help="the level of move, eval and cube when a command names none (its own --level "
+        f"wins): one of {', '.join(LEVELS)}, weakest first (default: {DEFAULT_LEVEL})",
+    )
+    parser.add_argument(
+        "--seed",
+        type=_seed_option,
+        default=None,
+        metavar="S",
+        help="a whole number: the seed of the noise of the weaker levels when a move names "
+        "none (its own --seed wins), so that the same line always gets the same answer "
+        "(default: the noise is drawn afresh for each answer)",
+    )
     parser.set_defaults(handler=run)
+
+
+def _level_option(text: str) -> str:
+    try:
+        return find_level(text).name
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _seed_option(text: str) -> int:
+    try:
+        return parse_seed(text)
+    except ProtocolError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 if __name__ == "__main__":
