@@ -12,15 +12,17 @@ import pytest
 from conftest import pos
 
 import nardy
-from nardy.core import Play, Position
+from nardy.core import NardyError, Play, Position
 from nardy.core.dice import FixedDice, SeededDice
-from nardy.core.game import Game
+from nardy.core.game import Cube, Game, Phase
 from nardy.core.settings import Settings
 from nardy.engine import analysis, features_long
 from nardy.engine.analysis import (
     Stakes,
     analyze,
     analyze_game,
+    cube_action_key,
+    cube_analysis,
     evaluate,
     luck_mark,
     luck_rating,
@@ -29,13 +31,15 @@ from nardy.engine.analysis import (
     skill,
 )
 from nardy.engine.bots import HeuristicBot, play_game, step
-from nardy.engine.cube import MatchState
+from nardy.engine.cube import Action, MatchState
 from nardy.engine.evaluator import ROLLS, evaluator, for_net
 from nardy.engine.net import Net, equity, flip
 from nardy.notation import position_from_id
 from nardy.notation.record import game_record
 
 CONTACT = position_from_id("mGs8Awiw8+CAQQ", "backgammon")
+CLOSED_OUT = position_from_id("27YdAAAA8P8DQA", "backgammon")
+"""X on the bar against a closed board: no roll lets him in."""
 
 
 class NetBot(HeuristicBot):
@@ -75,6 +79,101 @@ def test_ranked_plays_are_in_the_evaluators_order(ply: int) -> None:
             assert all(0 <= float(x) <= 1 for x in r.outputs)
         equities = [r.equity for r in ranked if r.ply == ranked[0].ply]
         assert equities == sorted(equities, reverse=True)
+
+
+def test_a_roll_without_a_choice_is_valued_at_the_ply_asked() -> None:
+    # No legal move (the evaluator's ranking leaves a lone candidate at 0-ply) and a forced
+    # play are valued as deep as the plays of any other roll.
+    ev = evaluator("backgammon")
+    for ply in (1, 2):
+        (only,) = rank_plays(CLOSED_OUT, 6, 6, ply)
+        assert only.ply == ply and str(only.play) == ""
+        deep = ev.after(CLOSED_OUT.variant, [(CLOSED_OUT.mine, CLOSED_OUT.theirs)], ply)[0]
+        np.testing.assert_allclose(only.outputs, deep, atol=1e-6)
+    (forced,) = rank_plays(pos("backgammon", {1: 1}, {6: 15}), 6, 5, 1)
+    assert forced.ply == 1
+
+
+def test_the_cube_looks_at_least_one_roll_ahead() -> None:
+    outputs, decision = cube_analysis(CONTACT, Stakes(), ply=0)
+    np.testing.assert_allclose(outputs, evaluate(CONTACT, 1), atol=1e-6)
+    assert decision == Stakes().decision(evaluate(CONTACT, 1), CONTACT)
+
+
+def test_a_dead_cube_is_no_decision_unless_a_double_is_offered() -> None:
+    # X at 5 in a 7-point match with the cube on 2: a single game wins him the match.
+    dead = Stakes(cube=2, match=MatchState(7, 5, 2))
+    assert dead.cube_dead and not Stakes(cube=2, match=MatchState(7, 4, 2)).cube_dead
+    assert not Stakes(cube=64).cube_dead  # money play has no dead cube
+    outputs = evaluate(CONTACT, 1)
+    d = dead.decision(outputs, CONTACT)
+    assert (d.action, d.double_take, d.text) == (
+        Action.UNAVAILABLE,
+        None,
+        "No double: the cube is dead",
+    )
+    assert cube_action_key(d) == "cannot-double"
+    # A double offered all the same is answered: the taker's decision has its equities.
+    answered = dead.decision(outputs, CONTACT, doubled=True)
+    assert answered.double_take is not None and answered.response is not None
+    assert cube_action_key(Stakes().decision(outputs, CONTACT)) in ("no-double", "double-take")
+
+
+def _plain_turns(game: Game, turns: int) -> None:
+    """Roll and make the first legal play, ``turns`` times, without touching the cube."""
+    for _ in range(turns):
+        player = game.turn
+        game.roll(player)
+        if game.phase is Phase.MOVING:
+            game.play(player, game.legal_plays()[0])
+
+
+@pytest.mark.parametrize(
+    ("score", "game", "deciders"),
+    [
+        ((4, 2), {"cube": Cube(2, None)}, {0, 1}),  # alive for both
+        ((5, 2), {"cube": Cube(2, None)}, {1}),  # dead for player 0, 2 away with a 2-cube
+        ((6, 2), {"crawford": True}, set()),  # the Crawford game
+        ((0, 0), {"cube": Cube(2, 1)}, {1}),  # player 1 owns the cube
+    ],
+    ids=["alive", "dead", "crawford", "owned"],
+)
+def test_cube_decisions_only_where_the_player_could_double(
+    score: tuple[int, int], game: dict[str, Any], deciders: set[int]
+) -> None:
+    played = Game(
+        Settings(match_length=7),
+        SeededDice(5),
+        position=nardy.BACKGAMMON.start(),
+        first_player=0,
+        score=score,
+        **game,
+    )
+    _plain_turns(played, 8)
+    judged = analyze_game(played, ply=0, score=score)
+    assert {c.player for c in judged.cubes} == deciders
+    assert all(c.role == "double" and c.action == "no double" for c in judged.cubes)
+    for player in (0, 1):  # no decision, nothing counted against the error rate
+        if player not in deciders:
+            assert judged.stats[player].cube_decisions == 0
+    assert all(c.decision.action is not Action.UNAVAILABLE for c in judged.cubes)
+
+
+def test_a_dead_cube_doubled_all_the_same_is_judged() -> None:
+    played = Game(
+        Settings(match_length=7),
+        SeededDice(5),
+        position=nardy.BACKGAMMON.start(),
+        first_player=0,
+        score=(5, 2),
+        cube=Cube(2, None),
+    )
+    played.double(0)
+    played.take(1)
+    _plain_turns(played, 2)
+    double, take = analyze_game(played, ply=0, score=(5, 2)).cubes[:2]
+    assert (double.player, double.action, take.player, take.action) == (0, "double", 1, "take")
+    assert double.close and double.decision.double_take is not None
 
 
 def test_one_ply_is_the_average_best_play_over_the_rolls() -> None:
@@ -149,8 +248,14 @@ def test_worker_processes_judge_the_same(monkeypatch: pytest.MonkeyPatch) -> Non
     alone = analyze([bot_game()], ply=0, jobs=1)
     monkeypatch.setattr(analysis, "TURNS_PER_PROCESS", 10)  # a pool even for one game
     shared = analyze([bot_game()], ply=0, jobs=2)
-    assert shared.games[0].plays == alone.games[0].plays
-    assert shared.games[0].rolls == alone.games[0].rolls
+    # The same judgements, to the rounding of the matrix products (one BLAS thread each).
+    for a, b in zip(shared.games[0].plays, alone.games[0].plays, strict=True):
+        assert (a.turn, a.played, a.best, a.choices) == (b.turn, b.played, b.best, b.choices)
+        assert a.played_equity == pytest.approx(b.played_equity, abs=1e-5)
+        assert a.best_equity == pytest.approx(b.best_equity, abs=1e-5)
+    for r, q in zip(shared.games[0].rolls, alone.games[0].rolls, strict=True):
+        assert (r.turn, r.dice) == (q.turn, q.dice)
+        assert r.luck == pytest.approx(q.luck, abs=1e-5)
 
 
 def test_the_luck_of_the_only_winning_roll() -> None:
@@ -187,6 +292,13 @@ def test_cube_errors_a_double_too_good_and_a_take_of_a_gammon() -> None:
     assert take.loss == pytest.approx(3.0, abs=1e-6)  # 4 (a gammon at 2) instead of 1
     assert judged.stats[0].cube_error == pytest.approx(1.0, abs=1e-6)
     assert judged.stats[1].cube_marked["very bad"] == 1
+
+
+def test_a_json_object_that_is_not_a_game_record() -> None:
+    with pytest.raises(NardyError, match=r"game 1: not a game record: it has no 'settings'"):
+        analyze([{k: v for k, v in bot_game().items() if k != "settings"}])
+    with pytest.raises(NardyError, match=r"game 1: the score is two points"):
+        analyze([{**bot_game(), "score": "1-0"}])
 
 
 def test_long_nardy_is_analysed_through_its_own_net() -> None:

@@ -3,22 +3,46 @@ agrees with the library, and bad input gets a clear error and exit status 2."""
 
 from __future__ import annotations
 
+import functools
 import json
+import os
+import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_analysis import bot_game
 
 from nardy.cli.main import main
-from nardy.engine.analysis import evaluate, rank_plays
+from nardy.core.dice import SeededDice
+from nardy.core.game import Game
+from nardy.core.settings import Settings
+from nardy.engine.analysis import Stakes, cube_analysis, evaluate, rank_plays
+from nardy.engine.bots import HeuristicBot, play_game
+from nardy.engine.cube import MatchState
 from nardy.engine.evaluator import evaluator
 from nardy.engine.net import equity
 from nardy.notation import parse_position
 from nardy.notation.mat import export_mat
+from nardy.notation.record import game_record
 
 START = "4HPwATDgc/ABMA"
 XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10"
 MATCH_XGID = "XGID=-b----E-C---eE---c-e----B-:1:1:1:00:3:2:0:7:10"
+MATCH_ID_DICE = "4HPwATDgc/ABMA:UYnqACAAGAAE"  # MATCH_XGID's position, X to play 5-2
+DOUBLED_XGID = "XGID=---BBBBB----------bbbbb---:0:0:1:D:3:2:0:7:10"  # X has doubled
+DOUBLED_MATCH_ID = "bNsAAGDbBgAAAA:cBHgACAAGAAE"  # the same as a Match ID
+DEAD_CUBE_XGID = "XGID=-b----E-C---eE---c-e----B-:1:0:1:00:5:2:0:7:10"  # X 5 of 7, cube 2
+CLOSED_OUT = "27YdAAAA8P8DQA"  # X on the bar against a closed board
+NEGATIVE_ZERO = re.compile(r"-0\.0+(?![0-9])")
+
+
+@functools.cache
+def match_game() -> dict[str, Any]:
+    """The first game of a 5-point match of the heuristic bot against itself."""
+    game = Game(Settings(match_length=5), SeededDice(8))
+    play_game(game, (HeuristicBot(), HeuristicBot()))
+    return game_record(game, players=("Alice", "Bob"))
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -59,9 +83,99 @@ def test_hint_without_dice_is_the_cube_decision(capsys: pytest.CaptureFixture[st
     assert code == 0
     assert "7-point match, X 3 - O 2, cube 2 X's" in out
     assert "No redouble" in out and "Redouble, take" in out and "Proper cube action:" in out
+    # In a match the match winning chance stands beside each cubeful EMG, as in gnubg.
+    assert "X's cubeful EMG (MWC):" in out
+    rows = [line for line in out.splitlines() if re.match(r"  [123]\.  ", line)]
+    assert len(rows) == 3 and all(re.search(r"[+-]\d\.\d{3}  \d+\.\d%", r) for r in rows)
     code, out, _ = run(capsys, "hint", START, "--ply", "0", "--format", "json")
     doc = json.loads(out)
-    assert code == 0 and set(doc["cubeful"]) == {"no double", "double, take", "double, pass"}
+    assert code == 0 and doc["decision"] == "double" and doc["action"] == "no-double"
+    assert doc["cubeful"]["double-beaver"] is None and doc["cubeful-mwc"] is None
+    # At least one roll ahead, as the engine's cube: --ply 0 is a 1-ply decision.
+    outputs, decision = cube_analysis(parse_position(START), Stakes(), 1)
+    assert doc["ply"] == 1 and doc["win"] == pytest.approx(float(outputs[0]), abs=1e-6)
+    assert doc["cubeful"]["no-double"] == pytest.approx(decision.no_double, abs=1e-6)
+    assert doc["equity"] == pytest.approx(float(equity(outputs[None, :])[0]), abs=1e-6)
+
+
+def _keys(doc: dict[str, Any]) -> set[str]:
+    return set(doc) | {f"cubeful.{k}" for k in doc["cubeful"]}
+
+
+def test_cube_json_has_the_same_keys_in_every_situation(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    docs = []
+    for position in (START, MATCH_XGID, DOUBLED_XGID, DEAD_CUBE_XGID):
+        code, out, _ = run(capsys, "hint", position, "--ply", "0", "--format", "json")
+        assert code == 0
+        docs.append(json.loads(out))
+    assert all(_keys(doc) == _keys(docs[0]) for doc in docs)
+    money, match, doubled, dead = docs
+    assert (money["match-length"], money["score"], money["cube-owner"]) == (0, [0, 0], "centred")
+    assert (match["match-length"], match["score"], match["cube"], match["cube-owner"]) == (
+        7,
+        [3, 2],
+        2,
+        "X",
+    )
+    assert set(match["cubeful-mwc"]) == {"no-double", "double-take", "double-pass"}
+    assert (doubled["decision"], doubled["action"]) == ("take", "take")
+    assert doubled["answers"]["take"] == -doubled["cubeful"]["double-take"]
+    assert (dead["action"], dead["proper"]) == ("cannot-double", "No double: the cube is dead")
+
+
+@pytest.mark.parametrize("position", [DOUBLED_XGID, DOUBLED_MATCH_ID])
+def test_hint_with_a_double_pending_is_the_take_or_pass(
+    capsys: pytest.CaptureFixture[str], position: str
+) -> None:
+    code, out, err = run(capsys, "hint", position, "--ply", "1")
+    assert (code, err) == (0, "")
+    # The doubled player's equities, as nardy engine's cube answers: take=… pass=…
+    situation = parse_position(DOUBLED_XGID)
+    stakes = Stakes(match=MatchState(7, 3, 2))
+    _, d = cube_analysis(situation, stakes, 1, doubled=True)
+    assert d.double_take is not None and d.response is not None
+    assert out.startswith("O's answer to X's double to 2 in bNsAAGDbBgAAAA")
+    assert re.search(rf"1\.  Take\s+{-d.double_take:+.3f}\s+\d+\.\d%", out)
+    assert re.search(r"2\.  Pass\s+-1\.000", out)
+    assert f"Proper answer: {d.response}" in out
+    code, _, err = run(capsys, "hint", position, "6", "5")
+    assert code == 2 and "X has doubled and O must take or pass first" in err
+
+
+def test_hint_of_a_dead_cube(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "hint", DEAD_CUBE_XGID, "--ply", "1")
+    assert code == 0 and "Proper cube action: No double: the cube is dead" in out
+    assert "Double, take" not in out
+
+
+def test_hint_of_a_match_id_with_dice_and_cube(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "hint", MATCH_ID_DICE, "--ply", "0")
+    assert code == 0 and out.startswith("X to play 5-2 in 4HPwATDgc/ABMA")
+    code, out, _ = run(capsys, "hint", MATCH_ID_DICE, "--ply", "0", "--cube")
+    assert code == 0 and out.startswith("Cube decision of X") and "No redouble" in out
+    code, _, err = run(capsys, "hint", MATCH_ID_DICE, "--cube", "6", "5")
+    assert code == 2 and "give no dice with it" in err
+
+
+def test_no_legal_move_is_valued_at_the_ply_asked(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "hint", CLOSED_OUT, "6", "6", "--ply", "1", "--format", "json")
+    (only,) = json.loads(out)["plays"]
+    assert code == 0 and (only["play"], only["ply"]) == ("", 1)
+
+
+def test_options_anywhere_and_arguments_too_many(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "hint", START, "--ply", "0", "6", "5", "--top", "1")
+    assert (code, err) == (0, "") and "X to play 6-5" in out and "6 more (--top)" in out
+    code, out, _ = run(capsys, "eval", START, "--format", "json", "--ply", "0")
+    assert code == 0 and json.loads(out)["ply"] == 0
+    for args, extra in ((["hint", START, "6", "5", "4"], "4"), (["eval", START, "6", "5"], "6 5")):
+        with pytest.raises(SystemExit) as exit_:
+            main(args)
+        assert exit_.value.code == 2
+        err = capsys.readouterr().err
+        assert f"nardy {args[0]}: error: unrecognized arguments: {extra}" in err
 
 
 def test_eval_is_the_evaluation(capsys: pytest.CaptureFixture[str]) -> None:
@@ -70,8 +184,10 @@ def test_eval_is_the_evaluation(capsys: pytest.CaptureFixture[str]) -> None:
     doc = json.loads(out)
     assert code == 0 and doc["win"] == pytest.approx(float(outputs[0]), abs=1e-6)
     assert doc["equity"] == pytest.approx(float(equity(outputs[None, :])[0]), abs=1e-6)
+    assert (doc["mwc"], doc["match-length"], doc["cube"]) == (None, 0, 1)
     code, out, _ = run(capsys, "eval", MATCH_XGID, "--ply", "0")
     assert code == 0 and "MWC" in out and "X  (on roll)" in out
+    assert "the cube decision: nardy hint POSITION --cube" in out
 
 
 def test_rollout_of_one_stratified_play_is_the_one_ply_value(
@@ -86,6 +202,39 @@ def test_rollout_of_one_stratified_play_is_the_one_ply_value(
     code, out, err = run(capsys, "rollout", XGID, *args[:-2], "--top", "2", "--progress")
     assert code == 0 and "36/36 games" not in err and "72/72 games" in err
     assert "Rollout of X's best plays of 5-2" in out and "2." in out
+    # The bar moves after every game in one process, with the running mean equities.
+    updates = err.split("\r")
+    assert len(updates) >= 72 and re.search(r"72/72 games, equity [+-]\d\.\d{3} [+-]", err)
+
+
+def test_rollout_numbers_are_possible(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["rollout", CLOSED_OUT, "6", "6", "--jobs", "1", "--truncate", "10"]
+    code, out, _ = run(capsys, *args, "--games", "4", "--format", "json")
+    (play,) = json.loads(out)["plays"]
+    assert code == 0 and play["win"] >= 0 and play["lose-gammon"] <= 1 - play["win"] + 1e-6
+    code, out, _ = run(capsys, *args, "--games", "4")
+    assert code == 0 and "100.5" not in out and not NEGATIVE_ZERO.search(out)
+    # One game: no spread to measure, so no error.
+    code, out, _ = run(capsys, *args, "--games", "1")
+    assert code == 0 and "±n/a" in out and "nan" not in out
+    code, out, _ = run(capsys, "rollout", CLOSED_OUT, "--games", "1", "--jobs", "1")
+    assert code == 0 and "n/a (one game)" in out and "nan" not in out
+
+
+def test_rollout_of_plays_and_their_differences(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["rollout", START, "6", "5", "--games", "2", "--truncate", "2", "--top", "2"]
+    args.append("--no-reduction")  # the luck correction would make these games alike
+    code, out, _ = run(capsys, *args, "--jobs", "64", "--format", "json")
+    doc = json.loads(out)
+    # No more processes than the cores or the tasks (2 plays of one task of 2 games each).
+    assert code == 0 and doc["processes"] == min(2, os.cpu_count() or 1)
+    best, second = doc["plays"]
+    assert best["equity"] >= second["equity"] and best["difference"] == 0
+    assert best["difference-error"] is None
+    assert second["difference"] == pytest.approx(second["equity"] - best["equity"], abs=1e-5)
+    assert second["difference-error"] >= 0 and second["difference-error-unpaired"] > 0
+    code, out, _ = run(capsys, *args, "--jobs", "1")
+    assert code == 0 and "Diff (95%)" in out and "were the games independent: ±" in out
 
 
 def test_analyze_a_json_record_and_a_mat_file(
@@ -143,11 +292,55 @@ def test_bad_arguments_are_refused_by_the_parser(
     assert message in capsys.readouterr().err
 
 
+def test_analysis_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "match.jsonl"
+    source.write_text(json.dumps(match_game()) + "\n", encoding="utf-8")
+    code, out, _ = run(capsys, "analyze", str(source), "--ply", "0", "--jobs", "1", "--all")
+    assert code == 0 and "analysed at 0-ply (the cube at 1-ply, luck at 0-ply)" in out
+    assert not NEGATIVE_ZERO.search(out)
+    # Errors are costs, in EMG and in match winning chance alike: both positive.
+    totals = [line for line in out.splitlines() if "Error total EMG (MWC)" in line]
+    assert len(totals) == 2
+    for line in totals:
+        assert re.fullmatch(r"\s+Error total EMG \(MWC\)(\s+\d+\.\d{3} \(\d+\.\d{2}%\)){2}", line)
+    header = next(i for i, line in enumerate(out.splitlines()) if line.lstrip().startswith("Turn"))
+    rows = out.splitlines()[header + 1 : header + 40]
+    widths = out.splitlines()[header].index("Loss")
+    for row in rows:  # every judged row has its loss to three places
+        if row.strip() and "forced" not in row:
+            assert re.search(r"\d\.\d{3}", row[widths - 4 : widths + 6]), row
+    # A cube row shows what was done and, always, the proper action.
+    done = r"(No (re)?double|(Re)?double|Take|Pass|Beaver)"
+    proper = r"(No (re)?double, |(Re)?double, |Too good to (re)?double, |Take|Pass|Beaver)"
+    cube_rows = [r for r in rows if re.search(rf"\s{{4,}}{done}\s", r)]
+    assert cube_rows and all(re.search(rf"{done}\s{{2,}}{proper}", r, re.I) for r in cube_rows)
+    code, out, _ = run(capsys, "analyze", str(source), "--ply", "0", "--format", "json")
+    doc = json.loads(out)
+    assert code == 0 and set(doc["stats"][0]["marked"]) == {"doubtful", "bad", "very-bad"}
+    assert set(doc["stats"][0]["lucky"]) == {"very-lucky", "lucky", "unlucky", "very-unlucky"}
+    decisions = doc["games"][0]["cube-decisions"]
+    assert decisions and all(
+        set(c["cubeful"]) == {"no-double", "double-take", "double-pass", "double-beaver"}
+        and set(c["cubeful-mwc"]) == {"no-double", "double-take", "double-pass"}
+        for c in decisions
+    )
+
+
 def test_unreadable_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     broken = tmp_path / "broken.jsonl"
     broken.write_text('{"format": 1}\nnot json\n', encoding="utf-8")
     code, _, err = run(capsys, "analyze", str(broken))
     assert code == 2 and "broken.jsonl line 2: not JSON" in err
+    # The name decides: garbage in a .jsonl file is bad JSON, not a bad .mat file.
+    garbage = tmp_path / "garbage.jsonl"
+    garbage.write_text("this is not a match\n", encoding="utf-8")
+    code, _, err = run(capsys, "analyze", str(garbage))
+    assert code == 2 and "garbage.jsonl line 1: not JSON" in err and ".mat" not in err
+    stranger = tmp_path / "stranger.json"
+    stranger.write_text('{"format": 1, "players": ["A", "B"]}', encoding="utf-8")
+    code, _, err = run(capsys, "analyze", str(stranger))
+    assert code == 2
+    assert "game 1: not a game record: it has no 'variant' or 'settings' or 'turns'" in err
     wrong = tmp_path / "wrong.jsonl"
     record = bot_game()
     wrong.write_text(json.dumps({**record, "turns": record["turns"][1:]}) + "\n", "utf-8")
@@ -162,6 +355,6 @@ def test_unreadable_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
 def test_long_nardy_without_or_with_its_net(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "hint", "--variant", "long", "AACA/z8AAAb+Pw", "6", "5")
     if code == 2:  # the long-nardy net is not trained yet
-        assert err == "nardy hint: error: there is no trained net for Long nardy yet\n"
+        assert err.startswith("nardy hint: error: ") and "no trained net for" in err
     else:
         assert code == 0 and "X to play 6-5" in out

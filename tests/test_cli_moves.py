@@ -43,6 +43,21 @@ def test_json_format(capsys: pytest.CaptureFixture[str]) -> None:
     assert data[0]["moves"] == [[24, 18, False], [18, 13, False]]
 
 
+def test_options_may_come_anywhere(capsys: pytest.CaptureFixture[str]) -> None:
+    expected = sorted(position_id(p.position) for p in BACKGAMMON.start().legal_plays(6, 5))
+    for args in (
+        [START, "--format", "ids", "6", "5"],
+        [START, "6", "--format", "ids", "5"],
+        [START, "6", "5", "--format", "ids"],
+    ):
+        code, out, err = run(capsys, "moves", *args)
+        assert (code, err) == (0, "") and out.splitlines() == expected
+    with pytest.raises(SystemExit) as exit_:  # an argument too many: the subcommand's error
+        main(["moves", START, "6", "5", "4"])
+    assert exit_.value.code == 2
+    assert "nardy moves: error: unrecognized arguments: 4" in capsys.readouterr().err
+
+
 def test_long_nardy_variant(capsys: pytest.CaptureFixture[str]) -> None:
     start = position_id(LONG_NARDY.start())
     _, out, _ = run(capsys, "moves", "--variant", "long", start, "3", "3")

@@ -229,7 +229,11 @@ def test_single_moves_undo_and_confirm(
     assert "Moved 13/8 6/4: Enter confirms it, undo takes a move back." in out
     # After the roll and after each move the board is drawn again, with the dice.
     assert out.count(" You are on roll with 5-2. Cube: 1, centred.\n") == 5
-    assert re.search(r"You: confirm or undo> hint\n  Hint: 13/11 13/8 \(equity [^)]*\) \(from the start of the turn", out)
+    assert re.search(
+        r"You: confirm or undo> hint\n  Hint: 13/11 13/8 \(equity [^)]*\) "
+        r"\(from the start of the turn",
+        out,
+    )
     assert "Bot rolls " in out and "Stopped." in out
     turns = recs[0]["turns"]
     assert turns[1]["play"] == "13/8 6/4"  # type: ignore[index]

@@ -61,7 +61,7 @@ def test_export_writes_one_file_per_match(
     assert (tmp_path / "m_002.mat").read_text(encoding="utf-8") == export_mat(second)
     code, _, err = run(capsys, "export", str(source), "--to", "mat")
     assert code == 2
-    assert err.startswith("nardy: error: ") and "holds 2 matches" in err
+    assert err.startswith("nardy export: error: ") and "holds 2 matches" in err
 
 
 def test_import_writes_json_lines_that_export_back(
@@ -120,7 +120,7 @@ def test_bad_json_lines_are_errors(
     source.write_text(content, encoding="utf-8")
     code, out, err = run(capsys, "export", str(source), "--to", "mat")
     assert code == 2 and out == ""
-    assert err.startswith("nardy: error: ")
+    assert err.startswith("nardy export: error: ")  # the subcommand named, with or without -o
     assert re.search(error, err)
 
 
@@ -141,11 +141,11 @@ def test_a_malformed_mat_file_is_an_error_with_the_line(
     mat.write_text(" 1 point match\n Game 1\n Alice : 0   Bob : 0\n  1) 31: 24/1\n")
     code, out, err = run(capsys, "import", str(mat))
     assert (code, out) == (2, "")
-    assert err.startswith(f"nardy: error: {mat}: line 4: game 1: ")
+    assert err.startswith(f"nardy import: error: {mat}: line 4: game 1: ")
 
 
 def test_a_missing_file_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     for command in ("import", "export"):
         code, _, err = run(capsys, command, str(tmp_path / "missing"))
         assert code == 2
-        assert err.startswith("nardy: error: ") and "missing" in err
+        assert err.startswith(f"nardy {command}: error: ") and "missing" in err

@@ -5,6 +5,8 @@ of processes, and unbiased by the luck-based variance reduction."""
 from __future__ import annotations
 
 import itertools
+import math
+import os
 
 import numpy as np
 import pytest
@@ -16,20 +18,37 @@ from nardy.engine import features_long
 from nardy.engine.evaluator import evaluator, for_net
 from nardy.engine.net import Net, equity, flip
 from nardy.engine.rollout import (
+    CHUNK,
     ROLL_WEIGHTS,
     SECOND_STRATUM,
     STRATUM,
     _dice,
     best_plays,
+    difference,
+    probabilities,
+    processes,
     roll_index,
     rollout,
+    rollout_processes,
     rollouts,
+    unpaired_error,
 )
 from nardy.notation import position_from_id
 
 START = nardy.BACKGAMMON.start()
 CONTACT = position_from_id("mGs8Awiw8+CAQQ", "backgammon")  # a middle game, from self-play
 RACE = pos("backgammon", {6: 3, 5: 3, 4: 2, 3: 2, 2: 1}, {6: 2, 5: 3, 4: 3, 2: 2, 1: 2})
+CLOSED_OUT = position_from_id("27YdAAAA8P8DQA", "backgammon")
+"""X on the bar against a closed board, the rest of his checkers on the midpoint: he loses,
+nearly always a gammon (QA's case of a Win of -0.0% and an L(g) of 100.5%)."""
+
+
+def possible(outputs: np.ndarray) -> bool:
+    """Whether five mean probabilities are ones the game can have (to float32's precision):
+    each at least 0, a backgammon within its gammon, a gammon within its win or loss."""
+    win, wg, wbg, lg, lbg = (float(x) for x in outputs)
+    ordered = [(0, wbg), (wbg, wg), (wg, win), (win, 1), (0, lbg), (lbg, lg), (lg, 1 - win)]
+    return all(low <= high + 1e-6 for low, high in ordered)
 
 
 def test_a_certain_gammon_is_exact() -> None:
@@ -84,9 +103,11 @@ def test_seeds_reproduce_and_processes_do_not_matter() -> None:
     a = rollout(CONTACT, games=14, truncate=2, seed=11, jobs=1)
     b = rollout(CONTACT, games=14, truncate=2, seed=11, jobs=2)
     c = rollout(CONTACT, games=14, truncate=2, seed=12, jobs=1)
-    assert np.array_equal(a.outputs, b.outputs)
-    assert a.equity == b.equity and a.equity_error == b.equity_error
-    assert a.equity != c.equity
+    # The same games, to the rounding of the matrix products (one BLAS thread per worker).
+    np.testing.assert_allclose(a.outputs, b.outputs, atol=1e-6)
+    np.testing.assert_allclose(a.equities, b.equities, atol=1e-6)
+    assert a.equity_error == pytest.approx(b.equity_error, abs=1e-6)
+    assert a.equity != pytest.approx(c.equity, abs=1e-3)
 
 
 def test_rollouts_share_their_dice() -> None:
@@ -134,3 +155,62 @@ def test_bad_arguments() -> None:
         rollout(START, games=1, truncate=-1, jobs=1)
     with pytest.raises(ValueError, match="long"):
         rollout(nardy.LONG_NARDY.start(), games=1, jobs=1, ev=evaluator("backgammon"))
+
+
+def test_mean_probabilities_are_clipped_to_possible_ones() -> None:
+    # The luck correction can push a mean past a bound: clipped, in the net's order.
+    clipped = probabilities(np.array([-0.001, 0.002, 0.0, 1.005, 0.3]))
+    assert clipped.tolist() == pytest.approx([0, 0, 0, 1, 0.3])
+    clipped = probabilities(np.array([0.6, 0.7, 0.8, 0.5, 0.6]))
+    assert clipped.tolist() == pytest.approx([0.6, 0.6, 0.6, 0.4, 0.4])
+    for games in (1, 4):
+        r = rollout(CLOSED_OUT, games=games, truncate=10, jobs=1)
+        assert possible(r.outputs)
+        # The equity stays the plain mean of the games' equities, unclipped.
+        assert r.equity == pytest.approx(float(r.equities.mean()))
+
+
+def test_a_single_game_has_no_error() -> None:
+    r = rollout(RACE, games=1, truncate=2, jobs=1)
+    assert math.isnan(r.equity_error) and np.isnan(r.errors).all()
+    assert math.isnan(difference(r, r)[1])
+
+
+def test_processes_are_no_more_than_the_cores_or_the_tasks() -> None:
+    cores = os.cpu_count() or 1
+    assert processes(None, 1000) == cores
+    assert processes(1000, 1000) == cores
+    assert processes(3, 2) == min(2, cores)
+    assert processes(4, 0) == 1
+    # Two games are one task of CHUNK games: one process, however many are asked for.
+    assert rollout_processes(64, 1, CHUNK) == 1
+    assert rollout_processes(64, 3, 1) == min(3, cores)
+
+
+def test_progress_after_every_game_with_the_running_means() -> None:
+    seen: list[tuple[int, list[float]]] = []
+    results = rollouts(
+        [RACE, RACE.swap()],
+        games=3,
+        truncate=2,
+        jobs=1,
+        progress=lambda done, means: seen.append((done, means)),
+    )
+    assert [done for done, _ in seen] == [1, 2, 3, 4, 5, 6]
+    assert math.isnan(seen[0][1][1])  # the second rollout has no game yet
+    assert seen[0][1][0] == pytest.approx(float(results[0].equities[0]))
+    assert seen[-1][1] == pytest.approx([r.equity for r in results])
+
+
+def test_the_paired_difference_and_when_pairing_helps() -> None:
+    # The same position twice: the same dice give the same games, so the paired difference
+    # is exactly 0 with no error, while independent games would leave an error.
+    same = rollouts([RACE, RACE], games=6, truncate=3, seed=2, jobs=1)
+    assert difference(same[0], same[1]) == (0.0, 0.0)
+    assert unpaired_error(same[0], same[1]) > 0
+    # Two different plays: the error is the spread of the game-by-game differences.
+    a, b = rollouts([RACE, CONTACT], games=8, truncate=2, seed=3, jobs=1)
+    gap, error = difference(a, b)
+    diffs = a.equities - b.equities
+    assert gap == pytest.approx(a.equity - b.equity)
+    assert error == pytest.approx(float(diffs.std(ddof=1)) / math.sqrt(8))

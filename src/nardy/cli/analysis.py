@@ -1,12 +1,15 @@
 """``nardy hint``, ``eval``, ``rollout`` and ``analyze``: the bot's analysis on the command line.
 
-nardy hint POSITION [D1 D2]     the plays of a roll ranked, or (no dice) the position's value
+nardy hint POSITION [D1 D2]     the plays of a roll ranked; without dice or with --cube, the
+                                cube decision before the roll; with a double pending in
+                                POSITION, the doubled player's take or pass
 nardy eval POSITION             the side on roll's probabilities and cubeless equity
 nardy rollout POSITION [D1 D2]  the position (or the best plays of a roll) rolled out
 nardy analyze FILE              every play of a game record (JSON) or .mat match judged
 
 POSITION is anything ``nardy show`` reads (a Position ID, ``PositionID:MatchID`` or an XGID);
-the dice of an XGID or Match ID are used when no dice are given. Errors are printed as
+the dice of an XGID or Match ID are used when no dice are given. Options may come anywhere on
+the line (``nardy.cli.main``). Errors are printed as
 ``nardy COMMAND: error: …`` with exit status 2. See docs/analysis.md.
 """
 
@@ -19,8 +22,9 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO, TypeVar
 
 from nardy.cli.options import die
 from nardy.cli.play import counted, dice_text
@@ -35,24 +39,36 @@ from nardy.engine.analysis import (
     RankedPlay,
     Stakes,
     analyze,
+    cube_action_key,
     cube_analysis,
+    cube_ply,
     evaluate,
     load_evaluator,
     rank_plays,
 )
-from nardy.engine.cube import MatchState, MoneyRules, Owner
+from nardy.engine.cube import CubeDecision, MatchState, MoneyRules, Owner
 from nardy.engine.evaluator import MAX_PLY
 from nardy.engine.features import F32
-from nardy.engine.rollout import STRATUM, Z95, RolloutResult, difference, rollouts
+from nardy.engine.rollout import (
+    STRATUM,
+    Z95,
+    RolloutResult,
+    difference,
+    rollout_processes,
+    rollouts,
+    unpaired_error,
+)
 from nardy.notation import decode_match_id, parse_position, parse_xgid, position_id
 from nardy.notation.mat import import_mat
 from nardy.notation.match_id import CubeOwner
+from nardy.notation.xgid import CubeAction
 
 ROLLOUT_GAMES = 9 * STRATUM
 """``nardy rollout``'s default: nine times each first roll, about a minute of one core per
 play with truncation after 10 plays and variance reduction."""
 COLUMNS = ("Win", "W(g)", "W(bg)", "Lose", "L(g)", "L(bg)")
 """The five probabilities as GNU Backgammon heads them, with the losses' total."""
+_Bar = TypeVar("_Bar", bound=Progress)
 
 
 def add_parsers(subparsers: Any) -> None:
@@ -62,11 +78,18 @@ def add_parsers(subparsers: Any) -> None:
         help="rank the plays of a roll with equities and probabilities",
         description="Rank every legal play of a roll by the net's cubeless equity, best first, "
         "with the win, gammon and backgammon chances of the side that plays. Without dice "
-        "(given or in the XGID / Match ID), evaluate the position before the roll.",
+        "(given or in the XGID / Match ID), or with --cube, give the cube decision before "
+        "the roll; with a double pending in the XGID / Match ID, the doubled player's take "
+        "or pass.",
     )
     _position_arguments(hint, dice=True)
     _ply_argument(hint, 2)
     hint.add_argument("--top", type=_positive, default=10, metavar="N", help="plays shown (10)")
+    hint.add_argument(
+        "--cube",
+        action="store_true",
+        help="the cube decision before the roll, even where the XGID / Match ID has dice",
+    )
     _format_argument(hint)
     hint.set_defaults(handler=_guarded("hint", run_hint))
 
@@ -216,28 +239,42 @@ def _guarded(
 # -- positions, dice and stakes --------------------------------------------------------------------
 
 
-def _position(args: argparse.Namespace) -> tuple[Position, tuple[int, int] | None, Stakes]:
-    """The position, the dice (the ones given, else the XGID's or Match ID's, if any) and
-    what the game is played for (money with a centred cube unless the ID says otherwise)."""
+@dataclass(frozen=True, slots=True)
+class Situation:
+    """What POSITION and the command line say: the checkers (X on roll), the dice (the ones
+    given, else the XGID's or Match ID's, if any), what the game is played for (money with a
+    centred cube unless the ID says otherwise), and a cube action waiting for an answer:
+    ``"D"`` when X has doubled and O must take or pass (an XGID's cube action, a Match ID's
+    doubled flag), ``"B"``/``"R"`` for an XGID's beaver or raccoon, ``""`` for none."""
+
+    position: Position
+    dice: tuple[int, int] | None
+    stakes: Stakes
+    pending: str = ""
+
+
+def _situation(args: argparse.Namespace) -> Situation:
+    """The :class:`Situation` of the command line's POSITION and dice."""
     position = parse_position(args.position, args.variant)
     d1, d2 = getattr(args, "d1", None), getattr(args, "d2", None)
     if d1 is not None and d2 is None:
         raise NardyError("give both dice, D1 D2")
-    stakes, dice = _context(args.position, args.variant)
+    situation = _context(position, args.position, args.variant)
     if d1 is not None and d2 is not None:
-        dice = (d1, d2)
-    return position, dice, stakes
+        situation = replace(situation, dice=(d1, d2))
+    return situation
 
 
-def _context(text: str, variant_name: str) -> tuple[Stakes, tuple[int, int] | None]:
+def _context(position: Position, text: str, variant_name: str) -> Situation:
     """What an XGID or a ``PositionID:MatchID`` says beyond the checkers, from the side on
-    roll: the cube, the score or money rules, and the dice."""
+    roll: the cube, the score or money rules, the dice and a pending double."""
     text = text.strip()
     if text.upper().startswith("XGID="):
         x = parse_xgid(text, variant_name)
         owner = {None: Owner.CENTRED, True: Owner.ME, False: Owner.OPPONENT}[x.cube_is_mine]
         length, mine, theirs, crawford = x.match_length, x.my_score, x.their_score, x.crawford
         cube, dice, money = x.cube, x.dice, MoneyRules(x.jacoby, x.beavers)
+        pending = "" if x.cube_action is CubeAction.NONE else x.cube_action.value
     elif ":" in text:
         m = decode_match_id(text.partition(":")[2])
         owner = Owner.CENTRED
@@ -246,17 +283,22 @@ def _context(text: str, variant_name: str) -> tuple[Stakes, tuple[int, int] | No
         length, crawford, cube, dice = m.match_length, m.crawford, m.cube, m.dice
         mine, theirs = m.score[m.on_roll], m.score[1 - m.on_roll]
         money = MoneyRules(m.jacoby)
+        pending = CubeAction.DOUBLED.value if m.doubled else ""
     else:
-        return Stakes(), None
+        return Situation(position, None, Stakes())
     try:
         match = MatchState(length, mine, theirs, crawford) if length else None
     except ValueError as exc:
         raise NardyError(f"cannot analyse this score: {exc}") from None
-    return Stakes(cube, owner, money, match), dice
+    return Situation(position, dice, Stakes(cube, owner, money, match), pending)
+
+
+OWNERS = {Owner.CENTRED: "centred", Owner.ME: "X", Owner.OPPONENT: "O"}
+"""Who holds the cube, as the commands name him: X is the side on roll."""
 
 
 def _describe(stakes: Stakes) -> str:
-    owner = {Owner.CENTRED: "centred", Owner.ME: "X's", Owner.OPPONENT: "O's"}[stakes.owner]
+    owner = "centred" if stakes.owner is Owner.CENTRED else f"{OWNERS[stakes.owner]}'s"
     cube = f"cube {stakes.cube} {owner}"
     m = stakes.match
     if m is None:
@@ -267,8 +309,32 @@ def _describe(stakes: Stakes) -> str:
     return f"{m.length}-point match, X {m.score_me} - O {m.score_opp}{crawford}, {cube}"
 
 
+def _context_json(position: Position, stakes: Stakes) -> dict[str, Any]:
+    """The position and what the game is played for, the same keys in every situation:
+    ``match-length`` 0 and ``score`` ``[0, 0]`` for money, ``jacoby`` and ``beavers`` false
+    in a match; ``score`` is ``[X, O]`` and ``cube-owner`` ``"centred"``, ``"X"`` or ``"O"``."""
+    m = stakes.match
+    return {
+        "position": position_id(position),
+        "variant": position.variant.key,
+        "match-length": 0 if m is None else m.length,
+        "score": [0, 0] if m is None else [m.score_me, m.score_opp],
+        "crawford": m is not None and m.crawford_game,
+        "jacoby": m is None and stakes.money.jacoby,
+        "beavers": m is None and stakes.money.beaver,
+        "cube": stakes.cube,
+        "cube-owner": OWNERS[stakes.owner],
+    }
+
+
+def _fixed(x: float, spec: str) -> str:
+    """``x`` formatted by ``spec`` (``"+.3f"``, ``"5.1f"`` …), never as a negative zero."""
+    text = format(x, spec)
+    return format(0.0, spec) if text.lstrip().startswith("-") and float(text) == 0 else text
+
+
 def _percent(p: float) -> str:
-    return f"{100 * p:5.1f}"
+    return _fixed(100 * p, "5.1f")
 
 
 def _probabilities(outputs: F32) -> list[str]:
@@ -277,9 +343,14 @@ def _probabilities(outputs: F32) -> list[str]:
     return [_percent(x) for x in (win, wg, wbg, 1 - win, lg, lbg)]
 
 
-def _outputs_json(outputs: F32) -> dict[str, float]:
+def _number(x: float | None) -> float | None:
+    """A number for JSON: rounded to 6 places, None (null) where there is none, or NaN."""
+    return None if x is None or math.isnan(x) else round(x, 6) + 0.0  # + 0.0: no -0.0
+
+
+def _outputs_json(outputs: F32) -> dict[str, float | None]:
     keys = ("win", "win-gammon", "win-backgammon", "lose-gammon", "lose-backgammon")
-    return {k: round(float(x), 6) for k, x in zip(keys, outputs, strict=True)}
+    return {k: _number(float(x)) for k, x in zip(keys, outputs, strict=True)}
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]], left: int = 2) -> str:
@@ -310,14 +381,24 @@ def _equity_label(stakes: Stakes) -> str:
 
 
 def run_hint(args: argparse.Namespace) -> int:
-    """``nardy hint``: the plays of a roll ranked, or (no dice) the cube decision."""
-    position, dice, stakes = _position(args)
-    if dice is None:
-        return _show_cube(args, position, stakes)
+    """``nardy hint``: the plays of a roll ranked; without dice, with ``--cube`` or with a
+    double waiting for an answer, the cube decision."""
+    s = _situation(args)
+    if s.pending:
+        if args.d1 is not None:
+            raise NardyError("X has doubled and O must take or pass first: no dice yet")
+        return _show_answer(args, s)
+    if args.cube:
+        if args.d1 is not None:
+            raise NardyError("--cube is the decision before the roll: give no dice with it")
+        return _show_cube(args, s)
+    if s.dice is None:
+        return _show_cube(args, s)
+    position, dice, stakes = s.position, s.dice, s.stakes
     ranked = rank_plays(position, *dice, args.ply, stakes=stakes)
     shown = ranked[: args.top]
     if args.format == "json":
-        print(json.dumps(_hint_json(position, dice, args.ply, ranked, shown), indent=1))
+        print(json.dumps(_hint_json(s, dice, args.ply, ranked, shown), indent=1))
         return 0
     best = ranked[0].equity
     rows = []
@@ -328,9 +409,9 @@ def run_hint(args: argparse.Namespace) -> int:
                 f"{i}.",
                 str(r.play) or "(no legal move)",
                 str(r.ply),
-                f"{r.equity:+.3f}",
+                _fixed(r.equity, "+.3f"),
                 *mwc,
-                "" if i == 1 else f"{r.equity - best:+.3f}",
+                "" if i == 1 else _fixed(r.equity - best, "+.3f"),
                 *_probabilities(r.outputs),
             ]
         )
@@ -347,7 +428,7 @@ def run_hint(args: argparse.Namespace) -> int:
 
 
 def _hint_json(
-    position: Position,
+    s: Situation,
     dice: tuple[int, int],
     ply: int,
     ranked: list[RankedPlay],
@@ -355,8 +436,7 @@ def _hint_json(
 ) -> dict[str, Any]:
     best = ranked[0].equity
     return {
-        "position": position_id(position),
-        "variant": position.variant.key,
+        **_context_json(s.position, s.stakes),
         "dice": list(dice),
         "ply": ply,
         "legal-plays": len(ranked),
@@ -364,9 +444,9 @@ def _hint_json(
             {
                 "play": str(r.play),
                 "ply": r.ply,
-                "equity": round(r.equity, 6),
-                "difference": round(r.equity - best, 6),
-                **({} if r.mwc is None else {"mwc": round(r.mwc, 6)}),
+                "equity": _number(r.equity),
+                "mwc": _number(r.mwc),
+                "difference": _number(r.equity - best),
                 **_outputs_json(r.outputs),
             }
             for r in shown
@@ -374,69 +454,164 @@ def _hint_json(
     }
 
 
-def _show_cube(args: argparse.Namespace, position: Position, stakes: Stakes) -> int:
-    """The cube decision before the roll: the three cubeful equities and the proper action."""
-    outputs, d = cube_analysis(position, stakes, args.ply)
-    cubeless = stakes.equity(outputs)
-    options = [("No double" if not d.redouble else "No redouble", d.no_double)]
-    verb = "Redouble" if d.redouble else "Double"
-    if d.double_take is not None:
-        options.append((f"{verb}, take", d.double_take))
-    if d.double_pass is not None:
-        options.append((f"{verb}, pass", d.double_pass))
-    if d.double_beaver is not None:
-        options.append((f"{verb}, beaver", d.double_beaver))
-    if args.format == "json":
-        doc = {
-            "position": position_id(position),
-            "variant": position.variant.key,
-            "ply": args.ply,
-            "cubeless-equity": round(cubeless, 6),
-            **_outputs_json(outputs),
-            "cubeful": {name.lower(): round(value, 6) for name, value in options},
-            "proper": d.text,
-            "take-point": None if d.take_point is None else round(d.take_point, 6),
-        }
-        print(json.dumps(doc, indent=1))
-        return 0
-    print(_title(position, "Cube decision of X") + f": {_describe(stakes)}; {args.ply}-ply")
+def _cube_json(s: Situation, ply: int, outputs: F32, d: CubeDecision) -> dict[str, Any]:
+    """A cube decision as JSON, the same keys whoever decides: X's cubeless equity and
+    chances; his cubeful equities (``cubeful``; ``cubeful-mwc``, match winning chances, in
+    a match, else null) by the stable keys ``no-double``, ``double-take``, ``double-pass``,
+    ``double-beaver`` (null where there is no such action); O's for his answers to a double
+    (``answers``: ``take``, ``pass``, ``beaver``; null where X cannot double); whose
+    decision it is (``decision``: ``"double"``, X's, or ``"take"``, O's answer to a double
+    made) and its proper action (``action``, a stable key; ``proper``, in words)."""
+
+    def negated(x: float | None) -> float | None:
+        return None if x is None else -x
+
+    answering = s.pending != ""
+    can_double = d.double_take is not None
+    answers = (d.double_take, d.double_pass, d.double_beaver)
+    return {
+        **_context_json(s.position, s.stakes),
+        "ply": cube_ply(ply),
+        "decision": "take" if answering else "double",
+        "equity": _number(s.stakes.equity(outputs)),
+        "mwc": _number(s.stakes.mwc(outputs)),
+        **_outputs_json(outputs),
+        **_cubeful_json(d, s.stakes.match is not None),
+        "answers": (
+            dict(zip(ANSWERS, map(_number, map(negated, answers)), strict=True))
+            if can_double
+            else None
+        ),
+        "action": str(d.response) if answering else cube_action_key(d),
+        "proper": str(d.response) if answering else d.text,
+        "take-point": _number(d.take_point),
+    }
+
+
+CUBEFUL = ("no-double", "double-take", "double-pass", "double-beaver")
+"""The keys of the doubler's cubeful equities in JSON, whatever the situation."""
+ANSWERS = ("take", "pass", "beaver")
+"""The keys of the doubled player's equities in JSON."""
+
+
+def _cubeful_json(d: CubeDecision, match: bool) -> dict[str, Any]:
+    """The doubler's cubeful equities by the keys of :data:`CUBEFUL` (``cubeful``; null
+    where there is no such action) and, in a ``match``, their match winning chances
+    (``cubeful-mwc``, without the beaver, which a match does not have; null for money)."""
+    values = (d.no_double, d.double_take, d.double_pass, d.double_beaver)
+    mwcs = (d.mwc_no_double, d.mwc_double_take, d.mwc_double_pass)
+    return {
+        "cubeful": dict(zip(CUBEFUL, map(_number, values), strict=True)),
+        "cubeful-mwc": dict(zip(CUBEFUL, map(_number, mwcs), strict=False)) if match else None,
+    }
+
+
+def _cube_heading(s: Situation, title: str, ply: int, outputs: F32) -> None:
+    """The first lines of a cube decision: whose, where, at what stakes, and X's chances."""
+    print(_title(s.position, title) + f": {_describe(s.stakes)}; {cube_ply(ply)}-ply")
     print()
+    cubeless = s.stakes.equity(outputs)
+    mwc = s.stakes.mwc(outputs)
+    extra = [] if mwc is None else [f"{100 * mwc:.1f}%"]
     print(
         _table(
-            ["", "", *COLUMNS, "Cubeless"],
-            [["X", "", *_probabilities(outputs), f"{cubeless:+.3f}"]],
+            ["", "", *COLUMNS, "Cubeless", *([] if mwc is None else ["MWC"])],
+            [["X", "", *_probabilities(outputs), _fixed(cubeless, "+.3f"), *extra]],
         )
     )
     print()
+
+
+def _cube_options(
+    s: Situation, options: list[tuple[str, float, float | None]], proper: str, best: float
+) -> None:
+    """The cubeful equities of the actions, the proper one first and then the others by
+    equity, each with its difference from the proper one; with the match winning chance
+    beside each in a match, as GNU Backgammon shows them."""
+    ordered = sorted(options, key=lambda o: (o[0] != proper, -o[1]))
+    rows = []
+    for i, (name, value, mwc) in enumerate(ordered, 1):
+        diff = "" if i == 1 else f"({_fixed(value - best, '+.3f')})"
+        extra = [] if s.stakes.match is None else ["" if mwc is None else f"{100 * mwc:.1f}%"]
+        rows.append([f"{i}.", name, _fixed(value, "+.3f"), *extra, diff])
+    print(_table([""] * len(rows[0]), rows).split("\n", 1)[1])
+    print()
+
+
+def _show_cube(args: argparse.Namespace, s: Situation) -> int:
+    """X's cube decision before the roll: the cubeful equities and the proper action."""
+    outputs, d = cube_analysis(s.position, s.stakes, args.ply)
+    if args.format == "json":
+        print(json.dumps(_cube_json(s, args.ply, outputs, d), indent=1))
+        return 0
+    _cube_heading(s, "Cube decision of X", args.ply, outputs)
+    options = [("No redouble" if d.redouble else "No double", d.no_double, d.mwc_no_double)]
+    verb = "Redouble" if d.redouble else "Double"
+    for answer, value, mwc in (
+        ("take", d.double_take, d.mwc_double_take),
+        ("pass", d.double_pass, d.mwc_double_pass),
+        ("beaver", d.double_beaver, None),
+    ):
+        if value is not None:
+            options.append((f"{verb}, {answer}", value, mwc))
     # The proper action first, as GNU Backgammon lists them, then the others by equity.
     proper = options[0][0] if not d.double else f"{verb}, {d.response}"
-    ordered = sorted(options, key=lambda o: (o[0] != proper, -o[1]))
-    rows = [
-        [f"{i}.", name, f"{value:+.3f}", "" if i == 1 else f"({value - d.equity:+.3f})"]
-        for i, (name, value) in enumerate(ordered, 1)
-    ]
-    units = "EMG" if stakes.match is not None else "equity"
-    print(f"  Cubeful {units}:")
-    print(_table(["", "", "", ""], rows).split("\n", 1)[1])
-    print()
+    units = "EMG (MWC)" if s.stakes.match is not None else "equity"
+    print(f"  X's cubeful {units}:")
+    _cube_options(s, options, proper, d.equity)
     extra = f" (take point {100 * d.take_point:.1f}%)" if d.take_point is not None else ""
     print(f"  Proper cube action: {d.text}{extra}")
     return 0
 
 
+def _show_answer(args: argparse.Namespace, s: Situation) -> int:
+    """O's answer to X's double: take, pass (or beaver), each with O's cubeful equity (the
+    negation of X's, normalised to the cube before the double), as ``nardy engine``'s
+    ``cube`` answers a position with a double pending."""
+    if s.pending != CubeAction.DOUBLED.value:
+        raise NardyError(
+            "the XGID shows a beavered or raccooned cube: nardy hint answers a double (D)"
+        )
+    outputs, d = cube_analysis(s.position, s.stakes, args.ply, doubled=True)
+    if d.response is None or d.double_take is None or d.double_pass is None:
+        raise NardyError(f"X cannot double here: {d.reason}")
+    if args.format == "json":
+        print(json.dumps(_cube_json(s, args.ply, outputs, d), indent=1))
+        return 0
+    _cube_heading(s, f"O's answer to X's double to {2 * s.stakes.cube}", args.ply, outputs)
+
+    def theirs(mwc: float | None) -> float | None:
+        return None if mwc is None else 1.0 - mwc
+
+    options = [
+        ("Take", -d.double_take, theirs(d.mwc_double_take)),
+        ("Pass", -d.double_pass, theirs(d.mwc_double_pass)),
+    ]
+    if d.double_beaver is not None:
+        options.append(("Beaver", -d.double_beaver, None))
+    units = "EMG (MWC)" if s.stakes.match is not None else "equity"
+    print(f"  O's cubeful {units}, normalised to the cube before the double:")
+    best = d.double_value
+    assert best is not None  # the answer's equity, there with the answer
+    _cube_options(s, options, str(d.response).capitalize(), -best)
+    extra = f" (take point {100 * d.take_point:.1f}%)" if d.take_point is not None else ""
+    print(f"  Proper answer: {d.response}{extra}")
+    return 0
+
+
 def run_eval(args: argparse.Namespace) -> int:
     """``nardy eval``: the side on roll's chances and cubeless equity."""
-    position, _, stakes = _position(args)
+    s = _situation(args)
+    position, stakes = s.position, s.stakes
     outputs = evaluate(position, args.ply)
     value = stakes.equity(outputs)
     mwc = stakes.mwc(outputs)
     if args.format == "json":
         doc = {
-            "position": position_id(position),
-            "variant": position.variant.key,
+            **_context_json(position, stakes),
             "ply": args.ply,
-            "equity": round(value, 6),
-            **({} if mwc is None else {"mwc": round(mwc, 6)}),
+            "equity": _number(value),
+            "mwc": _number(mwc),
             **_outputs_json(outputs),
         }
         print(json.dumps(doc, indent=1))
@@ -446,15 +621,15 @@ def run_eval(args: argparse.Namespace) -> int:
     theirs = _probabilities(outputs)
     mwc_column = [] if mwc is None else ["MWC"]
     rows = [
-        ["X", "(on roll)", *theirs, f"{value:+.3f}"],
-        ["O", "", *theirs[3:], *theirs[:3], f"{-value:+.3f}"],
+        ["X", "(on roll)", *theirs, _fixed(value, "+.3f")],
+        ["O", "", *theirs[3:], *theirs[:3], _fixed(-value, "+.3f")],
     ]
     if mwc is not None:
         rows[0].append(f"{100 * mwc:.1f}%")
         rows[1].append(f"{100 * (1 - mwc):.1f}%")
     equity_name = "Equity" if stakes.match is None else "EMG"
     print(_table(["", "", *COLUMNS, equity_name, *mwc_column], rows))
-    print(f"  {_equity_label(stakes)}; the cube decision: nardy hint POSITION (no dice)")
+    print(f"  {_equity_label(stakes)}; the cube decision: nardy hint POSITION --cube")
     return 0
 
 
@@ -463,7 +638,8 @@ def run_eval(args: argparse.Namespace) -> int:
 
 def run_rollout(args: argparse.Namespace) -> int:
     """``nardy rollout``: the position rolled out, or the best plays of a roll."""
-    position, dice, _ = _position(args)
+    s = _situation(args)
+    position, dice = s.position, s.dice
     ev = load_evaluator(position.variant)
     candidates: list[RankedPlay] = []
     if dice is not None:
@@ -471,7 +647,7 @@ def run_rollout(args: argparse.Namespace) -> int:
         starts = [c.play.position for c in candidates]
     else:
         starts = [position]
-    progress = _progress(args, args.games * len(starts), "games")
+    progress = _progress(args, _RolloutProgress(args.games * len(starts), sys.stderr))
     began = time.perf_counter()
     results = rollouts(
         starts,
@@ -483,9 +659,12 @@ def run_rollout(args: argparse.Namespace) -> int:
         after_play=dice is not None,
         jobs=args.jobs,
         ev=ev,
-        progress=None if progress is None else progress.show,
+        progress=progress,
     )
     seconds = time.perf_counter() - began
+    processes = rollout_processes(args.jobs, len(starts), args.games)
+    order = sorted(range(len(results)), key=lambda i: -results[i].equity)
+    best = results[order[0]]
     if args.format == "json":
         doc: dict[str, Any] = {
             "position": position_id(position),
@@ -495,15 +674,20 @@ def run_rollout(args: argparse.Namespace) -> int:
             "seed": args.seed,
             "ply": args.ply,
             "variance-reduction": not args.no_reduction,
+            "processes": processes,
             "seconds": round(seconds, 3),
         }
         if dice is None:
-            doc.update(_rollout_json(results[0]))
+            doc.update(_rollout_json(best))
         else:
             doc["dice"] = list(dice)
             doc["plays"] = [
-                {"play": str(c.play), **_rollout_json(r)}
-                for c, r in zip(candidates, results, strict=True)
+                {
+                    "play": str(candidates[i].play),
+                    **_rollout_json(results[i]),
+                    **_difference_json(results[i], best),
+                }
+                for i in order
             ]
         print(json.dumps(doc, indent=1))
         return 0
@@ -514,82 +698,126 @@ def run_rollout(args: argparse.Namespace) -> int:
         "no variance reduction" if args.no_reduction else "variance reduction",
         f"seed {args.seed}",
     ]
-    processes = counted(min(args.jobs, max(1, args.games)), "process")
+    on = f"{seconds:.1f} s on {counted(processes, 'process')}"
     if dice is None:
         print(_title(position, "Rollout of X on roll") + ": " + ", ".join(settings))
-        print(f"{seconds:.1f} s on {processes}; cubeless, for X")
+        print(f"{on}; cubeless, for X")
         print()
-        result = results[0]
         header = ["", "", *COLUMNS, "Equity"]
         rows = [
-            ["mean", "", *_probabilities(result.outputs), f"{result.equity:+.3f}"],
-            ["± s.e.", "", *_errors(result), f"{result.equity_error:.3f}"],
+            ["mean", "", *_probabilities(best.outputs), _fixed(best.equity, "+.3f")],
+            ["± s.e.", "", *_errors(best), _error(best.equity_error)],
         ]
         print(_table(header, rows))
-        low, high = result.equity - result.confidence95, result.equity + result.confidence95
-        print(f"  95% confidence interval of the equity: {low:+.3f} to {high:+.3f}")
+        if math.isnan(best.equity_error):
+            print("  95% confidence interval of the equity: n/a (one game)")
+        else:
+            low, high = best.equity - best.confidence95, best.equity + best.confidence95
+            print(
+                "  95% confidence interval of the equity: "
+                f"{_fixed(low, '+.3f')} to {_fixed(high, '+.3f')}"
+            )
         return 0
     print(_title(position, f"Rollout of X's best plays of {dice_text(dice)}") + ":")
-    print(", ".join(settings) + f"; the same dice for each play; {seconds:.1f} s on {processes}")
+    print(", ".join(settings) + f"; the same dice for each play; {on}")
     print()
-    order = sorted(range(len(results)), key=lambda i: -results[i].equity)
-    best = results[order[0]]
     rows = []
+    unpaired = []
     for rank, i in enumerate(order, 1):
         r = results[i]
         diff = ""
         if rank > 1:
             gap, error = difference(r, best)
-            diff = f"{gap:+.3f} ±{Z95 * error:.3f}"
+            diff = f"{_fixed(gap, '+.3f')} ±{_error(Z95 * error)}"
+            unpaired.append(f"±{_error(Z95 * unpaired_error(r, best))}")
         rows.append(
             [
                 f"{rank}.",
                 str(candidates[i].play) or "(no legal move)",
-                f"{r.equity:+.3f} ±{r.confidence95:.3f}",
+                f"{_fixed(r.equity, '+.3f')} ±{_error(r.confidence95)}",
                 diff,
                 *_probabilities(r.outputs),
             ]
         )
-    print(_table(["#", "Play", "Equity (95%)", "Diff (95%, paired)", *COLUMNS], rows))
+    print(_table(["#", "Play", "Equity (95%)", "Diff (95%)", *COLUMNS], rows))
+    if unpaired:
+        print(
+            "  Diff: from the best play, game by game with the same dice; "
+            f"were the games independent: {', '.join(unpaired)}"
+        )
     return 0
 
 
+def _error(x: float) -> str:
+    """A standard error or a confidence interval's half-width: "n/a" for a single game."""
+    return "n/a" if math.isnan(x) else f"{x:.3f}"
+
+
 def _errors(result: RolloutResult) -> list[str]:
+    """The probabilities' standard errors in percent (Lose's is Win's), "n/a" for one game."""
     e = [float(x) for x in result.errors]
-    # Lose is 1 - Win: the same error.
-    return [_percent(x) for x in (e[0], e[1], e[2], e[0], e[3], e[4])]
+    return ["n/a" if math.isnan(x) else _percent(x) for x in (e[0], e[1], e[2], e[0], e[3], e[4])]
 
 
 def _rollout_json(result: RolloutResult) -> dict[str, Any]:
-    def number(x: float) -> float | None:
-        return None if math.isnan(x) else round(x, 6)
-
     return {
-        "equity": round(result.equity, 6),
-        "equity-error": number(result.equity_error),
+        "equity": _number(result.equity),
+        "equity-error": _number(result.equity_error),
         **_outputs_json(result.outputs),
-        "errors": [number(float(x)) for x in result.errors],
+        "errors": [_number(float(x)) for x in result.errors],
     }
 
 
-def _progress(args: argparse.Namespace, total: int, unit: str) -> Progress | None:
-    """The progress bar on standard error, where it is a terminal or ``--progress`` asks."""
+def _difference_json(result: RolloutResult, best: RolloutResult) -> dict[str, Any]:
+    """A play's equity minus the best play's, with its paired standard error (from the
+    game-by-game differences) and the error were the games independent; for the best
+    itself 0 and no errors."""
+    if result is best:
+        return {"difference": 0.0, "difference-error": None, "difference-error-unpaired": None}
+    gap, error = difference(result, best)
+    return {
+        "difference": _number(gap),
+        "difference-error": _number(error),
+        "difference-error-unpaired": _number(unpaired_error(result, best)),
+    }
+
+
+class _RolloutProgress(Progress):
+    """``nardy rollout``'s progress bar, with each rollout's running mean equity after the
+    count of games: ``[####      ] 108/324 games, equity +0.048 +0.040 +0.033``."""
+
+    def __init__(self, total: int, stream: TextIO) -> None:
+        super().__init__(total, "games", stream)
+
+    def __call__(self, done: int, means: list[float]) -> None:
+        shown = " ".join("   n/a" if math.isnan(m) else _fixed(m, "+.3f") for m in means)
+        self.unit = f"games, equity {shown}"
+        self.show(done)
+
+
+def _progress(args: argparse.Namespace, bar: _Bar) -> _Bar | None:
+    """``bar`` shown on standard error, where it is a terminal or ``--progress`` asks."""
     if not (args.progress or sys.stderr.isatty()):
         return None
-    progress = Progress(total, unit, sys.stderr)
-    progress.show(0)
-    return progress
+    bar.show(0)
+    return bar
 
 
 # -- analyze ---------------------------------------------------------------------------------------
 
 
 def read_records(name: str) -> list[dict[str, Any]]:
-    """The game records in a file: JSON lines, one JSON object or array, or a .mat match."""
+    """The game records in a file: JSON lines, one JSON object or array, or a .mat match.
+
+    The name decides: ``.mat`` is a match file, ``.json`` and ``.jsonl`` JSON (and their
+    errors JSON's); any other name, and standard input, is JSON if it starts with ``{`` or
+    ``[`` and a match file otherwise."""
     text = sys.stdin.read() if name == "-" else Path(name).read_text("utf-8")
     if not text.strip():
         raise NotationError(f"{name} is empty")
-    if name.lower().endswith(".mat") or not text.lstrip().startswith(("{", "[")):
+    suffix = "" if name == "-" else Path(name).suffix.lower()
+    is_json = suffix in (".json", ".jsonl")
+    if suffix == ".mat" or not (is_json or text.lstrip().startswith(("{", "["))):
         try:
             return import_mat(text)
         except NotationError as exc:
@@ -612,7 +840,7 @@ def run_analyze(args: argparse.Namespace) -> int:
     records = read_records(args.file)
     matches = group_matches(records)
     total = sum(len(r.get("turns", [])) for r in records)
-    progress = _progress(args, total, "turns")
+    progress = _progress(args, Progress(total, "turns", sys.stderr))
     analyses = []
     done = 0
     for match in matches:
@@ -640,18 +868,20 @@ def _match_name(a: Analysis) -> str:
     return f"{a.players[0]} vs {a.players[1]}, {kind} of {a.variant}"
 
 
-def _units(a: Analysis) -> tuple[str, Callable[[float], str]]:
-    """The name and format of priced errors and luck: points, or match winning chance."""
+def _units(a: Analysis) -> tuple[str, Callable[[float, str], str]]:
+    """The name and format of priced errors, luck and results: points, or match winning
+    chance; the format takes a value and a sign ("+" for signed figures, "" for costs)."""
     if a.match_length:
-        return "MWC", lambda x: f"{100 * x:+.2f}%"
-    return "points", lambda x: f"{x:+.3f}"
+        return "MWC", lambda x, sign: _fixed(100 * x, f"{sign}.2f") + "%"
+    return "points", lambda x, sign: _fixed(x, f"{sign}.3f")
 
 
 def analysis_text(a: Analysis, *, every: bool = False) -> str:
     """The analysis as text: each game's errors (or every play), then the players' totals."""
     lines = [
         f"{_match_name(a)}, {counted(len(a.games), 'game')}, analysed at {a.ply}-ply "
-        f"(luck at 0-ply) in {a.seconds:.1f} s",
+        f"({'' if cube_ply(a.ply) == a.ply else f'the cube at {cube_ply(a.ply)}-ply, '}"
+        f"luck at 0-ply) in {a.seconds:.1f} s",
         "Equities are EMG: normalised to the cube, "
         + ("cubeless money equity" if not a.match_length else "from match winning chances")
         + " for checker plays and luck, cubeful for the cube.",
@@ -669,15 +899,22 @@ def analysis_text(a: Analysis, *, every: bool = False) -> str:
 
 
 def _game_rows(a: Analysis, game: GameAnalysis, every: bool) -> list[list[str]]:
-    """One row per judged decision worth showing, in the order of the game."""
+    """One row per judged decision worth showing, in the order of the game: the marked ones,
+    or with ``every`` every play and every close or actual cube decision (a cube decision
+    that is neither and lost nothing is no decision worth a row). A cube row shows what was
+    done ("No double", "Redouble", "Take") and the proper action ("No double, take",
+    "pass"); a play's Best is blank where the play was the best; a forced play, which is
+    not judged, has no loss."""
     luck = {(r.turn, r.player): r.luck for r in game.rolls}
     entries: list[tuple[int, int, list[str]]] = []
     for c in game.cubes:
-        if every or c.skill is not None:
-            action = c.action.capitalize()
+        if c.skill is not None or (every and (c.close or c.loss > 0)):
+            action = c.action
+            if c.decision.redouble and c.role == "double":
+                action = action.replace("double", "redouble")
             proper = c.proper if c.role == "double" else c.proper.capitalize()
-            row = [str(c.turn), a.players[c.player], "", action, "" if c.loss == 0 else proper]
-            entries.append((c.turn, 0, [*row, _loss(c.loss), c.skill or "", ""]))
+            row = [str(c.turn), a.players[c.player], "", action.capitalize(), proper]
+            entries.append((c.turn, 0, [*row, f"{c.loss:.3f}", c.skill or "", ""]))
     for p in game.plays:
         if every or p.skill is not None:
             roll = luck.get((p.turn, p.player))
@@ -687,16 +924,12 @@ def _game_rows(a: Analysis, game: GameAnalysis, every: bool) -> list[list[str]]:
                 dice_text(p.dice),
                 p.played or "(no legal move)",
                 "" if p.best == p.played else p.best,
-                "" if p.forced else _loss(p.loss),
+                "" if p.forced else f"{p.loss:.3f}",
                 p.skill or ("forced" if p.forced else ""),
-                "" if roll is None else f"{roll:+.3f}",
+                "" if roll is None else _fixed(roll, "+.3f"),
             ]
             entries.append((p.turn, 1, row))
     return [row for _, _, row in sorted(entries, key=lambda e: (e[0], e[1]))]
-
-
-def _loss(loss: float) -> str:
-    return f"{loss:.3f}" if loss >= 0.0005 else "0"
 
 
 def _game_heading(a: Analysis, game: GameAnalysis) -> str:
@@ -718,7 +951,7 @@ def _totals(a: Analysis) -> str:
         return [cell(s) for s in a.stats]
 
     def rate(x: float | None, sign: str = "") -> str:
-        return "n/a" if x is None else f"{1000 * x:{sign}.1f}"
+        return "n/a" if x is None else _fixed(1000 * x, f"{sign}.1f")
 
     def marks(counts: dict[str, int]) -> str:
         return " / ".join(str(counts[name]) for name, _ in reversed(SKILLS))
@@ -732,7 +965,7 @@ def _totals(a: Analysis) -> str:
         ["  Doubtful / bad / very bad", *both(lambda s: marks(s.marked))],
         [
             f"  Error total EMG ({unit})",
-            *both(lambda s: f"{s.checker_error:.3f} ({price(-s.checker_value)})"),
+            *both(lambda s: f"{s.checker_error:.3f} ({price(s.checker_value, '')})"),
         ],
         ["  Error rate mEMG", *both(lambda s: rate(s.checker_rate))],
         ["Cube", "", ""],
@@ -740,7 +973,7 @@ def _totals(a: Analysis) -> str:
         ["  Doubtful / bad / very bad", *both(lambda s: marks(s.cube_marked))],
         [
             f"  Error total EMG ({unit})",
-            *both(lambda s: f"{s.cube_error:.3f} ({price(-s.cube_value)})"),
+            *both(lambda s: f"{s.cube_error:.3f} ({price(s.cube_value, '')})"),
         ],
         ["  Error rate mEMG", *both(lambda s: rate(s.cube_rate))],
         ["Luck", "", ""],
@@ -749,34 +982,39 @@ def _totals(a: Analysis) -> str:
             "  Unlucky / very unlucky rolls",
             *both(lambda s: pair(s.lucky, "unlucky", "very unlucky")),
         ],
-        [f"  Luck total EMG ({unit})", *both(lambda s: f"{s.luck:+.3f} ({price(s.luck_value)})")],
+        [
+            f"  Luck total EMG ({unit})",
+            *both(lambda s: f"{_fixed(s.luck, '+.3f')} ({price(s.luck_value, '+')})"),
+        ],
         ["  Luck rate mEMG per move", *both(lambda s: rate(s.luck_rate, "+"))],
         ["  Luck rating", *both(lambda s: s.luck_rating or "n/a")],
         ["Overall", "", ""],
         ["  Error rate mEMG per decision", *both(lambda s: rate(s.error_rate))],
         ["  Rating", *both(lambda s: s.rating or "n/a")],
-        [f"  Result ({unit})", *both(lambda s: price(s.result))],
-        [f"  Luck-adjusted result ({unit})", *[price(x) for x in a.luck_adjusted]],
+        [f"  Result ({unit})", *both(lambda s: price(s.result, "+"))],
+        [f"  Luck-adjusted result ({unit})", *[price(x, "+") for x in a.luck_adjusted]],
     ]
     return _table(["", *a.players], rows, left=1)
 
 
 def analysis_json(a: Analysis) -> dict[str, Any]:
-    """The analysis as a JSON object: every play, cube decision and roll, and the totals."""
+    """The analysis as a JSON object: every play, cube decision and roll, and the totals.
+    Keys are lowercase and hyphenated, the marks' too ("very-bad", "very-lucky")."""
+    number = _number
 
-    def number(x: float | None) -> float | None:
-        return None if x is None else round(x, 6)
+    def keys(counts: dict[str, int]) -> dict[str, int]:
+        return {name.replace(" ", "-"): n for name, n in counts.items()}
 
     def stats(s: PlayerStats) -> dict[str, Any]:
         return {
             "moves": s.moves,
             "unforced": s.unforced,
-            "marked": dict(s.marked),
+            "marked": keys(s.marked),
             "checker-error": number(s.checker_error),
             "checker-error-value": number(s.checker_value),
             "checker-error-rate": number(s.checker_rate),
             "cube-decisions": s.cube_decisions,
-            "cube-marked": dict(s.cube_marked),
+            "cube-marked": keys(s.cube_marked),
             "cube-error": number(s.cube_error),
             "cube-error-value": number(s.cube_value),
             "cube-error-rate": number(s.cube_rate),
@@ -787,7 +1025,7 @@ def analysis_json(a: Analysis) -> dict[str, Any]:
             "luck-value": number(s.luck_value),
             "luck-rate": number(s.luck_rate),
             "luck-rating": s.luck_rating,
-            "lucky": dict(s.lucky),
+            "lucky": keys(s.lucky),
             "result": number(s.result),
         }
 
@@ -830,9 +1068,8 @@ def analysis_json(a: Analysis) -> dict[str, Any]:
                         "role": c.role,
                         "action": c.action,
                         "proper": c.proper,
-                        "no-double": number(c.no_double),
-                        "double-take": number(c.double_take),
-                        "double-pass": number(c.double_pass),
+                        "proper-action": c.proper_key,
+                        **_cubeful_json(c.decision, bool(a.match_length)),
                         "loss": number(c.loss),
                         "close": c.close,
                         "mark": c.skill,

@@ -25,6 +25,7 @@ from nardy import __version__
 from nardy.cli.options import die
 from nardy.core import NotationError, Position, Variant, variant, variants
 from nardy.core.settings import Settings
+from nardy.engine.analysis import cube_action_key
 from nardy.engine.cube import (
     Action,
     CubeDecision,
@@ -32,7 +33,6 @@ from nardy.engine.cube import (
     MatchState,
     MoneyRules,
     Owner,
-    Response,
     cube_decision,
 )
 from nardy.engine.evaluator import Evaluator, evaluator, family
@@ -397,13 +397,6 @@ def cube_rules(ctx: Context) -> tuple[CubeState, MoneyRules | MatchState]:
     return CubeState(ctx.cube, owner), rules
 
 
-_ACTIONS = {
-    (Action.DOUBLE, Response.TAKE): "double-take",
-    (Action.DOUBLE, Response.PASS): "double-pass",
-    (Action.DOUBLE, Response.BEAVER): "double-beaver",
-}
-
-
 def cmd_cube(args: Sequence[str], defaults: Defaults = DEFAULTS) -> str:
     """``cube VARIANT POSITION[:MATCHID] [--level L]``: the cube decision of the player on
     roll, or, with a double waiting in POSITION, the doubled player's answer. Equities are
@@ -450,10 +443,7 @@ def cube_answer(d: CubeDecision, *, doubled: bool, crawford: bool) -> str:
     if d.double_beaver is not None:
         fields.append(f"beaver={_signed(d.double_beaver)}")
     fields += [f"mwc-{k}={m:.3f}" for k, m in mwc.items() if m is not None]
-    action = _ACTIONS.get((d.action, d.response))
-    if action is None:
-        action = "too-good" if d.action is Action.TOO_GOOD else "no-double"
-    return f"cube action={action} response={d.response.value} {' '.join(fields)}"
+    return f"cube action={cube_action_key(d)} response={d.response.value} {' '.join(fields)}"
 
 
 Command = Callable[[Sequence[str], Defaults], str]

@@ -12,7 +12,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import Any, TextIO
 
 from nardy.cli import analysis, engine, play, records, selfplay
 from nardy.cli.options import die
@@ -26,11 +26,39 @@ def _variant_names() -> list[str]:
     return sorted(v.key for v in variants())
 
 
+class SubcommandParser(argparse.ArgumentParser):
+    """The parser of a subcommand. Its options may come before, between or after its
+    positional arguments (``nardy hint POSITION --ply 0 6 5``): argparse's intermixed
+    parsing, which reads the options first and the positional arguments from what is left.
+    An argument too many is the subcommand's own error (``nardy hint: error: unrecognized
+    arguments: 4``), not the top-level parser's. A subcommand whose arguments argparse
+    cannot intermix (a positional argument taking the rest of the line) is parsed plainly."""
+
+    _intermixing = False
+    """True while the intermixed parsing runs, which calls ``parse_known_args`` itself."""
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: Any = None
+    ) -> tuple[Any, list[str]]:
+        if self._intermixing:
+            return super().parse_known_args(args, namespace)
+        self._intermixing = True
+        try:
+            namespace, extras = self.parse_known_intermixed_args(args, namespace)
+        except TypeError:  # not intermixable
+            return super().parse_known_args(args, namespace)
+        finally:
+            self._intermixing = False
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="nardy", description="Backgammon and long nardy: rules, notation and analysis."
     )
-    sub = parser.add_subparsers(dest="command", required=True)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=SubcommandParser)
 
     moves = sub.add_parser(
         "moves",

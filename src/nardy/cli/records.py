@@ -113,7 +113,7 @@ def run_export(args: argparse.Namespace) -> int:
             path.write_text(text, encoding="utf-8")
         print(f"{len(texts)} match(es) written: {', '.join(map(str, paths))}", file=sys.stderr)
     except (NardyError, OSError, UnicodeDecodeError) as exc:
-        return _fail(exc)
+        return _fail("export", exc)
     return 0
 
 
@@ -131,7 +131,7 @@ def run_import(args: argparse.Namespace) -> int:
         else:
             Path(args.out).write_text(lines, encoding="utf-8")
     except (NardyError, OSError, UnicodeDecodeError) as exc:
-        return _fail(exc)
+        return _fail("import", exc)
     return 0
 
 
@@ -157,9 +157,10 @@ def parse_jsonl(text: str, name: str) -> list[tuple[int, dict[str, Any]]]:
     return records
 
 
-def _fail(exc: Exception) -> int:
+def _fail(command: str, exc: Exception) -> int:
+    """Report ``exc`` as ``nardy COMMAND: error: …``; the exit status 2."""
     message = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
     if isinstance(exc, OSError) and exc.filename:
         message = f"{exc.filename}: {message}"
-    print(f"nardy: error: {message}", file=sys.stderr)
+    print(f"nardy {command}: error: {message}", file=sys.stderr)
     return 2

@@ -11,8 +11,11 @@ turn the way GNU Backgammon's analysis does:
   analysis ply (the played one at that ply even where the search pruned it); the difference
   is the *equity loss*. Forced plays (one legal result) are not judged;
 * **cube** — before each roll where the player could double, his proper cube action from the
-  probabilities at the analysis ply, against what he did: a missed or wrong double, and the
-  opponent's wrong take or pass;
+  probabilities at the analysis ply (at least 1: a position before its roll has no 0-ply
+  value), against what he did: a missed or wrong double, and the opponent's wrong take or
+  pass. Where he could not double there is no decision: the cube his opponent's, the
+  Crawford game, or a *dead* cube (:attr:`Stakes.cube_dead`) — unless he doubled all the
+  same;
 * **luck** — the equity of the roll thrown minus the average over the 36 rolls, each valued
   by the best play the 0-ply net finds, for the roller (gnubg's ``LuckNormal`` with its
   0-ply ``ecLuck``). The opening roll of a game that plays it is judged among the 30 opening
@@ -36,7 +39,6 @@ minus one's own luck plus the opponent's, in points (money) or match winning cha
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -48,6 +50,7 @@ import numpy.typing as npt
 from nardy.core import NardyError, Play, Position, Variant, variant
 from nardy.core.game import Game
 from nardy.engine.cube import (
+    Action,
     CubeDecision,
     CubeState,
     MatchState,
@@ -58,13 +61,14 @@ from nardy.engine.cube import (
     mwc_cubeless,
     mwc_to_emg,
 )
-from nardy.engine.evaluator import MAX_PLY, ROLLS, Evaluator, Pair, evaluator
+from nardy.engine.evaluator import MAX_PLY, ROLLS, Candidate, Evaluator, Pair, evaluator
 from nardy.engine.features import F32
 from nardy.engine.met import match_equity
 from nardy.engine.net import LOSE_BACKGAMMON, WIN_BACKGAMMON, equity, flip
 from nardy.engine.rollout import (
     ROLL_WEIGHTS,
     best_plays,
+    processes,
     roll_index,
     worker_pool,
 )
@@ -224,15 +228,43 @@ class Stakes:
         lose = m.equity_after(m.away_me, m.away_opp - c)
         return (win - lose) / 2.0
 
-    def decision(self, outputs: F32, position: Position) -> CubeDecision:
-        """The cube decision of the side on roll in ``position`` with these probabilities."""
-        return cube_decision(
+    @property
+    def cube_dead(self) -> bool:
+        """In a match, whether the cube is dead for the player on roll: a single game won at
+        the current cube already wins him the match (his score plus the cube reaches the
+        length), so doubling can gain him nothing. GNU Backgammon offers no double then
+        (``GetDPEq``). In a 1-point match it is dead from the start; the Crawford game, where
+        no one may double, is :attr:`cube_in_use`'s business."""
+        return self.match is not None and self.match.away_me <= self.cube
+
+    def decision(self, outputs: F32, position: Position, *, doubled: bool = False) -> CubeDecision:
+        """The cube decision of the side on roll in ``position`` with these probabilities.
+
+        Where the cube is dead for him it is "No double: the cube is dead", without the
+        double's equities, unless he has ``doubled`` already: then it is his opponent's take
+        or pass that is to be decided, and the equities are all there."""
+        d = cube_decision(
             outputs,
             CubeState(self.cube, self.owner),
             money=None if self.match is not None else self.money,
             match=self.match,
             race=position.is_race(),
             pips=position.pips()[0],
+        )
+        if doubled or d.action is Action.UNAVAILABLE or not self.cube_dead:
+            return d
+        return replace(
+            d,
+            double_take=None,
+            double_pass=None,
+            double_beaver=None,
+            action=Action.UNAVAILABLE,
+            response=None,
+            take_point=None,
+            cash_point=None,
+            mwc_double_take=None,
+            mwc_double_pass=None,
+            reason="the cube is dead",
         )
 
 
@@ -272,6 +304,11 @@ def rank_plays(
     stakes = stakes or Stakes()
     plays = _plays_by_result(position, d1, d2)
     candidates = ev.rank(position, d1, d2, ply)
+    if len(candidates) == 1 and candidates[0].ply < ply:
+        # A forced play, or no legal move at all: nothing to choose, but valued at the ply
+        # asked, like the plays of any other roll.
+        only = candidates[0].after
+        candidates = [Candidate(only, ev.after(position.variant, [only], ply)[0], ply)]
     values = stakes.equities(np.stack([c.outputs for c in candidates]))
     ranked = [
         RankedPlay(plays[c.after], c.outputs, c.ply, float(value), stakes.mwc(c.outputs))
@@ -301,12 +338,40 @@ def evaluate(position: Position, ply: int = 1, ev: Evaluator | None = None) -> F
     return outputs
 
 
+def cube_ply(ply: int) -> int:
+    """The lookahead of a cube decision asked for at ``ply``: at least one roll, as the
+    engine's ``cube`` and the bots look (a position before its roll has no 0-ply value of its
+    own, only the opponent's view of it)."""
+    return max(ply, 1)
+
+
 def cube_analysis(
-    position: Position, stakes: Stakes, ply: int = 1, ev: Evaluator | None = None
+    position: Position,
+    stakes: Stakes,
+    ply: int = 1,
+    ev: Evaluator | None = None,
+    *,
+    doubled: bool = False,
 ) -> tuple[F32, CubeDecision]:
-    """The side on roll's probabilities at ``ply`` and its cube decision at ``stakes``."""
-    outputs = evaluate(position, ply, ev)
-    return outputs, stakes.decision(outputs, position)
+    """The side on roll's probabilities at :func:`cube_ply` of ``ply`` and its cube decision
+    at ``stakes``; with ``doubled``, he has doubled and the decision to read is his
+    opponent's answer (:meth:`Stakes.decision`)."""
+    outputs = evaluate(position, cube_ply(ply), ev)
+    return outputs, stakes.decision(outputs, position, doubled=doubled)
+
+
+def cube_action_key(d: CubeDecision) -> str:
+    """The doubler's proper action as a stable key, in the words of ``nardy engine``'s
+    ``cube`` answer: ``no-double``, ``double-take``, ``double-pass``, ``double-beaver``,
+    ``too-good`` (to double: he plays on for the gammon, the opponent would pass) or
+    ``cannot-double`` (the cube his opponent's, the Crawford game, or dead)."""
+    if d.action is Action.UNAVAILABLE:
+        return "cannot-double"
+    if d.action is Action.TOO_GOOD:
+        return "too-good"
+    if d.action is Action.NO_DOUBLE:
+        return "no-double"
+    return f"double-{d.response}"
 
 
 # -- games ----------------------------------------------------------------------------------------
@@ -350,9 +415,10 @@ class CheckerPlay:
 @dataclass(frozen=True, slots=True)
 class CubeAction:
     """One cube decision judged: the doubler's (double or not) or the doubled player's (take,
-    pass or beaver). Equities are the doubler's, normalised to the cube before the double:
-    ``no_double``, ``double_take``, ``double_pass``; ``loss`` is what the action gave away,
-    for the player who took it."""
+    pass or beaver), against ``decision``, the doubler's cube decision at the analysis ply.
+    Its equities are the doubler's, normalised to the cube before the double (EMG, with match
+    winning chances in a match); ``loss`` is what the action gave away, for the player who
+    took it, and ``unit`` prices it (see :class:`CheckerPlay`)."""
 
     turn: int
     player: int
@@ -362,12 +428,18 @@ class CubeAction:
     """What was done: "no double", "double", "take", "pass" or "beaver"."""
     proper: str
     """The right action, as gnubg words it ("Double, take", "No double, take", "pass"…)."""
-    no_double: float
-    double_take: float | None
-    double_pass: float | None
+    decision: CubeDecision
     loss: float
     close: bool
+    """Counted as a decision in the error rate: a close decision or an actual double,
+    take, pass or beaver."""
     unit: float
+
+    @property
+    def proper_key(self) -> str:
+        """The right action as a stable key: :func:`cube_action_key` for the doubler, "take",
+        "pass" or "beaver" for the answer."""
+        return cube_action_key(self.decision) if self.role == "double" else self.proper
 
     @property
     def skill(self) -> str | None:
@@ -539,15 +611,22 @@ def analyze(
     if not records:
         raise NardyError("no games to analyse")
     games: list[Game] = []
+    scores: list[tuple[int, int]] = []
     for i, record in enumerate(records):
         try:
+            missing = [key for key in RECORD_KEYS if key not in record]
+            if missing:
+                raise NardyError(
+                    f"not a game record: it has no {' or '.join(map(repr, missing))} "
+                    f"(a game record has {', '.join(map(repr, RECORD_KEYS))}: docs/records.md)"
+                )
             games.append(replay(record))
+            scores.append(_score(record))
         except NardyError as exc:
             raise NardyError(f"game {record.get('game', i + 1)}: {exc}") from None
     ev = ev or load_evaluator(games[0].variant)
     for game in games:
         ev.check(game.variant)
-    scores = [_score(record) for record in records]
     tasks = [
         task
         for i, (game, score) in enumerate(zip(games, scores, strict=True))
@@ -583,8 +662,19 @@ TURNS_PER_PROCESS = 40
 """The fewest turns per worker process worth starting a pool for."""
 
 
+RECORD_KEYS = ("variant", "settings", "turns")
+"""The keys every game record has (docs/records.md); the others have defaults."""
+
+
 def _score(record: dict[str, Any]) -> tuple[int, int]:
+    """The score before the game: ``[player 0, player 1]``, 0-0 when the record has none."""
     score = record.get("score", (0, 0))
+    if not (
+        isinstance(score, list | tuple)
+        and len(score) == 2
+        and all(isinstance(x, int) and x >= 0 for x in score)
+    ):
+        raise NardyError(f"the score is two points 0 or more, not {score!r}")
     return int(score[0]), int(score[1])
 
 
@@ -631,6 +721,11 @@ class _TurnTask:
     """Before the roll, from the mover's side, where he could double; None elsewhere."""
     cube_actions: tuple[str, ...]
 
+    @property
+    def doubled(self) -> bool:
+        """The mover doubled before his roll."""
+        return bool(self.cube_actions) and self.cube_actions[0] == "double"
+
 
 _Judged = tuple[float | None, CheckerPlay | None, tuple[CubeAction, ...]]
 
@@ -658,9 +753,11 @@ def _turn_tasks(game: Game, index: int, score: tuple[int, int]) -> list[_TurnTas
     tasks = []
     for i, turn in enumerate(game.records):
         before_roll = stakes(turn.player, cube, owner)
+        doubled = bool(turn.cube) and turn.cube[0] == "double"
         may_double = (
             before_roll.cube_in_use
             and owner in (None, turn.player)
+            and (doubled or not before_roll.cube_dead)  # dead: no decision, unless he doubled
             and not (opening and i == 0)  # the opening roll came before any cube decision
             and not turn.chosen  # acey-deucey's named double goes on from the 1-2
             and (turn.dice is not None or bool(turn.cube))  # not a resignation instead
@@ -703,7 +800,7 @@ def _evaluate_all(
     progress: Callable[[int, int], None] | None,
 ) -> list[_Judged]:
     """Each task judged, in order."""
-    jobs = min(jobs or os.cpu_count() or 1, len(tasks) // TURNS_PER_PROCESS)
+    jobs = processes(jobs, len(tasks) // TURNS_PER_PROCESS)
     results: list[_Judged] = []
     if jobs <= 1:
         for task in tasks:
@@ -737,9 +834,9 @@ def _evaluate(ev: Evaluator, task: _TurnTask, ply: int) -> _Judged:
     cube decisions judged."""
     before = Position(variant(task.variant), *task.before)
     # The 0-ply best play of every roll gives the luck, and its average the 1-ply value of
-    # the position before the roll, which the cube decision needs.
-    needed = task.luck == "roll" or (task.cube_before is not None and ply == 1)
-    table = best_plays(ev, before)[1] if needed else None
+    # the position before the roll, which the cube decision needs at 0 and 1 ply.
+    one_ply_cube = task.cube_before is not None and cube_ply(ply) == 1
+    table = best_plays(ev, before)[1] if task.luck == "roll" or one_ply_cube else None
     luck = None
     if task.luck == "opening":
         luck = _opening_luck(ev, before, task)
@@ -748,11 +845,12 @@ def _evaluate(ev: Evaluator, task: _TurnTask, ply: int) -> _Judged:
         luck = float(values[roll_index(*(task.dice or (1, 1)))] - ROLL_WEIGHTS @ values)
     cubes: tuple[CubeAction, ...] = ()
     if task.cube_before is not None:
-        if table is not None and ply == 1:
+        if table is not None and one_ply_cube:
             outputs: F32 = (ROLL_WEIGHTS @ table).astype(np.float32)
         else:
-            outputs = evaluate(before, ply, ev)
-        cubes = _judge_cube(task, task.cube_before.decision(outputs, before))
+            outputs = evaluate(before, cube_ply(ply), ev)
+        decision = task.cube_before.decision(outputs, before, doubled=task.doubled)
+        cubes = _judge_cube(task, decision)
     if task.after is None or task.dice is None:
         return luck, None, cubes
     return luck, _judge(ev, before, task, ply), cubes
@@ -794,7 +892,7 @@ def _judge_cube(task: _TurnTask, d: CubeDecision) -> tuple[CubeAction, ...]:
     if d.double_beaver is not None:
         answers[Response.BEAVER.value] = d.double_beaver
     best = d.equity
-    doubled = bool(task.cube_actions) and task.cube_actions[0] == "double"
+    doubled = task.doubled
     value = d.double_value if doubled else d.no_double
     assert value is not None
     # gnubg's isCloseCubedecision: the proper action against the double, the pass capped
@@ -807,9 +905,7 @@ def _judge_cube(task: _TurnTask, d: CubeDecision) -> tuple[CubeAction, ...]:
             "double",
             "double" if doubled else "no double",
             d.text,
-            d.no_double,
-            d.double_take,
-            d.double_pass,
+            d,
             max(0.0, best - value),
             close or doubled,
             stakes.unit,
@@ -825,9 +921,7 @@ def _judge_cube(task: _TurnTask, d: CubeDecision) -> tuple[CubeAction, ...]:
                 "take",
                 answer,
                 right,
-                d.no_double,
-                d.double_take,
-                d.double_pass,
+                d,
                 max(0.0, answers.get(answer, answers[right]) - answers[right]),
                 True,
                 stakes.unit,

@@ -67,9 +67,10 @@ def terminal_outputs(v: Variant, mine: Side, theirs: Side) -> F32:
 
 
 def consistent(outputs: F32) -> F32:
-    """The net's outputs made consistent, in place: a gammon no likelier than the win or loss
-    it is part of, a backgammon no likelier than its gammon."""
+    """Outputs made possible, in place: each within [0, 1], a gammon no likelier than the win
+    or loss it is part of, a backgammon no likelier than its gammon."""
     o = outputs
+    np.clip(o, 0.0, 1.0, out=o)
     np.minimum(o[:, 1], o[:, 0], out=o[:, 1])
     np.minimum(o[:, 2], o[:, 1], out=o[:, 2])
     np.minimum(o[:, 3], 1.0 - o[:, 0], out=o[:, 3])

@@ -25,12 +25,17 @@ Two kinds of variance reduction, both unbiased:
   variance, because it removes most of what the dice decided (GNU Backgammon's "variance
   reduction"). It costs the 21 rolls' plays at every turn, about eight times a plain game.
 
+The mean probabilities are clipped to what probabilities can be (the luck correction can
+push an average a little below 0 or above 1): each within [0, 1], a gammon no likelier than
+the win or loss it is part of, a backgammon no likelier than its gammon. The equity is the
+plain mean of the games' equities, unclipped and unbiased.
+
 The standard errors are those of independent games (the spread of the games' results over
-``√games``); with stratified dice the true error is a little smaller, so they are
-conservative. Every game's dice come from the seed and the game's number alone: a rollout is
-the same with any number of processes (``jobs``). The lookahead treats every roll as an
-ordinary roll, as :mod:`nardy.engine.evaluator` does: acey-deucey's 1-2 bonus and long nardy's
-last roll are not played.
+``√games``; undefined, NaN, for a single game); with stratified dice the true error is a
+little smaller, so they are conservative. Every game's dice come from the seed and the
+game's number alone: a rollout is the same with any number of processes (``jobs``). The
+lookahead treats every roll as an ordinary roll, as :mod:`nardy.engine.evaluator` does:
+acey-deucey's 1-2 bonus and long nardy's last roll are not played.
 """
 
 from __future__ import annotations
@@ -48,21 +53,26 @@ import numpy as np
 import numpy.typing as npt
 
 from nardy.core import CHECKERS, OFF, Position, variant
-from nardy.engine.evaluator import ROLLS, Evaluator, Pair, evaluator
+from nardy.engine.evaluator import ROLLS, Evaluator, Pair, consistent, evaluator
 from nardy.engine.features import F32
 from nardy.engine.net import OUTPUTS, equity, flip
 
 ROLL_WEIGHTS = np.array([w for _, _, w in ROLLS], dtype=np.float64)
 """The probability of each of the 21 rolls of :data:`~nardy.engine.evaluator.ROLLS`."""
 F64 = npt.NDArray[np.float64]
+ProgressCallback = Callable[[int, list[float]], None]
+"""How :func:`rollouts` reports: the games finished over all its rollouts, and each rollout's
+running mean equity."""
 _ROLL_INDEX = {(a, b): i for i, (a, b, _) in enumerate(ROLLS)}
 
 STRATUM = 36
 """Games per block in which every first roll comes once."""
 SECOND_STRATUM = STRATUM * STRATUM
 """Games per block in which every pair of first and second rolls comes once."""
-CHUNK = 12
-"""Games a worker plays per task: small enough for a smooth progress bar."""
+CHUNK = 2
+"""Games a worker process plays per task: a task's result is what the progress bar can show,
+and a game costs 0.05-1.5 s (truncated or not, with or without the luck correction), so the
+bar moves at least every second or so; in one process it moves after every game."""
 Z95 = 1.959964
 """The two-sided 95% quantile of the normal distribution."""
 
@@ -113,14 +123,47 @@ class RolloutResult:
 
 
 def difference(a: RolloutResult, b: RolloutResult) -> tuple[float, float]:
-    """The equity of ``a`` minus ``b`` and its standard error, game by game: rollouts made
-    together by :func:`rollouts` share their dice, so most of the luck cancels."""
+    """The equity of ``a`` minus ``b`` and its standard error, from the game-by-game
+    differences of two rollouts made together by :func:`rollouts` (game ``i`` of each rolls
+    the same dice while the games go alike); NaN for a single game.
+
+    Pairing narrows the error only as far as the two rollouts' games are correlated. Without
+    the luck correction the shared dice decide much of both results and the paired error is
+    well below :func:`unpaired_error`; with it most of what the dice decided is already taken
+    out of each game, the games of two plays are little correlated, and the paired error is
+    about the unpaired one. It is the right error either way."""
     if len(a.equities) != len(b.equities):
         raise ValueError("rollouts of different lengths cannot be paired")
     diff = a.equities - b.equities
     n = len(diff)
     error = float(diff.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
     return float(diff.mean()), error
+
+
+def unpaired_error(a: RolloutResult, b: RolloutResult) -> float:
+    """The standard error ``a``'s equity minus ``b``'s would have were their games independent:
+    what :func:`difference`'s paired error is to be compared with."""
+    return math.hypot(a.equity_error, b.equity_error)
+
+
+def probabilities(outputs: F64) -> F32:
+    """Mean outputs made possible: each within [0, 1], a gammon no likelier than the win (or
+    loss) it is part of, a backgammon no likelier than its gammon."""
+    row: F32 = consistent(outputs.astype(np.float32)[None, :])[0]
+    return row
+
+
+def processes(jobs: int | None, tasks: int) -> int:
+    """The worker processes worth starting for ``tasks`` tasks: ``jobs`` (None: every core),
+    but no more than the cores or the tasks, and at least one."""
+    cores = os.cpu_count() or 1
+    return max(1, min(jobs or cores, cores, tasks))
+
+
+def rollout_processes(jobs: int | None, positions: int, games: int) -> int:
+    """The processes :func:`rollouts` runs for ``positions`` rollouts of ``games`` games each:
+    :func:`processes` for its tasks of :data:`CHUNK` games."""
+    return processes(jobs, positions * -(-games // CHUNK))
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,7 +192,7 @@ def rollout(
     after_play: bool = False,
     jobs: int | None = None,
     ev: Evaluator | None = None,
-    progress: Callable[[int], None] | None = None,
+    progress: ProgressCallback | None = None,
 ) -> RolloutResult:
     """Roll ``position`` out ``games`` times; see :func:`rollouts`."""
     return rollouts(
@@ -177,7 +220,7 @@ def rollouts(
     after_play: bool = False,
     jobs: int | None = None,
     ev: Evaluator | None = None,
-    progress: Callable[[int], None] | None = None,
+    progress: ProgressCallback | None = None,
 ) -> list[RolloutResult]:
     """Roll each position out ``games`` times with the same dice (game ``i`` of every
     rollout rolls the same numbers while the games go alike), so that differences between
@@ -185,9 +228,11 @@ def rollouts(
 
     ``truncate`` ends each game after that many plays (0: play to the end); ``ply`` is the
     lookahead of the plays inside (0, the default, is the net alone); ``reduce_variance``
-    subtracts each roll's luck. ``jobs`` processes share the games (None: every core).
-    ``ev`` defaults to the variant's shipped evaluator. ``progress`` is called with the
-    number of games finished so far, over all the rollouts."""
+    subtracts each roll's luck. ``jobs`` processes share the games (None: every core; never
+    more than the cores or the tasks, :func:`processes`). ``ev`` defaults to the variant's
+    shipped evaluator. ``progress`` is called as games finish (after each game in one
+    process, each :data:`CHUNK` in several) with the games finished so far over all the
+    rollouts and each rollout's running mean equity (NaN before its first game)."""
     if games < 1:
         raise ValueError(f"a rollout needs at least one game, not {games}")
     if truncate < 0:
@@ -212,16 +257,19 @@ def rollouts(
                 reduce_variance,
             )
         )
-    units = [
+    work = [
         (t, lo, min(lo + CHUNK, games)) for t in range(len(tasks)) for lo in range(0, games, CHUNK)
     ]
     samples = [np.empty((games, OUTPUTS), dtype=np.float64) for _ in tasks]
-    done = 0
-    for t, lo, block in _run(ev, tasks, units, jobs):
+    sums = [0.0] * len(tasks)
+    counts = [0] * len(tasks)
+    for t, lo, block in _run(ev, tasks, work, jobs):
         samples[t][lo : lo + len(block)] = block
-        done += len(block)
+        sums[t] += float(equity(block.astype(np.float32)).sum())
+        counts[t] += len(block)
         if progress is not None:
-            progress(done)
+            means = [s / n if n else math.nan for s, n in zip(sums, counts, strict=True)]
+            progress(sum(counts), means)
     return [_summary(s, task) for s, task in zip(samples, tasks, strict=True)]
 
 
@@ -235,7 +283,7 @@ def _summary(samples: F64, task: _Task) -> RolloutResult:
         errors = np.full(OUTPUTS, math.nan)
         equity_error = math.nan
     return RolloutResult(
-        samples.mean(axis=0).astype(np.float32),
+        probabilities(samples.mean(axis=0)),
         errors.astype(np.float32),
         float(equities.mean()),
         equity_error,
@@ -256,11 +304,13 @@ _Unit = tuple[int, int, int]  # task, first game, end
 def _run(
     ev: Evaluator, tasks: list[_Task], units: list[_Unit], jobs: int | None
 ) -> Iterator[tuple[int, int, F64]]:
-    """The results of every unit, in any order: in this process, or in a pool of ``jobs``."""
-    jobs = min(jobs or os.cpu_count() or 1, len(units))
+    """The results of every unit, in any order: game by game in this process, or unit by unit
+    in a pool of :func:`processes`."""
+    jobs = processes(jobs, len(units))
     if jobs <= 1:
         for t, lo, hi in units:
-            yield t, lo, _play_games(ev, tasks[t], lo, hi)
+            for i in range(lo, hi):
+                yield t, i, _play_games(ev, tasks[t], i, i + 1)
         return
     with worker_pool(jobs, _start_worker, (ev, tasks)) as pool:
         yield from pool.imap_unordered(_work, units)
