@@ -122,7 +122,7 @@ _MOVER = [0, 4, 6, 8, 10, 12, 14]
 back checkers, shots, escapes); the opponent's are one further on."""
 
 
-def _longest_run(made: npt.NDArray[np.bool_]) -> npt.NDArray[np.int32]:
+def longest_run(made: npt.NDArray[np.bool_]) -> npt.NDArray[np.int32]:
     """Per row, the longest run of consecutive True values."""
     total = np.cumsum(made, axis=1, dtype=np.int32)
     # At each column, the count up to the last False column so far: subtracting it leaves
@@ -143,9 +143,6 @@ def raw_inputs(side: U8, out: F32 | None = None) -> F32:
     raw[:, 96] = (side[:, BAR] + waiting) / 2.0
     raw[:, 97] = side[:, OFF] / CHECKERS
     return raw
-
-
-_raw = raw_inputs  # TODO(lead): remove once features_long uses raw_inputs
 
 
 def _side_inputs(a: U8, b: U8, raw: F32) -> tuple[F32, npt.NDArray[np.int32]]:
@@ -179,7 +176,7 @@ def _side_inputs(a: U8, b: U8, raw: F32) -> tuple[F32, npt.NDArray[np.int32]]:
 
     made = a[:, 1:25] >= 2
     e[:, 2] = made[:, :6].sum(axis=1) / 6.0
-    e[:, 3] = np.minimum(_longest_run(made), 6) / 6.0
+    e[:, 3] = np.minimum(longest_run(made), 6) / 6.0
     e[:, 4] = a[:, 19:25].sum(axis=1) / 5.0
 
     on_board = np.max(np.where(a[:, 1:25] > 0, _POINTS[1:25], 0), axis=1)

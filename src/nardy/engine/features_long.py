@@ -50,7 +50,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from nardy.core.position import CHECKERS, OFF, Side
-from nardy.engine.features import F32, U8, _longest_run, raw_inputs, sides_array
+from nardy.engine.features import F32, U8, longest_run, raw_inputs, sides_array
 
 POINTS_UNARY = 24 * 4
 """The truncated unary inputs of one side's 24 points."""
@@ -112,7 +112,7 @@ def encode(mine: U8, theirs: U8) -> F32:
         [
             pips / 200.0,
             points[:, HEAD - 1] / CHECKERS,
-            np.minimum(_longest_run(held), 6) / 6.0,
+            np.minimum(longest_run(held), 6) / 6.0,
             front / 6.0,
             (points > 0).sum(axis=1) / 12.0,
             none_off,
