@@ -23,12 +23,14 @@ from gameutil import position, rewritten
 
 from nardy.cli.main import main
 from nardy.cli.options import describe_settings
-from nardy.cli.play import DEFAULT_LEVEL, conjugate
+from nardy.cli.play import ADVISER, DEFAULT_LEVEL, conjugate
+from nardy.core import BACKGAMMON
 from nardy.core.dice import SeededDice
 from nardy.core.game import Phase
 from nardy.core.match import Match
 from nardy.core.settings import Settings
 from nardy.engine.bots import Bot, HeuristicBot, deciding_player, make_bot, step
+from nardy.engine.neural import NeuralBot
 from nardy.notation import position_id
 from nardy.notation.record import match_records
 
@@ -163,10 +165,10 @@ def first_turn(
     lines: list[str],
     *extra: str,
 ) -> tuple[str, list[dict[str, object]]]:
+    """The heuristic bot opens (it does not change when the net is retrained)."""
     path = tmp_path / "g.jsonl"
-    code, out, _ = play(
-        monkeypatch, capsys, lines, "--seed", str(SEED), "--record", str(path), *extra
-    )
+    args = ("--seed", str(SEED), "--bot", "heuristic", "--record", str(path))
+    code, out, _ = play(monkeypatch, capsys, lines, *args, *extra)
     assert code == 0
     return out, records(path)
 
@@ -179,12 +181,12 @@ def test_the_opening_situation(
         "Backgammon, money play: You against Bot.\n"
         "Settings: Jacoby on, beavers off, no automatic doubles, no limit.\n"
     )
-    assert "Opening roll: You 2, Bot 5.\nBot plays first with 5-2.\nBot plays 13/11 13/8.\n" in out
+    assert "Opening roll: You 2, Bot 5.\nBot plays first with 5-2.\nBot plays 13/6.\n" in out
     assert "You to roll. Score: You 0, Bot 0. Cube: 1, centred.\nYou: roll or double> roll\n" in out
     assert "You to play 5-2.\nYou: move> \nStopped.\n" in out
     # The input ended mid-game: the game so far is saved and replays.
     assert len(recs) == 1 and "end" not in recs[0]
-    assert recs[0]["turns"][0]["play"] == "13/11 13/8"  # type: ignore[index]
+    assert recs[0]["turns"][0]["play"] == "13/6"  # type: ignore[index]
 
 
 def test_bad_input_changes_nothing_and_asks_again(
@@ -224,13 +226,14 @@ def test_single_moves_undo_and_confirm(
 ) -> None:
     lines = ["", "hint", "13/8", "undo", "13/8", "6/4", "hint", "", "quit"]
     out, recs = first_turn(monkeypatch, capsys, tmp_path, lines)
-    assert "You: move> hint\n  Hint: 13/11 13/8 (equity " in out
+    hint = NeuralBot(ADVISER).choose_play(BACKGAMMON.start().apply("13/6", 5, 2).swap(), 5, 2)
+    assert f"You: move> hint\n  Hint: {hint} (equity " in out
     assert "You to play 5-2; moved 13/8 so far.\nYou: move> undo\n" in out
     assert "Moved 13/8 6/4: Enter confirms it, undo takes a move back." in out
     # After the roll and after each move the board is drawn again, with the dice.
     assert out.count(" You are on roll with 5-2. Cube: 1, centred.\n") == 5
     assert re.search(
-        r"You: confirm or undo> hint\n  Hint: 13/11 13/8 \(equity [^)]*\) "
+        rf"You: confirm or undo> hint\n  Hint: {hint} \(equity [^)]*\) "
         r"\(from the start of the turn",
         out,
     )
@@ -353,7 +356,7 @@ def test_a_whole_play_is_made_move_by_move_and_waits_for_confirmation(
     assert "You to play 5-2; moved 13/8 so far.\nYou: move> undo\n" in out
     assert "Moved 24/22 13/8: Enter confirms it, undo takes a move back.\n" in out
     assert "You: confirm or undo> \nBot rolls " in out
-    assert [t["play"] for t in recs[0]["turns"]] == ["13/11 13/8", "24/22 13/8", "8/3* 6/3"]  # type: ignore[index]
+    assert [t["play"] for t in recs[0]["turns"]] == ["13/6", "24/22 13/8", "8/3* 6/3"]  # type: ignore[index]
     assert_replays(tmp_path / "g.jsonl")
     # The fast path: the play is made and confirmed in one line.
     out, recs = first_turn(monkeypatch, capsys, tmp_path, ["", "24/22 13/8!", "quit"])
@@ -544,15 +547,16 @@ def test_plays_are_all_listed(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     record = ("--record", str(tmp_path / "p.jsonl"))
+    bot = ("--bot", "heuristic")
     monkeypatch.setenv("COLUMNS", "60")
-    _, out, _ = play(monkeypatch, capsys, ["roll", "plays"], "--seed", str(SEED), *record)
+    _, out, _ = play(monkeypatch, capsys, ["roll", "plays"], "--seed", str(SEED), *bot, *record)
     assert (
         "You: move> plays\n  8 legal plays:\n"
         "    24/22 13/8   24/22 8/3    13/11 13/8   13/11 8/3\n"
         "    13/6         13/8 6/4     8/6 8/3      8/3 6/4\n"
     ) in out
     monkeypatch.setenv("COLUMNS", "200")
-    _, out, _ = play(monkeypatch, capsys, ["roll", "plays"], "--seed", str(SEED), *record)
+    _, out, _ = play(monkeypatch, capsys, ["roll", "plays"], "--seed", str(SEED), *bot, *record)
     assert "  8 legal plays: 24/22 13/8, 24/22 8/3, 13/11 13/8, 13/11 8/3, 13/6, " in out
     alone = position_id(position("backgammon", {1: 1}, {6: 5}))
     args = ("--position", alone, "--dice", "2", "1", *record)
