@@ -355,3 +355,10 @@ def test_lookahead_levels_play_legal_plays(name: str) -> None:
     bot = NeuralBot(name)
     for pos in random_positions("backgammon", 3, seed=5):
         assert bot.choose_play(pos, 4, 4) in pos.legal_plays(4, 4)
+
+
+def test_long_nardy_has_no_backgammon_chances() -> None:
+    long = variant("long")
+    ranked = evaluator(long).rank(long.start(), 6, 5, 1)
+    assert all(c.outputs[2] == 0 and c.outputs[4] == 0 for c in ranked)
+    assert evaluator(long).on_roll(long.start())[[2, 4]].tolist() == [0, 0]
