@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
+from nardy.cli.engine import cube_rules, read_position
 from nardy.cli.options import die
 from nardy.cli.play import counted, dice_text
 from nardy.cli.records import group_matches, parse_jsonl
@@ -46,7 +47,7 @@ from nardy.engine.analysis import (
     load_evaluator,
     rank_plays,
 )
-from nardy.engine.cube import CubeDecision, MatchState, MoneyRules, Owner
+from nardy.engine.cube import CubeDecision, MoneyRules, Owner
 from nardy.engine.evaluator import MAX_PLY
 from nardy.engine.features import F32
 from nardy.engine.rollout import (
@@ -58,9 +59,8 @@ from nardy.engine.rollout import (
     rollouts,
     unpaired_error,
 )
-from nardy.notation import decode_match_id, parse_position, parse_xgid, position_id
+from nardy.notation import parse_position, position_id
 from nardy.notation.mat import import_mat
-from nardy.notation.match_id import CubeOwner
 from nardy.notation.xgid import CubeAction
 
 ROLLOUT_GAMES = 9 * STRATUM
@@ -259,38 +259,27 @@ def _situation(args: argparse.Namespace) -> Situation:
     d1, d2 = getattr(args, "d1", None), getattr(args, "d2", None)
     if d1 is not None and d2 is None:
         raise NardyError("give both dice, D1 D2")
-    situation = _context(position, args.position, args.variant)
+    situation = _context(position, args.position)
     if d1 is not None and d2 is not None:
         situation = replace(situation, dice=(d1, d2))
     return situation
 
 
-def _context(position: Position, text: str, variant_name: str) -> Situation:
+def _context(position: Position, text: str) -> Situation:
     """What an XGID or a ``PositionID:MatchID`` says beyond the checkers, from the side on
-    roll: the cube, the score or money rules, the dice and a pending double."""
+    roll: the cube, the score or money rules, the dice and a pending double (read as
+    ``nardy engine`` reads it)."""
     text = text.strip()
-    if text.upper().startswith("XGID="):
-        x = parse_xgid(text, variant_name)
-        owner = {None: Owner.CENTRED, True: Owner.ME, False: Owner.OPPONENT}[x.cube_is_mine]
-        length, mine, theirs, crawford = x.match_length, x.my_score, x.their_score, x.crawford
-        cube, dice, money = x.cube, x.dice, MoneyRules(x.jacoby, x.beavers)
-        pending = "" if x.cube_action is CubeAction.NONE else x.cube_action.value
-    elif ":" in text:
-        m = decode_match_id(text.partition(":")[2])
-        owner = Owner.CENTRED
-        if m.cube_owner is not CubeOwner.CENTRED:
-            owner = Owner.ME if int(m.cube_owner) == m.on_roll else Owner.OPPONENT
-        length, crawford, cube, dice = m.match_length, m.crawford, m.cube, m.dice
-        mine, theirs = m.score[m.on_roll], m.score[1 - m.on_roll]
-        money = MoneyRules(m.jacoby)
-        pending = CubeAction.DOUBLED.value if m.doubled else ""
-    else:
+    if not (text.upper().startswith("XGID=") or ":" in text):
         return Situation(position, None, Stakes())
+    ctx = read_position(text, position.variant)
     try:
-        match = MatchState(length, mine, theirs, crawford) if length else None
+        cube, rules = cube_rules(ctx)
     except ValueError as exc:
         raise NardyError(f"cannot analyse this score: {exc}") from None
-    return Situation(position, dice, Stakes(cube, owner, money, match), pending)
+    money, match = (rules, None) if isinstance(rules, MoneyRules) else (MoneyRules(), rules)
+    stakes = Stakes(cube.value, cube.owner, money, match)
+    return Situation(position, ctx.dice, stakes, ctx.cube_action)
 
 
 OWNERS = {Owner.CENTRED: "centred", Owner.ME: "X", Owner.OPPONENT: "O"}

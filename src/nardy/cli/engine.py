@@ -25,7 +25,7 @@ from nardy import __version__
 from nardy.cli.options import die
 from nardy.core import NotationError, Position, Variant, variant, variants
 from nardy.core.settings import Settings
-from nardy.engine.analysis import cube_action_key
+from nardy.engine.analysis import cube_action_key, evaluate
 from nardy.engine.cube import (
     Action,
     CubeDecision,
@@ -43,7 +43,6 @@ from nardy.engine.net import (
     WIN,
     WIN_BACKGAMMON,
     WIN_GAMMON,
-    flip,
 )
 from nardy.engine.net import equity as cubeless_equity
 from nardy.engine.neural import DEFAULT_LEVEL, LEVELS, Level, NeuralBot, level
@@ -180,6 +179,8 @@ class Context:
     beavers: bool = False
     doubled: bool = False
     """The side on roll has doubled and the opponent must take or pass."""
+    cube_action: str = ""
+    """What is pending, as an XGID writes it: "D" doubled, "B" beavered, "R" raccoon."""
     in_play: bool = True
     """A game is in progress (a Match ID can also show one not started or over)."""
 
@@ -253,6 +254,7 @@ def read_position(text: str, v: Variant) -> Context:
             jacoby=x.jacoby if not x.match_length else False,
             beavers=x.beavers,
             doubled=x.cube_action is not CubeAction.NONE,
+            cube_action="" if x.cube_action is CubeAction.NONE else x.cube_action.value,
         )
     if len(parts) == 2:
         m = decode_match_id(parts[1])
@@ -270,6 +272,7 @@ def read_position(text: str, v: Variant) -> Context:
             crawford=m.crawford,
             jacoby=m.jacoby if m.is_money else False,
             doubled=m.doubled,
+            cube_action=CubeAction.DOUBLED.value if m.doubled else "",
             in_play=m.game_state is GameState.PLAYING,
         )
     return Context(pos)
@@ -303,21 +306,6 @@ def _one_line(text: str) -> str:
 
 
 # -- the commands ------------------------------------------------------------------------------
-
-
-def probabilities_on_roll(ev: Evaluator, pos: Position, ply: int) -> F32:
-    """The five probabilities for the side on roll in ``pos``, before its roll, at ``ply``.
-
-    At 1 ply and more this is :meth:`Evaluator.on_roll`. At 0 ply it is the net's static
-    value of the position as the opponent left it (the net values positions after a play,
-    and this is one, with the side on roll to roll), seen from the side on roll. A finished
-    game gets its exact result.
-    """
-    if ply >= 1 or pos.outcome() is not None:  # on_roll values a finished game exactly
-        return ev.on_roll(pos, max(ply, 1))
-    ev.check(pos.variant)
-    out: F32 = flip(ev.after(pos.variant, [(pos.theirs, pos.mine)], 0))[0]
-    return out
 
 
 def parse_seed(text: str) -> int:
@@ -369,7 +357,7 @@ def cmd_eval(args: Sequence[str], defaults: Defaults = DEFAULTS) -> str:
     v = _variant(positional[0])
     ctx = read_position(positional[1], v)
     lvl = find_level(opts.get("level", defaults.level))
-    out = probabilities_on_roll(net_for(v), ctx.position, lvl.ply)
+    out = evaluate(ctx.position, lvl.ply, net_for(v))
     return f"eval {_probabilities(out)} level={lvl.name}"
 
 
@@ -413,7 +401,7 @@ def cmd_cube(args: Sequence[str], defaults: Defaults = DEFAULTS) -> str:
     if pos.outcome() is not None:
         raise ProtocolError("the game is over: a side has borne off all its checkers")
     # The bot's cube decisions look at least one roll ahead (NeuralBot.cube_decision).
-    probs = probabilities_on_roll(net_for(v), pos, max(lvl.ply, 1))
+    probs = evaluate(pos, max(lvl.ply, 1), net_for(v))
     cube, rules = cube_rules(ctx)
     money, match = (rules, None) if isinstance(rules, MoneyRules) else (None, rules)
     d = cube_decision(probs, cube, money=money, match=match, race=pos.is_race(), pips=pos.pips()[0])

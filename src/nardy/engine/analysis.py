@@ -58,8 +58,10 @@ from nardy.engine.cube import (
     Owner,
     Response,
     cube_decision,
+    game_rules,
     mwc_cubeless,
     mwc_to_emg,
+    relative_owner,
 )
 from nardy.engine.evaluator import MAX_PLY, ROLLS, Candidate, Evaluator, Pair, evaluator
 from nardy.engine.features import F32
@@ -733,19 +735,11 @@ _Judged = tuple[float | None, CheckerPlay | None, tuple[CubeAction, ...]]
 def _turn_tasks(game: Game, index: int, score: tuple[int, int]) -> list[_TurnTask]:
     """The turns of a game that have a roll or a cube decision, with the stakes of each."""
     settings = game.settings
-    money = MoneyRules(bool(settings.jacoby), bool(settings.beaver), settings.backgammon_value)
-    length = settings.match_length
 
     def stakes(player: int, cube: int, owner: int | None) -> Stakes:
-        match = None
-        if length and max(score) < length:
-            mine, theirs = score[player], score[1 - player]
-            crawford = game.crawford
-            match = MatchState(length, mine, theirs, crawford, settings.backgammon_value)
-        relative = (
-            Owner.CENTRED if owner is None else Owner.ME if owner == player else Owner.OPPONENT
-        )
-        return Stakes(cube, relative, money, match, bool(settings.cube) and not game.crawford)
+        money, match = game_rules(settings, score, player, game.crawford)
+        in_use = bool(settings.cube) and not game.crawford
+        return Stakes(cube, relative_owner(owner, player), money, match, in_use)
 
     cube, owner = game.start_cube[0] << game.cube.automatic, game.start_cube[1]
     opening = bool(game.opening_rolls) and game.variant.opening_dice_played

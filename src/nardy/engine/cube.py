@@ -44,6 +44,7 @@ from enum import StrEnum
 import numpy as np
 import numpy.typing as npt
 
+from nardy.core.settings import Settings
 from nardy.engine.met import (
     Curve,
     LiveCubeModel,
@@ -164,6 +165,28 @@ class MatchState:
         """The player on roll's match winning chance at the start of the next game, once this
         one has left the players ``away_me`` and ``away_opp`` from winning."""
         return match_equity(away_me, away_opp, crawford=self.pre_crawford)
+
+
+def relative_owner(owner: int | None, player: int) -> Owner:
+    """A game's cube owner (player 0 or 1, None while centred) as ``player`` sees it."""
+    if owner is None:
+        return Owner.CENTRED
+    return Owner.ME if owner == player else Owner.OPPONENT
+
+
+def game_rules(
+    settings: Settings, score: tuple[int, int], player: int, crawford: bool
+) -> tuple[MoneyRules, MatchState | None]:
+    """What a game under ``settings`` is played for, from ``player``'s side: the money rules,
+    and in a match not yet won at ``score`` (players 0 and 1) the match state. A backgammon
+    counts its setting's value only where the variant has one (long nardy has none)."""
+    backgammon_value = settings.backgammon_value if settings.rules.has_bar else 1
+    money = MoneyRules(bool(settings.jacoby), bool(settings.beaver), backgammon_value)
+    length = settings.match_length
+    if not length or max(score) >= length:
+        return money, None
+    match = MatchState(length, score[player], score[1 - player], crawford, backgammon_value)
+    return money, match
 
 
 @dataclass(frozen=True, slots=True)

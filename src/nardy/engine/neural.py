@@ -50,13 +50,13 @@ from nardy.engine.cube import (
     CubeState,
     MatchState,
     MoneyRules,
-    Owner,
     Response,
     cube_decision,
+    game_rules,
+    relative_owner,
     resignation_decision,
 )
 from nardy.engine.evaluator import Evaluator, evaluator, for_net, has_net
-from nardy.engine.evaluator import terminal_outputs as terminal_outputs  # for train/td.py
 from nardy.engine.net import Net
 
 
@@ -102,29 +102,9 @@ class CubeContext:
     @classmethod
     def of(cls, game: Game, player: int) -> CubeContext:
         """The context of ``game`` seen from ``player``."""
-        owner = game.cube.owner
-        cube = CubeState(
-            game.cube.value,
-            Owner.CENTRED if owner is None else Owner.ME if owner == player else Owner.OPPONENT,
-        )
-        settings = game.settings
-        backgammon_value = settings.backgammon_value if game.variant.has_bar else 1
-        if settings.match_length:
-            score = game.score
-            match = MatchState(
-                settings.match_length,
-                score[player],
-                score[1 - player],
-                crawford=game.crawford,
-                backgammon_value=backgammon_value,
-            )
-            return cls(cube, None, match)
-        money = MoneyRules(
-            jacoby=bool(settings.jacoby),
-            beaver=settings.beaver,
-            backgammon_value=backgammon_value,
-        )
-        return cls(cube, money, None)
+        cube = CubeState(game.cube.value, relative_owner(game.cube.owner, player))
+        money, match = game_rules(game.settings, game.score, player, game.crawford)
+        return cls(cube, None if match else money, match)
 
 
 def game_probabilities(ev: Evaluator, game: Game, player: int, ply: int) -> np.ndarray:
