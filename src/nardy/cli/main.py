@@ -12,9 +12,10 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from importlib import metadata
 from typing import Any, TextIO
 
-from nardy.cli import analysis, engine, play, records, selfplay
+from nardy.cli import analysis, engine, play, records, rules, selfplay
 from nardy.cli.options import die
 from nardy.core import NardyError, Play, Position, variant, variants
 from nardy.notation import decode_match_id, parse_position, parse_xgid, position_id
@@ -58,6 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="nardy", description="Backgammon and long nardy: rules, notation and analysis."
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=SubcommandParser)
 
     moves = sub.add_parser(
@@ -83,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--home",
         choices=["bottom-right", "bottom-left", "top-right", "top-left"],
         default="bottom-right",
-        help="where the home board of the side on roll is drawn (RULES.md 4)",
+        help="where the home board of the side on roll is drawn (nardy rules 4)",
     )
     show.add_argument("position")
 
@@ -92,7 +94,16 @@ def build_parser() -> argparse.ArgumentParser:
     records.add_parsers(sub)
     analysis.add_parsers(sub)
     engine.add_parser(sub)
+    rules.add_parser(sub)
     return parser
+
+
+def version() -> str:
+    """The installed package's version, from its metadata (pyproject.toml's ``version``)."""
+    try:
+        return metadata.version("nardy")
+    except metadata.PackageNotFoundError:  # imported from a source tree that is not installed
+        return "(not installed: no package metadata)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

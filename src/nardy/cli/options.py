@@ -108,7 +108,7 @@ def add_settings_arguments(parser: argparse.ArgumentParser, *, start: bool = Fal
         dest="match_length",
         help="money play, or an unlimited series in long nardy (the default)",
     )
-    group = parser.add_argument_group("game settings (RULES.md names; default: the variant's)")
+    group = parser.add_argument_group("game settings (nardy rules 5; default: the variant's)")
     flag = argparse.BooleanOptionalAction
     group.add_argument("--crawford", action=flag, help="the Crawford rule in a match (on)")
     if start:
@@ -163,7 +163,7 @@ def add_settings_arguments(parser: argparse.ArgumentParser, *, start: bool = Fal
 
 def _add_start_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group(
-        "a game from a chosen position (RULES.md 4; players 0 = You / Player 1, 1 = Bot / Player 2)"
+        "a game from a chosen position (rules 4; players 0 = You / Player 1, 1 = Bot / Player 2)"
     )
     group.add_argument(
         "--position",

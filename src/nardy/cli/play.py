@@ -187,7 +187,7 @@ def add_parser(subparsers: Any) -> None:
         "--chouette",
         type=chouette_players,
         metavar="NAME,NAME,NAME[,...]",
-        help="a chouette of these players (RULES.md 1.7), money play; NAME:bot is the "
+        help="a chouette of these players (nardy rules 1.7), money play; NAME:bot is the "
         "bot --bot names",
     )
     parser.add_argument(
@@ -211,7 +211,7 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--switch-sides",
         action="store_true",
-        help="draw the home board on the other side (left/right) after each game (RULES.md 4)",
+        help="draw the home board on the other side (left/right) after each game (nardy rules 4)",
     )
     parser.set_defaults(handler=run)
 

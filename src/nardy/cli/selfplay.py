@@ -57,7 +57,7 @@ def add_parser(subparsers: Any) -> None:
         "--chouette",
         type=_chouette_size,
         metavar="N",
-        help="a chouette of N heuristic bots, Bot1 … BotN (RULES.md 1.7; money play)",
+        help="a chouette of N heuristic bots, Bot1 … BotN (nardy rules 1.7; money play)",
     )
     parser.add_argument(
         "--progress",
