@@ -13,7 +13,8 @@ coordinates by the variant's geometry, so a step only compares two counts on one
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import os
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, ClassVar
 
 from nardy.core.errors import (
@@ -110,6 +111,21 @@ class Variant:
         self, mine: Side, theirs: Side, d1: int, d2: int
     ) -> dict[tuple[Side, Side], Path]:
         """The fast path: ``{(mine, theirs) after: the moves of one play reaching it}``.
+
+        No validation of the position; the dice are checked. The compiled generator answers
+        when it is built and selected (:func:`movegen`); it gives exactly what
+        :meth:`reference_play_paths` gives, entries and their order included.
+        """
+        if _compiled is not None and (kind := _COMPILED_KINDS.get(self.key)) is not None:
+            found = _compiled(kind, mine, theirs, d1, d2)
+            if found is not None:  # None: arguments it does not take, e.g. bad dice
+                return found
+        return self.reference_play_paths(mine, theirs, d1, d2)
+
+    def reference_play_paths(
+        self, mine: Side, theirs: Side, d1: int, d2: int
+    ) -> dict[tuple[Side, Side], Path]:
+        """The pure-Python generator, the readable reference of :meth:`play_paths`.
 
         No validation of the position; the dice are checked. Inside, each side is packed
         into one integer, a byte per index (see :func:`pack`), so that moving a checker is
@@ -288,6 +304,41 @@ class Variant:
 
     def __repr__(self) -> str:
         return f"nardy.variant({self.key!r})"
+
+
+CompiledPlayPaths = Callable[[int, Side, Side, int, int], dict[tuple[Side, Side], Path] | None]
+
+
+def _load_compiled() -> CompiledPlayPaths | None:
+    """The compiled generator (``nardy.core._movegen``, a C extension) unless the environment
+    variable ``NARDY_MOVEGEN`` is ``python``; None where it is not built, unless
+    ``NARDY_MOVEGEN`` is ``compiled``, which insists on it."""
+    choice = os.environ.get("NARDY_MOVEGEN", "auto").strip().lower()
+    if choice not in ("auto", "compiled", "python"):
+        raise ValueError(f"NARDY_MOVEGEN must be auto, compiled or python, not {choice!r}")
+    if choice == "python":
+        return None
+    try:
+        from nardy.core import _movegen
+    except ImportError as missing:
+        if choice == "compiled":
+            raise ImportError(
+                "NARDY_MOVEGEN=compiled, but nardy.core._movegen is not built: install nardy "
+                "(pip install .) or run python3 setup.py build_ext --inplace"
+            ) from missing
+        return None
+    return _movegen.play_paths
+
+
+_compiled = _load_compiled()
+# The variants the compiled generator implements, by key: its rules are those of these
+# classes exactly (backgammon.py, long_nardy.py); any other variant uses the reference.
+_COMPILED_KINDS = {"backgammon": 0, "nackgammon": 0, "acey-deucey": 1, "long": 2}
+
+
+def movegen() -> str:
+    """Which legal-play generator :meth:`Variant.play_paths` uses: ``compiled`` or ``python``."""
+    return "python" if _compiled is None else "compiled"
 
 
 UNIT = tuple(1 << (8 * p) for p in range(26))
