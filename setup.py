@@ -1,10 +1,17 @@
-"""Build configuration beyond pyproject.toml: the compiled legal-play generator.
+"""Build configuration beyond pyproject.toml: the compiled fast path (docs/engine.md).
 
-The C extension ``nardy.core._movegen`` (docs/engine.md, "The compiled fast path") needs only a C
-compiler and the Python headers. ``pip install .`` and ``pip install -e .`` build it; from a
-source checkout, ``python3 setup.py build_ext --inplace`` builds it next to its sources.
+Two C extensions, each with a pure-Python reference in the package that gives the same
+answers: ``nardy.core._movegen`` (the legal-play generator) and ``nardy.engine._features``
+(the nets' input encodings). They need only a C compiler and the Python headers.
+``pip install .`` and ``pip install -e .`` build them; in a source checkout
+``python3 setup.py build_ext --inplace`` builds them next to their sources.
 """
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("nardy.core._movegen", ["src/nardy/core/_movegen.c"])])
+setup(
+    ext_modules=[
+        Extension("nardy.core._movegen", ["src/nardy/core/_movegen.c"]),
+        Extension("nardy.engine._features", ["src/nardy/engine/_features.c"]),
+    ]
+)

@@ -1,10 +1,11 @@
-"""The compiled legal-play generator against the pure-Python reference (docs/engine.md).
+"""The compiled fast path against its pure-Python references (docs/engine.md).
 
 ``Variant.play_paths`` answers from the C extension ``nardy.core._movegen`` when it is built;
 ``Variant.reference_play_paths`` is the readable pure-Python generator. They must agree
 exactly: the same resulting positions (RULES.md 1.2-1.3, 2, 3.2-3.3), the same move list for
 each and the same order, on positions from random games of every variant and on arbitrary
-positions. Run the whole suite on the reference with ``NARDY_MOVEGEN=python``.
+positions. The nets' encodings (``nardy.engine._features``) must equal the numpy definitions
+bit for bit. Run the whole suite on the references with ``NARDY_FASTPATH=python``.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import sys
 from collections.abc import Iterator
 from pathlib import Path
 
+import numpy as np
 import pytest
 from conftest import random_positions
 from hypothesis import HealthCheck, given, settings
@@ -23,7 +25,10 @@ from hypothesis import strategies as st
 
 import nardy
 from nardy import InvalidDiceError, Position
+from nardy.core import fastpath
 from nardy.core.variant import movegen
+from nardy.engine import features, features_long
+from nardy.engine.features import sides_array
 
 VARIANTS = ["backgammon", "nackgammon", "acey-deucey", "long"]
 SRC = str(Path(__file__).resolve().parents[1] / "src")
@@ -31,8 +36,19 @@ SRC = str(Path(__file__).resolve().parents[1] / "src")
 compiled = pytest.mark.skipif(
     movegen() != "compiled",
     reason="the compiled generator is not built or not selected "
-    "(python3 setup.py build_ext --inplace; NARDY_MOVEGEN)",
+    "(python3 setup.py build_ext --inplace; NARDY_FASTPATH)",
 )
+compiled_features = pytest.mark.skipif(
+    not fastpath.in_use().get("nardy.engine._features"),
+    reason="the compiled encodings are not built or not selected "
+    "(python3 setup.py build_ext --inplace; NARDY_FASTPATH)",
+)
+ENCODINGS = {
+    "backgammon": features,
+    "nackgammon": features,
+    "acey-deucey": features,
+    "long": features_long,
+}
 
 
 def random_turns(variant: str, count: int, seed: int) -> Iterator[tuple[Position, int, int]]:
@@ -149,8 +165,55 @@ def test_compiled_refuses_what_it_does_not_take() -> None:
     assert bg.play_paths(bytearray(side), side, 3, 1) == bg.play_paths(side, side, 3, 1)
 
 
+def assert_same_encoding(variant: str, pairs: list[tuple[bytes, bytes]]) -> None:
+    module = ENCODINGS[variant]
+    mine, theirs = sides_array(m for m, _ in pairs), sides_array(t for _, t in pairs)
+    fast, reference = module.encode(mine, theirs), module.reference_encode(mine, theirs)
+    assert fast.dtype == reference.dtype == np.float32
+    assert fast.shape == reference.shape == (len(pairs), module.INPUTS)
+    # Bit for bit: the same float32 in every cell.
+    differing = np.argwhere(fast.view(np.uint32) != reference.view(np.uint32))
+    assert differing.tolist() == []
+
+
+@compiled_features
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_compiled_encoding_equals_numpy_on_random_game_positions(variant: str) -> None:
+    """Every input of every position reached by the plays of 2,000 random-game rolls."""
+    v = nardy.variant(variant)
+    pairs = []
+    for position, d1, d2 in random_turns(variant, 2_000, seed=3):
+        pairs.append((position.mine, position.theirs))
+        pairs.extend(v.play_paths(position.mine, position.theirs, d1, d2))
+    assert_same_encoding(variant, pairs)
+
+
+@compiled_features
+@settings(max_examples=300, derandomize=True, database=None, deadline=None)
+@given(st.data())
+def test_compiled_encoding_equals_numpy_on_arbitrary_positions(data: st.DataObject) -> None:
+    """Bar checkers, checkers waiting to enter, bear-offs, long nardy blocks: both ways round."""
+    variant = data.draw(st.sampled_from(VARIANTS))
+    position = data.draw(random_positions(variant))
+    assert_same_encoding(
+        variant, [(position.mine, position.theirs), (position.theirs, position.mine)]
+    )
+
+
+@compiled_features
+def test_compiled_encoding_refuses_mismatched_batches() -> None:
+    side = sides_array([nardy.BACKGAMMON.start().mine] * 3)
+    with pytest.raises(ValueError, match=r"two \(N, 26\) arrays"):
+        features.encode(side, side[:2])
+    with pytest.raises(ValueError, match=r"two \(N, 26\) arrays"):
+        features_long.encode(side[:, :25], side[:, :25])
+    # Any layout of the same numbers is encoded alike (the extension reads a contiguous copy).
+    strided = np.repeat(side, 2, axis=0)[::2]
+    assert np.array_equal(features.encode(strided, strided), features.encode(side, side))
+
+
 def _movegen_in_subprocess(choice: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "NARDY_MOVEGEN": choice, "PYTHONPATH": SRC}
+    env = {**os.environ, "NARDY_FASTPATH": choice, "PYTHONPATH": SRC}
     return subprocess.run(
         [sys.executable, "-c", "from nardy.core.variant import movegen; print(movegen())"],
         env=env,
@@ -176,4 +239,4 @@ def test_nardy_movegen_compiled_selects_the_extension() -> None:
 def test_nardy_movegen_rejects_an_unknown_choice() -> None:
     result = _movegen_in_subprocess("fastest")
     assert result.returncode != 0
-    assert "NARDY_MOVEGEN must be auto, compiled or python, not 'fastest'" in result.stderr
+    assert "NARDY_FASTPATH must be one of auto, compiled, python, not 'fastest'" in result.stderr

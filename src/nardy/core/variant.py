@@ -13,10 +13,10 @@ coordinates by the variant's geometry, so a step only compares two counts on one
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, ClassVar
 
+from nardy.core import fastpath
 from nardy.core.errors import (
     IllegalPlayError,
     InvalidDiceError,
@@ -308,29 +308,8 @@ class Variant:
 
 CompiledPlayPaths = Callable[[int, Side, Side, int, int], dict[tuple[Side, Side], Path] | None]
 
-
-def _load_compiled() -> CompiledPlayPaths | None:
-    """The compiled generator (``nardy.core._movegen``, a C extension) unless the environment
-    variable ``NARDY_MOVEGEN`` is ``python``; None where it is not built, unless
-    ``NARDY_MOVEGEN`` is ``compiled``, which insists on it."""
-    choice = os.environ.get("NARDY_MOVEGEN", "auto").strip().lower()
-    if choice not in ("auto", "compiled", "python"):
-        raise ValueError(f"NARDY_MOVEGEN must be auto, compiled or python, not {choice!r}")
-    if choice == "python":
-        return None
-    try:
-        from nardy.core import _movegen
-    except ImportError as missing:
-        if choice == "compiled":
-            raise ImportError(
-                "NARDY_MOVEGEN=compiled, but nardy.core._movegen is not built: install nardy "
-                "(pip install .) or run python3 setup.py build_ext --inplace"
-            ) from missing
-        return None
-    return _movegen.play_paths
-
-
-_compiled = _load_compiled()
+_movegen = fastpath.load("nardy.core._movegen")
+_compiled: CompiledPlayPaths | None = None if _movegen is None else _movegen.play_paths
 # The variants the compiled generator implements, by key: its rules are those of these
 # classes exactly (backgammon.py, long_nardy.py); any other variant uses the reference.
 _COMPILED_KINDS = {"backgammon": 0, "nackgammon": 0, "acey-deucey": 1, "long": 2}
