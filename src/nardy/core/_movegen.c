@@ -187,25 +187,32 @@ static int bear_offs(const State *x, int die, int highest, int top, Step *out) {
     return 1;
 }
 
-/* RULES.md 1.2, 2: a checker entering on my point 25 - die from the bar (or, in acey-deucey,
- * from off the board), hitting a blot there. */
-static int enter(const Ctx *c, const State *x, int die, int from_bar, Step *out) {
-    int end = BAR - die;
-    if (!c->open[end]) return 0;
+/* One checker from ``start`` to an open ``end`` (``from_outside``: an acey-deucey checker
+ * entering from off the board, counted nowhere before), hitting a blot there: the blot goes
+ * to the bar (RULES.md 1.2). */
+static void move_one(const State *x, int start, int end, int from_outside, Step *out) {
     out->st = *x;
-    if (from_bar) out->st.me[BAR]--;
+    if (!from_outside) out->st.me[start]--;
     out->st.me[end]++;
-    out->mv = (Mv){BAR, (uint8_t)end, 0};
+    out->mv = (Mv){(uint8_t)start, (uint8_t)end, 0};
     if (x->op[end] == 1) {
         out->st.op[end]--;
         out->st.op[BAR]++;
         out->mv.hit = 1;
     }
+}
+
+/* RULES.md 1.2, 2: a checker entering on my point 25 - die from the bar (or, in acey-deucey,
+ * from off the board). */
+static int enter(const Ctx *c, const State *x, int die, int from_bar, Step *out) {
+    int end = BAR - die;
+    if (!c->open[end]) return 0;
+    move_one(x, BAR, end, !from_bar, out);
     return 1;
 }
 
 static int backgammon_steps(const Ctx *c, const State *x, int die, int top, Step *out) {
-    const uint8_t *me = x->me, *op = x->op;
+    const uint8_t *me = x->me;
     int n = 0;
     if (me[BAR]) return enter(c, x, die, 1, out);
     int waiting = c->kind == KIND_ACEY_DEUCEY ? CHECKERS - total(me) : 0;
@@ -214,17 +221,7 @@ static int backgammon_steps(const Ctx *c, const State *x, int die, int top, Step
     int from = top < highest ? top : highest;
     for (int p = from; p > die; p--) {
         int end = p - die;
-        if (!me[p] || !c->open[end]) continue;
-        Step *s = &out[n++];
-        s->st = *x;
-        s->st.me[p]--;
-        s->st.me[end]++;
-        s->mv = (Mv){(uint8_t)p, (uint8_t)end, 0};
-        if (op[end]) { /* a blot: it goes to the bar */
-            s->st.op[end]--;
-            s->st.op[BAR]++;
-            s->mv.hit = 1;
-        }
+        if (me[p] && c->open[end]) move_one(x, p, end, 0, &out[n++]);
     }
     if (highest <= 6 && !waiting) n += bear_offs(x, die, highest, top, out + n);
     return n;
@@ -256,13 +253,8 @@ static int long_steps(const Ctx *c, const State *x, int die, int top, Step *out)
     for (int p = from; p > die; p--) {
         int end = p - die;
         if (!me[p] || !c->open[end] || (p == HEAD && head_used)) continue;
-        Step *s = &out[n];
-        s->st = *x;
-        s->st.me[p]--;
-        s->st.me[end]++;
-        if (blocks_illegally(s->st.me, x->op, end)) continue;
-        s->mv = (Mv){(uint8_t)p, (uint8_t)end, 0};
-        n++;
+        move_one(x, p, end, 0, &out[n]); /* no hit: an open point is an empty one here */
+        if (!blocks_illegally(out[n].st.me, x->op, end)) n++;
     }
     if (highest <= 6) n += bear_offs(x, die, highest, top, out + n);
     return n;
@@ -307,33 +299,12 @@ static inline Node extend(const Node *from, const Step *s) {
     return n;
 }
 
-/* Doubles where the order of moves matters (long nardy): every order, de-duplicated by the
- * state reached at each depth. The result is in work_a or work_b; returns it. */
-static Set *free_doubles(const Ctx *c, const Node *start, int die) {
-    Set *frontier = &work_a, *deeper = &work_b;
-    Step st[MAX_STEPS];
-    set_clear(frontier);
-    if (set_add(frontier, start) < 0) return NULL;
-    for (int depth = 0; depth < 4; depth++) {
-        set_clear(deeper);
-        for (size_t i = 0; i < frontier->n; i++) {
-            Node here = frontier->nodes[i];
-            int k = steps(c, &here.st, die, BAR, st);
-            for (int j = 0; j < k; j++) {
-                Node next = extend(&here, &st[j]);
-                if (set_add(deeper, &next) < 0) return NULL;
-            }
-        }
-        if (!deeper->n) break;
-        Set *t = frontier;
-        frontier = deeper;
-        deeper = t;
-    }
-    return frontier;
-}
-
-/* Doubles in the backgammon family: each move starts no higher than the one before. */
-static Set *ordered_doubles(const Ctx *c, const Node *start, int die) {
+/* Doubles. In the backgammon family (``ordered``) each move starts no higher than the one
+ * before, without de-duplication until the end: sound there because a lower checker's move
+ * never opens or closes anything for a higher one. In long nardy the order matters (the
+ * six-block rule is checked after every single move): every order, de-duplicated by the
+ * state reached at each depth. */
+static Set *doubles(const Ctx *c, const Node *start, int die, int ordered) {
     Set *level = &work_a, *deeper = &work_b, *out = &work_c;
     Step st[MAX_STEPS];
     set_clear(level);
@@ -342,11 +313,11 @@ static Set *ordered_doubles(const Ctx *c, const Node *start, int die) {
         set_clear(deeper);
         for (size_t i = 0; i < level->n; i++) {
             Node here = level->nodes[i];
-            int k = steps(c, &here.st, die, here.top, st);
+            int k = steps(c, &here.st, die, ordered ? here.top : BAR, st);
             for (int j = 0; j < k; j++) {
                 Node next = extend(&here, &st[j]);
                 next.top = st[j].mv.s;
-                if (list_add(deeper, &next) < 0) return NULL;
+                if ((ordered ? list_add(deeper, &next) : set_add(deeper, &next)) < 0) return NULL;
             }
         }
         if (!deeper->n) break;
@@ -354,6 +325,7 @@ static Set *ordered_doubles(const Ctx *c, const Node *start, int die) {
         level = deeper;
         deeper = t;
     }
+    if (!ordered) return level;
     set_clear(out);
     for (size_t i = 0; i < level->n; i++)
         if (set_add(out, &level->nodes[i]) < 0) return NULL;
@@ -382,14 +354,8 @@ static Set *independent_pairs(const Ctx *c, const Node *start, int d1, int d2) {
         for (int i = 0; i < n; i++) {
             int t = firsts[i].mv.t, end = t - b;
             if (end <= 0 || !c->open[end]) continue;
-            Step second = {firsts[i].st, {(uint8_t)t, (uint8_t)end, 0}};
-            second.st.me[t]--;
-            second.st.me[end]++;
-            if (second.st.op[end] == 1) {
-                second.st.op[end]--;
-                second.st.op[BAR]++;
-                second.mv.hit = 1;
-            }
+            Step second;
+            move_one(&firsts[i].st, t, end, 0, &second);
             Node one = extend(start, &firsts[i]);
             Node two = extend(&one, &second);
             if (set_add(plays, &two) < 0) return NULL;
@@ -400,14 +366,8 @@ static Set *independent_pairs(const Ctx *c, const Node *start, int d1, int d2) {
         for (int j = 0; j < n2; j++) {
             int s2 = first2[j].mv.s, t2 = first2[j].mv.t;
             if (s2 == first1[i].mv.s && start->st.me[s2] < 2) continue;
-            Step second = {one.st, {(uint8_t)s2, (uint8_t)t2, 0}};
-            second.st.me[s2]--;
-            second.st.me[t2]++;
-            if (second.st.op[t2] == 1) {
-                second.st.op[t2]--;
-                second.st.op[BAR]++;
-                second.mv.hit = 1;
-            }
+            Step second;
+            move_one(&one.st, s2, t2, 0, &second);
             Node two = extend(&one, &second);
             if (set_add(plays, &two) < 0) return NULL;
         }
@@ -537,10 +497,8 @@ static PyObject *play_paths(PyObject *module, PyObject *const *args, Py_ssize_t 
     Ctx c;
     turn_context(&c, (int)kind, &start.st, (int)d1, (int)d2);
     Set *result;
-    if (d1 == d2 && kind != KIND_LONG) {
-        result = ordered_doubles(&c, &start, (int)d1);
-    } else if (d1 == d2) {
-        result = free_doubles(&c, &start, (int)d1);
+    if (d1 == d2) {
+        result = doubles(&c, &start, (int)d1, kind != KIND_LONG);
     } else {
         int high = d1 > d2 ? (int)d1 : (int)d2, low = d1 > d2 ? (int)d2 : (int)d1;
         result = independent_pairs(&c, &start, high, low);
@@ -557,14 +515,10 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT,
-    "nardy.core._movegen",
-    "The compiled legal-play generator (see nardy.core.variant and docs/engine.md).",
-    -1,
-    methods,
-    NULL,
-    NULL,
-    NULL,
-    NULL,
+    .m_name = "nardy.core._movegen",
+    .m_doc = "The compiled legal-play generator (see nardy.core.variant and docs/engine.md).",
+    .m_size = -1,
+    .m_methods = methods,
 };
 
 PyMODINIT_FUNC PyInit__movegen(void) {

@@ -283,14 +283,10 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module_def = {
     PyModuleDef_HEAD_INIT,
-    "nardy.engine._features",
-    "The compiled input encodings of the nets (see nardy.engine.features and docs/engine.md).",
-    -1,
-    methods,
-    NULL,
-    NULL,
-    NULL,
-    NULL,
+    .m_name = "nardy.engine._features",
+    .m_doc = "The compiled input encodings of the nets (see nardy.engine.features, docs/engine.md).",
+    .m_size = -1,
+    .m_methods = methods,
 };
 
 PyMODINIT_FUNC PyInit__features(void) {
