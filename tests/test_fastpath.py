@@ -10,6 +10,7 @@ bit for bit. Run the whole suite on the references with ``NARDY_FASTPATH=python`
 
 from __future__ import annotations
 
+import gc
 import os
 import random
 import subprocess
@@ -132,6 +133,45 @@ def test_legal_plays_come_from_the_compiled_generator(variant: str) -> None:
         (p.position.mine, p.position.theirs): tuple((m.start, m.end, m.hit) for m in p.moves)
         for p in plays
     } == direct
+
+
+@compiled
+def test_plays_generated_by_a_finalizer_during_a_call_do_not_disturb_it() -> None:
+    """Building the answer allocates Python objects, which may run the garbage collector and a
+    finalizer that itself generates plays (or let another thread do so): both answers stay
+    right."""
+    bg = nardy.BACKGAMMON
+    outer_position = bg.start()
+    inner_position = Position(
+        bg, bytes([0, *[0] * 5, 5, 0, 3, *[0] * 4, 5, *[0] * 10, 2, 0]), outer_position.theirs
+    )
+    outer_expected = list(
+        bg.reference_play_paths(outer_position.mine, outer_position.theirs, 3, 3).items()
+    )
+    inner_expected = list(
+        bg.reference_play_paths(inner_position.mine, inner_position.theirs, 4, 4).items()
+    )
+    inner: list[list[object]] = []
+
+    class Garbage:
+        def __del__(self) -> None:
+            found = bg.play_paths(inner_position.mine, inner_position.theirs, 4, 4)
+            inner.append(list(found.items()))
+
+    threshold = gc.get_threshold()
+    try:
+        gc.set_threshold(1)  # collect at (almost) every allocation of a tracked object
+        for _ in range(30):
+            cycle = Garbage()
+            cycle.me = cycle  # type: ignore[attr-defined]
+            del cycle
+            found = bg.play_paths(outer_position.mine, outer_position.theirs, 3, 3)
+            assert list(found.items()) == outer_expected
+    finally:
+        gc.set_threshold(*threshold)
+        gc.collect()
+    assert inner
+    assert all(answer == inner_expected for answer in inner)
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -55,16 +55,19 @@ typedef struct {
     Mv mv[4];
 } Node;
 
+struct Set;
+
 typedef struct {
     int kind;
     uint8_t open[26]; /* 1 where I may land: points 1-24 only */
     int head_at_start, may_leave_head;
+    struct Set *work; /* WORK_SETS sets for the searches */
 } Ctx;
 
 /* ---------------------------------------------------------------------------------------- */
 /* Growable arrays of nodes, with an optional hash index for "first one wins" de-duplication */
 
-typedef struct {
+typedef struct Set {
     Node *nodes;
     size_t n, cap;
     uint32_t *slot;  /* node index per hash slot */
@@ -149,9 +152,19 @@ static int list_add(Set *s, const Node *node) {
     return 0;
 }
 
-/* Work space reused across calls (the GIL is held throughout, and nothing here calls back
- * into Python while it is in use). */
-static Set work_a, work_b, work_c, work_d;
+static void set_free(Set *s) {
+    PyMem_Free(s->nodes);
+    PyMem_Free(s->slot);
+    PyMem_Free(s->stamp);
+    memset(s, 0, sizeof *s);
+}
+
+/* Work space reused across calls while the GIL is held. Building the result allocates Python
+ * objects, which may run a finalizer that generates plays again (or let another thread do so):
+ * a call that finds the shared sets in use works in sets of its own. */
+#define WORK_SETS 4
+static Set shared_work[WORK_SETS];
+static int shared_work_busy;
 
 /* ---------------------------------------------------------------------------------------- */
 /* Single-die steps: Backgammon.steps, LongNardy.steps and bear_offs of the reference         */
@@ -305,7 +318,7 @@ static inline Node extend(const Node *from, const Step *s) {
  * six-block rule is checked after every single move): every order, de-duplicated by the
  * state reached at each depth. */
 static Set *doubles(const Ctx *c, const Node *start, int die, int ordered) {
-    Set *level = &work_a, *deeper = &work_b, *out = &work_c;
+    Set *level = &c->work[0], *deeper = &c->work[1], *out = &c->work[2];
     Step st[MAX_STEPS];
     set_clear(level);
     if (list_add(level, start) < 0) return NULL;
@@ -339,7 +352,7 @@ static int entering_or_waiting(const Ctx *c, const uint8_t *me) {
 /* Backgammon.independent_pairs: two different dice in the middle game, without searching
  * both orders. Empty where the shortcut does not apply. */
 static Set *independent_pairs(const Ctx *c, const Node *start, int d1, int d2) {
-    Set *plays = &work_a;
+    Set *plays = &c->work[0];
     set_clear(plays);
     if (c->kind == KIND_LONG || entering_or_waiting(c, start->st.me)) return plays;
     int outside = 0;
@@ -377,7 +390,7 @@ static Set *independent_pairs(const Ctx *c, const Node *start, int d1, int d2) {
 
 /* Variant._two_dice: either order; RULES.md 1.2's most-dice and larger-die rules. */
 static Set *two_dice(const Ctx *c, const Node *start, int high, int low) {
-    Set *both = &work_b, *single_high = &work_c, *single_low = &work_d;
+    Set *both = &c->work[1], *single_high = &c->work[2], *single_low = &c->work[3];
     Step st1[MAX_STEPS], st2[MAX_STEPS];
     set_clear(both);
     set_clear(single_high);
@@ -496,6 +509,15 @@ static PyObject *play_paths(PyObject *module, PyObject *const *args, Py_ssize_t 
     flip((int)kind, (const uint8_t *)PyBytes_AS_STRING(args[2]), start.st.op);
     Ctx c;
     turn_context(&c, (int)kind, &start.st, (int)d1, (int)d2);
+    Set own_work[WORK_SETS];
+    int shared = !shared_work_busy;
+    if (shared) {
+        shared_work_busy = 1;
+        c.work = shared_work;
+    } else {
+        memset(own_work, 0, sizeof own_work);
+        c.work = own_work;
+    }
     Set *result;
     if (d1 == d2) {
         result = doubles(&c, &start, (int)d1, kind != KIND_LONG);
@@ -504,8 +526,13 @@ static PyObject *play_paths(PyObject *module, PyObject *const *args, Py_ssize_t 
         result = independent_pairs(&c, &start, high, low);
         if (result && !result->n) result = two_dice(&c, &start, high, low);
     }
-    if (!result) return PyErr_NoMemory();
-    return build((int)kind, result, &start.st, args[2]);
+    PyObject *out = result ? build((int)kind, result, &start.st, args[2]) : PyErr_NoMemory();
+    if (shared) {
+        shared_work_busy = 0;
+    } else {
+        for (int i = 0; i < WORK_SETS; i++) set_free(&own_work[i]);
+    }
+    return out;
 }
 
 static PyMethodDef methods[] = {
