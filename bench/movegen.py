@@ -9,6 +9,10 @@ pure-Python reference, the same answer) and through ``gnubg_nn.moves`` (keys onl
 with move steps). Rounds alternate between them so that a noisy machine slows all alike; the
 best round of each is reported, with each nardy generator's ratio to gnubg-nn's. Long nardy
 has no gnubg counterpart, so only nardy's own rates are printed for it.
+
+Then the nets' encodings, compiled and numpy (``features.encode`` and ``reference_encode``,
+the same vectors): each batch is every play of the 21 rolls of one of the first
+``--positions / 25`` positions, as a 1-ply search encodes them; CPU time per row, best round.
 """
 
 from __future__ import annotations
@@ -24,8 +28,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from gnubg_crosscheck import gnubg_board, random_game_positions
 
-from nardy.core import Variant
+from nardy.core import Variant, fastpath
 from nardy.core.variant import movegen
+from nardy.engine import features, features_long
+from nardy.engine.evaluator import ROLLS
+from nardy.engine.features import U8, sides_array
 
 try:
     import gnubg_nn
@@ -48,6 +55,32 @@ def reference_run(raw: list[tuple[Variant, bytes, bytes, int, int]]) -> None:
 def gnubg_run(boards: list[tuple[Board, int, int]], verbose: int) -> None:
     for board, d1, d2 in boards:
         gnubg_nn.moves(board, d1, d2, verbose)
+
+
+def encoding_batches(raw: list[tuple[Variant, bytes, bytes, int, int]]) -> list[tuple[U8, U8]]:
+    """For each position, the sides reached by every play of its 21 rolls, as two arrays."""
+    batches = []
+    for v, mine, theirs, _, _ in raw:
+        reached = [pair for d1, d2, _ in ROLLS for pair in v.play_paths(mine, theirs, d1, d2)]
+        batches.append((sides_array(m for m, _ in reached), sides_array(t for _, t in reached)))
+    return batches
+
+
+def encoding_costs(name: str, batches: list[tuple[U8, U8]], rounds: int) -> dict[str, float]:
+    """CPU microseconds per encoded row, best of ``rounds``, compiled (where built) and numpy."""
+    module = features_long if name == "long" else features
+    encoders = {"numpy": module.reference_encode}
+    if fastpath.in_use().get("nardy.engine._features"):
+        encoders["compiled"] = module.encode
+    rows = sum(len(mine) for mine, _ in batches)
+    best = dict.fromkeys(encoders, float("inf"))
+    for _ in range(rounds):
+        for label, encode in encoders.items():
+            started = time.process_time()
+            for mine, theirs in batches:
+                encode(mine, theirs)
+            best[label] = min(best[label], time.process_time() - started)
+    return {label: 1e6 * seconds / rows for label, seconds in best.items()}
 
 
 def best_rates(runs: dict[str, Callable[[], None]], count: int, rounds: int) -> dict[str, float]:
@@ -98,6 +131,12 @@ def main() -> None:
             print("  compiled generator not in use (not built, or NARDY_MOVEGEN=python)")
         if gnubg_nn is None:
             print("  gnubg-nn not installed (pip install --pre gnubg-nn): no reference")
+        batches = encoding_batches(raw[: max(1, len(raw) // 25)])
+        costs = encoding_costs(name, batches, args.rounds)
+        rows = sum(len(mine) for mine, _ in batches) / len(batches)
+        print(f"  encoding, {len(batches)} batches of {rows:.0f} rows on average (CPU time):")
+        for label, cost in costs.items():
+            print(f"  {label:20} {cost:11.2f} µs a row")
 
 
 if __name__ == "__main__":
