@@ -13,7 +13,7 @@ coordinates by the variant's geometry, so a step only compares two counts on one
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar
 
 from nardy.core import fastpath
@@ -116,8 +116,10 @@ class Variant:
         when it is built and selected (:func:`movegen`); it gives exactly what
         :meth:`reference_play_paths` gives, entries and their order included.
         """
-        if _compiled is not None and (kind := _COMPILED_KINDS.get(self.key)) is not None:
-            found = _compiled(kind, mine, theirs, d1, d2)
+        if _movegen is not None and (kind := _COMPILED_KINDS.get(self.key)) is not None:
+            found: dict[tuple[Side, Side], Path] | None = _movegen.play_paths(
+                kind, mine, theirs, d1, d2
+            )
             if found is not None:  # None: arguments it does not take, e.g. bad dice
                 return found
         return self.reference_play_paths(mine, theirs, d1, d2)
@@ -306,10 +308,7 @@ class Variant:
         return f"nardy.variant({self.key!r})"
 
 
-CompiledPlayPaths = Callable[[int, Side, Side, int, int], dict[tuple[Side, Side], Path] | None]
-
 _movegen = fastpath.load("nardy.core._movegen")
-_compiled: CompiledPlayPaths | None = None if _movegen is None else _movegen.play_paths
 # The variants the compiled generator implements, by key: its rules are those of these
 # classes exactly (backgammon.py, long_nardy.py); any other variant uses the reference.
 _COMPILED_KINDS = {"backgammon": 0, "nackgammon": 0, "acey-deucey": 1, "long": 2}
@@ -317,7 +316,7 @@ _COMPILED_KINDS = {"backgammon": 0, "nackgammon": 0, "acey-deucey": 1, "long": 2
 
 def movegen() -> str:
     """Which legal-play generator :meth:`Variant.play_paths` uses: ``compiled`` or ``python``."""
-    return "python" if _compiled is None else "compiled"
+    return "python" if _movegen is None else "compiled"
 
 
 UNIT = tuple(1 << (8 * p) for p in range(26))
