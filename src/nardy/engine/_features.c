@@ -30,6 +30,13 @@
 #define LONG_INPUTS (2 * LONG_RAW + 26)
 #define HEAD 24
 
+#if defined(_MSC_VER)
+#include <intrin.h>
+#define popcount64(x) ((int)__popcnt64(x))
+#else
+#define popcount64(x) __builtin_popcountll(x)
+#endif
+
 static uint64_t roll_masks[25]; /* bit r of 36: roll r moves one checker exactly d pips */
 static float escapes[1 << 12];  /* share of rolls that carry a checker past blocked points */
 
@@ -120,8 +127,8 @@ static void bg_side(const uint8_t *a, const uint8_t *b, float *raw, BgSide *s) {
         if (d <= 6) direct |= ahead;
         if (ahead & blots) hitting |= roll_masks[d];
     }
-    s->e[1] = (float)(__builtin_popcountll(direct & blots) / 5.0);
-    s->e[5] = (float)(__builtin_popcountll(hitting) / 36.0);
+    s->e[1] = (float)(popcount64(direct & blots) / 5.0);
+    s->e[5] = (float)(popcount64(hitting) / 36.0);
 
     uint8_t made[24];
     int home = 0, back_checkers = 0, on_board = 0;
