@@ -115,6 +115,29 @@ def test_compiled_equals_reference_on_arbitrary_positions(data: st.DataObject) -
             assert list(fast.items()) == list(reference.items()), (position, d1, d2)
 
 
+@st.composite
+def any_side(draw: st.DrawFn) -> bytes:
+    """Up to 15 checkers anywhere: off, on any point, on the bar."""
+    counts = [0] * 26
+    for index in draw(st.lists(st.integers(0, 25), max_size=15)):
+        counts[index] += 1
+    return bytes(counts)
+
+
+@compiled
+@settings(max_examples=2000, derandomize=True, database=None, deadline=None)
+@given(st.sampled_from(VARIANTS), any_side(), any_side(), st.integers(1, 6), st.integers(1, 6))
+def test_compiled_equals_reference_even_where_no_game_goes(
+    variant: str, mine: bytes, theirs: bytes, d1: int, d2: int
+) -> None:
+    """Neither generator validates (``play_paths`` is the unchecked fast path), so they must
+    agree on anything of at most 15 checkers a side: both colours on one point, long nardy
+    checkers on a bar, checkers missing outside acey-deucey."""
+    v = nardy.variant(variant)
+    fast = v.play_paths(mine, theirs, d1, d2)
+    assert list(fast.items()) == list(v.reference_play_paths(mine, theirs, d1, d2).items())
+
+
 @compiled
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_legal_plays_come_from_the_compiled_generator(variant: str) -> None:
