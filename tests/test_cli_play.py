@@ -23,7 +23,9 @@ from gameutil import position, rewritten
 
 from nardy.cli.main import main
 from nardy.cli.options import describe_settings
-from nardy.cli.play import ADVISER, DEFAULT_LEVEL, conjugate
+from nardy.cli.play import DEFAULT_LEVEL
+from nardy.cli.terminal import ADVISER
+from nardy.cli.words import conjugate
 from nardy.core import BACKGAMMON
 from nardy.core.dice import SeededDice
 from nardy.core.game import Phase

@@ -16,13 +16,15 @@ game's record and a ``chouette`` object (``docs/records.md``, "Chouette").
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
 from nardy.cli.options import describe_settings
-from nardy.cli.play import HELP, Terminal, counted, rolled
+from nardy.cli.terminal import HELP, Terminal
+from nardy.cli.words import counted, rolled
 from nardy.core.chouette import BOX, TEAM, Chouette, ChouetteError, ChouetteGame
 from nardy.core.dice import Dice
 from nardy.core.game import Game, GameError, GameResult, Phase
@@ -42,6 +44,30 @@ _YES = ("yes", "y")
 _NO = ("no", "n")
 _ANSWERS = ("take", "pass", "beaver", "accept", "decline")
 """Commands that answer a double or a resignation: refused in plain words when there is none."""
+
+
+# -- who plays ----------------------------------------------------------------------------------
+
+
+BOT_SUFFIX = ":bot"
+"""Marks a chouette participant played by the bot: ``--chouette Ann,Bob:bot,Cy``."""
+
+
+def chouette_players(text: str) -> tuple[tuple[str, bool], ...]:
+    """``--chouette``: three or more names separated by commas, each (name, played by the
+    bot), a name ending in ``:bot`` being the bot's."""
+    players = []
+    for item in text.split(","):
+        name = item.strip()
+        bot = name.lower().endswith(BOT_SUFFIX)
+        if bot:
+            name = name[: -len(BOT_SUFFIX)].strip()
+        if not name or ":" in name:
+            raise argparse.ArgumentTypeError(f"expected NAME or NAME{BOT_SUFFIX}, not {item!r}")
+        players.append((name, bot))
+    if len(players) < 3:
+        raise argparse.ArgumentTypeError(f"a chouette needs three or more players, not {text!r}")
+    return tuple(players)
 
 
 # -- who decides ------------------------------------------------------------------------------
@@ -98,7 +124,7 @@ def vote(chouette: Chouette, name: str, agree: bool) -> str:
 
 
 class ChouetteSeat:
-    """A participant's hands (a :class:`~nardy.cli.play.Seat`): each action goes to the
+    """A participant's hands (a :class:`~nardy.cli.seats.Seat`): each action goes to the
     chouette under their name, which refuses it unless they may take it now."""
 
     def __init__(self, chouette: Chouette, name: str) -> None:
