@@ -175,6 +175,7 @@ def test_a_chouette_of_two_people_and_two_bots_plays_to_the_end(
         "Chouette (Backgammon, money play): Ann, Bob (bot), Cy (bot), Dee.\n"
         "Settings: Jacoby on, beavers off, no automatic doubles, no limit.\n"
         "Type 'help' for the commands.\n"
+        f"Each game is saved to {path} as it ends.\n"
         "The lot: Ann 2, Bob 5, Cy 1, Dee 3.\n"
         "Box: Bob. Team: Dee (captain), Ann, Cy.\n"
         "\nGame 1. Box: Bob. Team: Dee (captain), Ann, Cy.\n"

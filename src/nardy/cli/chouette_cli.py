@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from nardy.cli.entry import HINT_PLAYS
 from nardy.cli.options import describe_settings
 from nardy.cli.terminal import HELP, Terminal
 from nardy.cli.words import counted, rolled
@@ -31,6 +32,7 @@ from nardy.core.game import Game, GameError, GameResult, Phase
 from nardy.core.moves import Move, Play
 from nardy.core.settings import Settings
 from nardy.engine.bots import Bot, deciding_player, make_bot
+from nardy.engine.neural import DEFAULT_LEVEL
 from nardy.notation.record import game_record
 
 CHOUETTE_HELP = """\
@@ -343,7 +345,7 @@ class ChouetteSession(Terminal):
         home: str = "bottom-right",
         record: Path | None = None,
         games: int | None = None,
-        bot: str = "expert",
+        bot: str = DEFAULT_LEVEL,
     ) -> ChouetteSession:
         """Draw the lot among ``players`` (name, whether the bot called ``bot`` plays them)
         and seat them."""
@@ -390,7 +392,7 @@ class ChouetteSession(Terminal):
         seated = [f"{name} (bot)" if name in self.bots else name for name in entered]
         self.say(f"Chouette ({settings.rules.name}, money play): {', '.join(seated)}.")
         self.say(f"Settings: {describe_settings(settings)}.")
-        self.say("Type 'help' for the commands.")
+        self._introduce()
         for i, roll in enumerate(chouette.lot):
             dice = ", ".join(f"{name} {die}" for name, die in roll.items())
             self.say(
@@ -491,10 +493,10 @@ class ChouetteSession(Terminal):
             return f"{self.name(TEAM)}: yes or no> "
         return super()._prompt(game, player)
 
-    def _hint(self, game: Game, player: int) -> str:
+    def _hint(self, game: Game, player: int, count: int = HINT_PLAYS) -> str:
         if self._voting(game) and player == TEAM:
             return "yes" if self.adviser.should_double(game, TEAM) else "no"
-        return super()._hint(game, player)
+        return super()._hint(game, player, count)
 
     def _command(self, game: Game, player: int, line: str) -> None:
         """A line typed by the participant asked, or by ``NAME:`` at its start."""

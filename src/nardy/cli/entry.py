@@ -3,9 +3,12 @@ entered as single moves one die at a time, and the level of a resignation."""
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
 from nardy.cli.seats import Seat
 from nardy.core.game import Game, GameError
-from nardy.core.moves import Move
+from nardy.core.moves import Move, Segment
 
 SHORT = {
     "r": "roll",
@@ -22,6 +25,53 @@ SHORT = {
     "exit": "quit",
 }
 """The commands a word stands for: a first letter, ``?`` and ``exit``."""
+
+HINT_PLAYS = 3
+"""How many plays ``hint`` ranks when it is not told how many (``hint 5``)."""
+
+_POINT = r"(?:bar|off|\d{1,2})"
+_DASHED = re.compile(rf"{_POINT}-{_POINT}\*?(?:\(\d\))?!?", re.IGNORECASE)
+_BARE = re.compile(rf"{_POINT}\*?!?", re.IGNORECASE)
+
+
+def move_text(line: str) -> str | None:
+    """``line`` in move notation where it reads as moves, else None: ``24/18 13/11`` as it
+    is, and the forms GNU Backgammon also takes, ``24-18 13-11`` and ``24 18 13 11`` (a
+    start and an end for each move), rewritten with slashes."""
+    words = line.split()
+    if not words:
+        return None
+    if "/" in line:
+        return line
+    if all(_DASHED.fullmatch(word) for word in words):
+        return " ".join(word.replace("-", "/") for word in words)
+    if len(words) >= 2 and len(words) % 2 == 0 and all(_BARE.fullmatch(w) for w in words):
+        pairs = zip(words[::2], words[1::2], strict=True)
+        return " ".join(f"{start.rstrip('!')}/{end}" for start, end in pairs)
+    return None
+
+
+def compound_moves(typed: Sequence[Segment], made: Sequence[Move]) -> list[int]:
+    """How many of the single moves ``made`` (in the order made) each typed move made: a
+    hop over several dice (``13/4``, made as 13/8 8/4) counts its single moves, anything
+    else 1 each, so that ``undo`` takes a typed hop back whole."""
+    wanted = [(segment.start, segment.end) for segment in typed]
+    counts: list[int] = []
+    i = 0
+    while i < len(made):
+        j = i
+        while (made[i].start, made[j].end) not in wanted and j + 1 < len(made):
+            if made[j + 1].start != made[j].end:
+                break
+            j += 1
+        if (made[i].start, made[j].end) in wanted:
+            wanted.remove((made[i].start, made[j].end))
+            counts.append(j - i + 1)
+            i = j + 1
+        else:
+            counts.append(1)
+            i += 1
+    return counts
 
 
 def enter_moves(game: Game, seat: Seat, moves: list[Move]) -> bool:
@@ -64,3 +114,13 @@ def resign_level(words: list[str]) -> int:
     if len(words) == 2 and words[1] in ("1", "2", "3"):
         return int(words[1])
     raise GameError("resign 1 (a single), 2 (a gammon) or 3 (a backgammon)")
+
+
+def hint_count(words: list[str]) -> int:
+    """How many plays ``hint [N]`` asks for: N (1 or more), else :data:`HINT_PLAYS`;
+    raises :class:`GameError` for anything else after ``hint``."""
+    if len(words) == 1:
+        return HINT_PLAYS
+    if len(words) == 2 and words[1].isdigit() and int(words[1]) > 0:
+        return int(words[1])
+    raise GameError("hint, or hint N for the N best plays (hint 5)")

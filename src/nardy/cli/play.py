@@ -15,7 +15,6 @@ A game may start from a chosen position (RULES.md 4): ``--position`` with ``--tu
 from __future__ import annotations
 
 import argparse
-import datetime
 import sys
 from pathlib import Path
 from typing import Any
@@ -24,23 +23,35 @@ from nardy.cli.board import HOME_CORNERS
 from nardy.cli.chouette_cli import ChouetteSession, chouette_players
 from nardy.cli.options import add_settings_arguments, seed, settings_from_args, start_from_args
 from nardy.cli.session import TerminalSession
-from nardy.cli.terminal import ADVISER
+from nardy.cli.terminal import ADVISER, default_record_name, record_problem
 from nardy.cli.words import counted, dice_text
+from nardy.core import NardyError, variants
 from nardy.core.dice import Dice, SecretDice, SeededDice
 from nardy.core.setup import start_match
 from nardy.engine.bots import BOTS, LEVELS, Bot, make_bot
+from nardy.engine.evaluator import has_net
+from nardy.engine.neural import DEFAULT_LEVEL
 
-__all__ = ["DEFAULT_LEVEL", "add_parser", "counted", "dice_text", "run"]
+__all__ = ["add_parser", "counted", "dice_text", "run"]
 """``counted`` and ``dice_text`` stay importable from here for :mod:`nardy.cli.analysis`."""
-
-DEFAULT_LEVEL = "expert"
-"""The bot's level when ``--bot`` is not given: one roll of lookahead, about 20 ms a move."""
 
 
 def _games(text: str) -> int:
     if not (text.isdigit() and int(text) > 0):
         raise argparse.ArgumentTypeError(f"expected a positive number of games, not {text!r}")
     return int(text)
+
+
+_WITHOUT_NET = tuple(v.name.lower() for v in variants() if not has_net(v))
+"""The variants the neural bot has no net for: every level is the heuristic bot there."""
+
+
+def _names(text: str) -> tuple[str, ...]:
+    """``--name``: one name, or two separated by a comma."""
+    names = tuple(name.strip() for name in text.split(","))
+    if not all(names) or len(names) > 2:
+        raise argparse.ArgumentTypeError(f"expected NAME or NAME,NAME, not {text!r}")
+    return names
 
 
 def add_parser(subparsers: Any) -> None:
@@ -62,8 +73,9 @@ def add_parser(subparsers: Any) -> None:
         choices=BOTS,
         default=DEFAULT_LEVEL,
         help=f"the bot: a level of the neural bot, weakest first {', '.join(LEVELS)} "
-        f"(default {DEFAULT_LEVEL}), or the heuristic or random bot; hints are always the "
-        f"{ADVISER}'s",
+        f"(default {DEFAULT_LEVEL}, as in nardy engine), or the heuristic or random bot; "
+        f"hints are always the {ADVISER}'s. Where a variant has no trained net yet "
+        f"({', '.join(_WITHOUT_NET)}), every level plays as the heuristic bot",
     )
     parser.add_argument(
         "--chouette",
@@ -77,6 +89,13 @@ def add_parser(subparsers: Any) -> None:
         type=_games,
         metavar="N",
         help="a chouette: stop after N games (default: until quit or the end of the input)",
+    )
+    parser.add_argument(
+        "--name",
+        type=_names,
+        metavar="NAME[,NAME]",
+        help="your name in the game, its records and .mat files (default You; the bot is "
+        "Bot); with --vs human the two players' names (default Player 1,Player 2)",
     )
     parser.add_argument("--seed", type=seed, help="reproducible dice (default: fair dice)")
     parser.add_argument(
@@ -98,11 +117,6 @@ def add_parser(subparsers: Any) -> None:
     parser.set_defaults(handler=run)
 
 
-def default_record_name(now: datetime.datetime | None = None) -> str:
-    """``nardy-YYYY-MM-DD-HHMMSS.jsonl``: a fresh record file name with the date."""
-    return f"nardy-{(now or datetime.datetime.now()):%Y-%m-%d-%H%M%S}.jsonl"
-
-
 def run(args: argparse.Namespace) -> int:
     """``nardy play``: set up the match (or chouette) from the flags and play it on
     stdin/stdout."""
@@ -110,8 +124,13 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from_args(args, start)
     dice: Dice = SecretDice() if args.seed is None else SeededDice(args.seed)
     record = Path(args.record or default_record_name())
+    problem = record_problem(record)
+    if problem is not None:
+        print(f"nardy play: error: cannot save the games to {record}: {problem}", file=sys.stderr)
+        return 2
     if args.chouette is not None:
-        for wrong, flag in ((args.vs, "--vs"), (start, "a chosen position")):
+        wrongs = ((args.vs, "--vs"), (start, "a chosen position"), (args.name, "--name"))
+        for wrong, flag in wrongs:
             if wrong is not None:
                 print(f"nardy play: error: {flag} does not apply to --chouette", file=sys.stderr)
                 return 2
@@ -129,15 +148,38 @@ def run(args: argparse.Namespace) -> int:
     if args.games is not None:
         print("nardy play: error: --games applies only to --chouette", file=sys.stderr)
         return 2
-    bots: tuple[Bot | None, Bot | None] = (None, None)
-    if args.vs in (None, "bot"):
-        players, bots = ("You", "Bot"), (None, make_bot(args.bot, seed=args.seed))
-    else:
-        players, bots = ("Player 1", "Player 2"), (None, None)
+    players, bots = _seats(args)
+    if len(set(players)) < 2:
+        print("nardy play: error: the two players need different names", file=sys.stderr)
+        return 2
     match = start_match(settings, dice, players, start)
-    notes = start.notes if start else ()
+    notes = list(start.notes if start else ())
+    if args.bot in LEVELS and not has_net(settings.rules):
+        notes.append(
+            f"{settings.rules.name} has no trained net yet: the bot plays as the heuristic "
+            f"bot at every level, and the hints are its choices"
+        )
     session = TerminalSession(
         match, bots, sys.stdin, sys.stdout, home=args.home, record=record, notes=notes
     )
     session.switch_sides = args.switch_sides
     return session.run()
+
+
+def _seats(args: argparse.Namespace) -> tuple[tuple[str, str], tuple[Bot | None, Bot | None]]:
+    """The players' names and bots that ``--vs``, ``--bot`` and ``--name`` choose; raises
+    :class:`~nardy.core.errors.NardyError` for a number of names that does not fit."""
+    if args.vs in (None, "bot"):
+        (name,) = _fitting(args.name, ("You",))
+        return (name, "Bot"), (None, make_bot(args.bot, seed=args.seed))
+    first, second = _fitting(args.name, ("Player 1", "Player 2"))
+    return (first, second), (None, None)
+
+
+def _fitting(names: tuple[str, ...] | None, default: tuple[str, ...]) -> tuple[str, ...]:
+    if names is None:
+        return default
+    if len(names) != len(default):
+        wanted = "one name (yours)" if len(default) == 1 else "two names, NAME,NAME"
+        raise NardyError(f"--name: this game takes {wanted}, not {','.join(names)!r}")
+    return names

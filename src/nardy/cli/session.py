@@ -63,7 +63,7 @@ class TerminalSession(Terminal):
     def _session(self) -> None:
         self.say(self._title())
         self.say(f"Settings: {describe_settings(self.match.settings)}.")
-        self.say("Type 'help' for the commands.")
+        self._introduce()
         for note in self.notes:
             self.say(f"Note: {note}.")
         while not self.match.over:
@@ -96,8 +96,11 @@ class TerminalSession(Terminal):
             self.say(f"The session is over: {self._score()}.")
 
     def _score(self) -> str:
+        """``You 1, Bot 0``, and in a match ``(1-0 of 3)`` after it."""
         a, b = self.match.score
-        return f"{self.name(0)} {a}, {self.name(1)} {b}"
+        length = self.match.length
+        of = f" ({a}-{b} of {length})" if length else ""
+        return f"{self.name(0)} {a}, {self.name(1)} {b}{of}"
 
     def _play(self, game: Game) -> None:
         number = len(self.match.games)

@@ -16,14 +16,25 @@ a :class:`~nardy.cli.seats.PlayerSeat` for a player of a two-player game
 from __future__ import annotations
 
 import abc
+import datetime
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from nardy.cli.board import render
-from nardy.cli.entry import SHORT, enter_moves, resign_level, walk
+from nardy.cli.board import game_match_id, render
+from nardy.cli.entry import (
+    HINT_PLAYS,
+    SHORT,
+    compound_moves,
+    enter_moves,
+    hint_count,
+    move_text,
+    resign_level,
+    walk,
+)
 from nardy.cli.seats import PlayerSeat, Seat
 from nardy.cli.words import conjugate, counted, dice_text, rolled
 from nardy.core import CHECKERS, OFF, Move, NardyError, format_moves, parse_moves
@@ -51,7 +62,8 @@ Commands (the first letter is enough where it is shown in brackets):
   [a]ccept  decline  answer a resignation
   surrender          long nardy: give the game up (asks: are you sure?)
   plays              list the legal plays of the dice
-  [h]int             what the expert bot would do, with its equities
+  [h]int [N]         what the expert bot would do: its N best plays (3), ranked with
+                     their equities; at the cube, the equities from your side
   help               this list
   [q]uit             stop; the games so far are saved"""
 
@@ -88,6 +100,24 @@ _WAITING = {
 _LEVELS = {1: "a single", 2: "a gammon", 3: "a backgammon"}
 
 
+def default_record_name(now: datetime.datetime | None = None) -> str:
+    """``nardy-YYYY-MM-DD-HHMMSS.jsonl``: a fresh record file name with the date."""
+    return f"nardy-{(now or datetime.datetime.now()):%Y-%m-%d-%H%M%S}.jsonl"
+
+
+def record_problem(path: Path) -> str | None:
+    """Why the games cannot be saved to ``path``, or None where they can: checked before
+    the first game, so that no game is played for nothing."""
+    if path.is_dir():
+        return f"{path} is a folder"
+    folder = path.parent
+    if not folder.is_dir():
+        return f"the folder {folder} does not exist"
+    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return f"{path} cannot be written"
+    return None
+
+
 class Quit(Exception):
     """The player quit, or the input ended."""
 
@@ -122,6 +152,7 @@ class Terminal(abc.ABC):
         self._shown: tuple[object, ...] | None = None  # what the last board drawn showed
         self._told: tuple[object, ...] | None = None  # the situation last described
         self._last_roll: Game | None = None  # the game whose last roll was announced
+        self._hops: tuple[tuple[int, int], list[int]] = ((0, 0), [])  # see _current_hops
 
     # -- what a session says about itself ----------------------------------------------------
 
@@ -215,13 +246,32 @@ class Terminal(abc.ABC):
 
     def save(self) -> int:
         """Write every game so far as JSON lines to :attr:`record` (unfinished ones too);
-        returns how many."""
+        returns how many. Where the file cannot be written (its folder went away), the games
+        go to a fresh file in the current folder instead, which becomes :attr:`record`, and
+        the player is told; 0 where neither can be written."""
         records = self._records()
         if self.record is None or not records:
             return 0
-        lines = [json.dumps(r) + "\n" for r in records]
-        self.record.write_text("".join(lines), encoding="utf-8")
+        text = "".join(json.dumps(r) + "\n" for r in records)
+        try:
+            self.record.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            fallback = Path(default_record_name())
+            self.say(f"Cannot save to {self.record} ({exc.strerror}): saving to {fallback}.")
+            self.record = fallback
+            try:
+                fallback.write_text(text, encoding="utf-8")
+            except OSError as again:
+                self.say(f"Cannot save to {fallback} either ({again.strerror}).")
+                self.record = None
+                return 0
         return len(records)
+
+    def _introduce(self) -> None:
+        """Before the first game: where the help is, and where the games are saved."""
+        self.say("Type 'help' for the commands.")
+        if self.record is not None:
+            self.say(f"Each game is saved to {self.record} as it ends.")
 
     def _between_games(self, number: int) -> None:
         while True:
@@ -294,7 +344,16 @@ class Terminal(abc.ABC):
             return
         self._shown = key
         self.say()
-        self.say(render(position, home=self.home, on_roll=viewer == game.turn or game.over))
+        owner = game.cube.owner
+        drawn = (game.cube.value, None if owner is None else owner == viewer)
+        board = render(
+            position,
+            home=self.home,
+            on_roll=viewer == game.turn or game.over,
+            cube=drawn if game.settings.cube else None,
+            match_id=game_match_id(game),
+        )
+        self.say(board)
         self.say(self._caption(game, viewer))
 
     def _caption(self, game: Game, viewer: int) -> str:
@@ -398,12 +457,12 @@ class Terminal(abc.ABC):
             self.say(self.help_text)
             return
         if command == "hint":
-            self.say(f"  Hint: {self._hint(game, player)}")
+            self.say(f"  Hint: {self._hint(game, player, hint_count(words))}")
             return
         if not command:
             command = {Phase.MOVING: "confirm", Phase.ROLL: "roll"}.get(phase, "")
-        elif "/" in line and command not in _PHASES:
-            command = "move"
+        elif command not in _PHASES and (moves := move_text(line)) is not None:
+            command, line = "move", moves
         try:
             self._dispatch(game, player, command, line, seat)
         except GameError as exc:
@@ -422,7 +481,7 @@ class Terminal(abc.ABC):
         elif command == "confirm":
             self._confirm(game, seat)
         elif command == "undo":
-            seat.undo()
+            self._undo(game, seat)
         elif command == "double":
             seat.double()
         elif command == "take":
@@ -494,8 +553,8 @@ class Terminal(abc.ABC):
     def _moves(self, game: Game, seat: Seat, line: str) -> None:
         """A whole play (from the start of the turn) or single moves, entered as single
         moves for the player to confirm (at once with a trailing ``!``). A hop that spans
-        several dice (``24/13`` with 6-5) is walked one die at a time. On any error the turn
-        is left as it was."""
+        several dice (``24/13`` with 6-5) is walked one die at a time, and ``undo`` takes it
+        back whole. On any error the turn is left as it was."""
         text = line.strip()
         confirm = text.endswith("!")
         text = text.rstrip("!").strip()
@@ -510,12 +569,37 @@ class Terminal(abc.ABC):
             while len(game.moves_made) > made:  # leave the turn as it was
                 seat.undo()
             raise
+        if game.phase is Phase.MOVING:
+            typed = compound_moves(parse_moves(text), game.moves_made[made:])
+            self._hops = (self._turn_key(game), self._current_hops(game) + typed)
+
+    def _turn_key(self, game: Game) -> tuple[int, int]:
+        """The turn under way, to tell whether the hops remembered are this turn's."""
+        return id(game), len(game.records)
+
+    def _current_hops(self, game: Game) -> list[int]:
+        """How many single moves each move typed this turn made, oldest first, where they
+        account for the moves made so far (else nothing is remembered)."""
+        key, hops = self._hops
+        if key != self._turn_key(game) or sum(hops) != len(game.moves_made):
+            return []
+        return hops
+
+    def _undo(self, game: Game, seat: Seat) -> None:
+        """Take back the last move typed: a hop over several dice (``13/4`` with 5-4) as a
+        whole, else one single move."""
+        hops = self._current_hops(game)
+        count = hops.pop() if hops else 1
+        for _ in range(count):
+            seat.undo()
+        self._hops = (self._turn_key(game), hops)
 
     def _enter(self, game: Game, seat: Seat, text: str, dice: tuple[int, int]) -> None:
+        shown = (max(dice), min(dice))  # as the screen shows them, for the refusals
         whole_error: NardyError | None = None
         if not game.moves_made:
             try:
-                play = game.turn_start.parse_play(text, *dice)
+                play = game.turn_start.parse_play(text, *shown)
             except NardyError as exc:
                 whole_error = exc
             else:
@@ -526,13 +610,24 @@ class Terminal(abc.ABC):
         try:
             for segment in segments:
                 if not walk(game, seat, segment.start, segment.end):
-                    legal = ", ".join(sorted({str(m) for m in game.next_moves()})) or "none"
-                    wanted = Move(segment.start, segment.end)
-                    raise IllegalPlayError(f"{wanted} is not a legal move now; legal: {legal}")
+                    self._refuse(game, seat, Move(segment.start, segment.end))
         except NardyError as exc:
             raise (whole_error if whole_error and len(segments) > 1 else exc) from None
 
-    def _hint(self, game: Game, player: int) -> str:
+    def _refuse(self, game: Game, seat: Seat, wanted: Move) -> None:
+        """Raise why ``wanted`` cannot be made now: the play is complete already, or the
+        game's own reason (the rule that forbids it)."""
+        if not game.next_moves():
+            made = format_moves(game.moves_made)
+            raise IllegalPlayError(
+                f"{wanted}: the play {made} is complete: press Enter to confirm it, or undo"
+            )
+        seat.move(wanted.start, wanted.end)  # refused, with the game's reason
+        raise AssertionError(f"{wanted} was made though no walk reached it")  # pragma: no cover
+
+    def _hint(self, game: Game, player: int, count: int = HINT_PLAYS) -> str:
+        """What the adviser would do, from the side of ``player`` who asks; in the moving
+        phase its ``count`` best plays, ranked."""
         adviser = self.adviser
         phase = game.phase
         advice = adviser.stand_in(game.variant) is None  # the net's numbers, where it has one
@@ -549,7 +644,7 @@ class Terminal(abc.ABC):
             if not advice:
                 play = adviser.choose_play(game.turn_start, *dice)
                 return f"{play}{again}" if play.moves else "no legal move"
-            return self._ranked_hint(game, dice) + again
+            return self._ranked_hint(game, dice, count, again)
         if phase is Phase.CHOOSE_DOUBLE:
             return str(adviser.choose_double(game.position))
         if phase in (Phase.DOUBLED, Phase.BEAVERED):
@@ -561,24 +656,34 @@ class Terminal(abc.ABC):
                 answer = "beaver"
             else:
                 answer = "take" if adviser.should_take(game, player) else "pass"
-            return f"{answer} ({_cube_words(adviser.cube_decision(game))})" if advice else answer
+            if not advice:
+                return answer
+            return f"{answer} ({_cube_words(adviser.cube_decision(game), answering=True)})"
         pending = game.resignation()
         assert pending is not None
         return "accept" if adviser.accept_resignation(game, player, pending[1]) else "decline"
 
-    def _ranked_hint(self, game: Game, dice: tuple[int, int]) -> str:
-        """The adviser's play with its cubeless equity, and the next best play's."""
+    def _ranked_hint(self, game: Game, dice: tuple[int, int], count: int, again: str) -> str:
+        """The adviser's ``count`` best plays, best first, with their cubeless equities and
+        how far each is behind the best; ``again`` follows the best."""
         position = game.turn_start
         ranked = self.adviser.evaluator(position).rank(position, *dice, self.adviser.level.ply)
         plays = {(p.position.mine, p.position.theirs): p for p in position.legal_plays(*dice)}
         if not plays:
             return "no legal move"
         best = ranked[0]
-        text = f"{plays[best.after]} (equity {best.equity:+.3f}"
-        if len(ranked) > 1:
-            second = ranked[1]
-            text += f"; next {plays[second.after]} {second.equity - best.equity:+.3f}"
-        return text + ")"
+        lines = [f"{plays[best.after]} (equity {best.equity:+.3f}){again}"]
+        shown = [str(plays[r.after]) for r in ranked[:count]]
+        width = max(len(text) for text in shown)
+        for rank, (ranking, text) in enumerate(zip(ranked[1:count], shown[1:], strict=True), 2):
+            behind = ranking.equity - best.equity
+            lines.append(
+                f"    {rank}. {text.ljust(width)}  equity {ranking.equity:+.3f}, "
+                f"{behind:+.3f} against the best"
+            )
+        if len(ranked) > count:
+            lines.append(f"    ({counted(len(ranked), 'play')} in all: hint N shows N)")
+        return "\n".join(lines)
 
     def _list_plays(self, game: Game) -> None:
         """Every legal play of the dice: on one line where they fit, else in columns."""
@@ -595,9 +700,13 @@ class Terminal(abc.ABC):
             self.say("    " + "".join(p.ljust(cell) for p in plays[i : i + per_row]).rstrip())
 
 
-def _cube_words(decision: CubeDecision) -> str:
+def _cube_words(decision: CubeDecision, *, answering: bool = False) -> str:
     """A cube decision as GNU Backgammon words it, with the equities of the actions that
-    are open (normalised to the cube; EMG in a match)."""
+    are open (normalised to the cube; EMG in a match): the doubler's, or with ``answering``
+    those of the player who answers the double (take or pass, from his side)."""
+    if answering and decision.double_take is not None and decision.double_pass is not None:
+        take, drop = -decision.double_take, -decision.double_pass
+        return f"{decision.text}; for the one doubled: take {take:+.3f}, pass {drop:+.3f}"
     parts = [f"no double {decision.no_double:+.3f}"]
     if decision.double_take is not None:
         parts.append(f"double/take {decision.double_take:+.3f}")
