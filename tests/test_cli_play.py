@@ -788,3 +788,24 @@ def test_the_screen_shows_match_id_match_score_and_cube(
     assert ids
     state = decode_match_id(ids.group(1))
     assert (state.match_length, state.score, state.cube, state.cube_owner) == (5, (3, 1), 2, 1)
+
+
+def test_one_default_level_and_the_heuristic_where_there_is_no_net(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The same default level in ``nardy play`` and ``nardy engine``, said in both --help
+    texts; acey-deucey (no net yet) says that every level is the heuristic bot."""
+    helps = {}
+    for command in ("play", "engine"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        helps[command] = " ".join(capsys.readouterr().out.split())
+    assert f"(default {DEFAULT_LEVEL}, as in nardy engine)" in helps["play"]
+    assert f"(default: {DEFAULT_LEVEL})" in helps["engine"]
+    assert "no trained net yet (acey-deucey), every level plays as the heuristic" in helps["play"]
+    path = str(tmp_path / "a.jsonl")
+    code, out, _ = play(monkeypatch, capsys, ["quit"], "--variant", "acey-deucey", "--record", path)
+    assert code == 0
+    assert "Note: Acey-deucey has no trained net yet: the bot plays as the heuristic bot" in out
+    code, out, _ = play(monkeypatch, capsys, ["quit"], "--record", path)
+    assert code == 0 and "Note:" not in out

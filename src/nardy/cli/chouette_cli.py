@@ -326,8 +326,9 @@ class ChouetteSession(Terminal):
         home: str = "bottom-right",
         record: Path | None = None,
         games: int | None = None,
+        notes: Sequence[str] = (),
     ) -> None:
-        super().__init__(inp, out, home=home, record=record)
+        super().__init__(inp, out, home=home, record=record, notes=notes)
         self.chouette = chouette
         self.bots = ChouetteBots(bots)
         self.games = games
@@ -346,12 +347,13 @@ class ChouetteSession(Terminal):
         record: Path | None = None,
         games: int | None = None,
         bot: str = DEFAULT_LEVEL,
+        notes: Sequence[str] = (),
     ) -> ChouetteSession:
         """Draw the lot among ``players`` (name, whether the bot called ``bot`` plays them)
         and seat them."""
         chouette = Chouette([name for name, _ in players], settings, dice)
         bots = {name: make_bot(bot, seed=name) for name, is_bot in players if is_bot}
-        return cls(chouette, bots, inp, out, home=home, record=record, games=games)
+        return cls(chouette, bots, inp, out, home=home, record=record, games=games, notes=notes)
 
     # -- who is who ----------------------------------------------------------------------
 

@@ -27,6 +27,7 @@ from nardy.cli.terminal import ADVISER, default_record_name, record_problem
 from nardy.cli.words import counted, dice_text
 from nardy.core import NardyError, variants
 from nardy.core.dice import Dice, SecretDice, SeededDice
+from nardy.core.settings import Settings
 from nardy.core.setup import start_match
 from nardy.engine.bots import BOTS, LEVELS, Bot, make_bot
 from nardy.engine.evaluator import has_net
@@ -144,6 +145,7 @@ def run(args: argparse.Namespace) -> int:
             record=record,
             games=args.games,
             bot=args.bot,
+            notes=bot_notes(settings, args.bot),
         ).run()
     if args.games is not None:
         print("nardy play: error: --games applies only to --chouette", file=sys.stderr)
@@ -153,17 +155,23 @@ def run(args: argparse.Namespace) -> int:
         print("nardy play: error: the two players need different names", file=sys.stderr)
         return 2
     match = start_match(settings, dice, players, start)
-    notes = list(start.notes if start else ())
-    if args.bot in LEVELS and not has_net(settings.rules):
-        notes.append(
-            f"{settings.rules.name} has no trained net yet: the bot plays as the heuristic "
-            f"bot at every level, and the hints are its choices"
-        )
+    notes = (*(start.notes if start else ()), *bot_notes(settings, args.bot))
     session = TerminalSession(
         match, bots, sys.stdin, sys.stdout, home=args.home, record=record, notes=notes
     )
     session.switch_sides = args.switch_sides
     return session.run()
+
+
+def bot_notes(settings: Settings, bot: str) -> tuple[str, ...]:
+    """What the session says of the bot ``--bot`` names: where the variant has no trained
+    net, that every level plays as the heuristic bot."""
+    if bot in LEVELS and not has_net(settings.rules):
+        return (
+            f"{settings.rules.name} has no trained net yet: the bot plays as the heuristic "
+            "bot at every level, and the hints are its choices",
+        )
+    return ()
 
 
 def _seats(args: argparse.Namespace) -> tuple[tuple[str, str], tuple[Bot | None, Bot | None]]:

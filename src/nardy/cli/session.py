@@ -43,10 +43,9 @@ class TerminalSession(Terminal):
         record: Path | None = None,
         notes: Sequence[str] = (),
     ) -> None:
-        super().__init__(inp, out, home=home, record=record)
+        super().__init__(inp, out, home=home, record=record, notes=notes)
         self.match = match
         self.bots = tuple(bots)
-        self.notes = tuple(notes)
         game = match.game
         self._chosen = game if game is not None and not game.over else None
 
@@ -64,8 +63,6 @@ class TerminalSession(Terminal):
         self.say(self._title())
         self.say(f"Settings: {describe_settings(self.match.settings)}.")
         self._introduce()
-        for note in self.notes:
-            self.say(f"Note: {note}.")
         while not self.match.over:
             game = self.match.game
             if game is None or game.over:

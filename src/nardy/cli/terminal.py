@@ -21,6 +21,7 @@ import json
 import os
 import shutil
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -142,12 +143,16 @@ class Terminal(abc.ABC):
         *,
         home: str = "bottom-right",
         record: Path | None = None,
+        notes: Sequence[str] = (),
     ) -> None:
         self.inp = inp
         self.out = out
         self.home = home
         self.switch_sides = False
         self.record = record
+        self.notes = tuple(notes)
+        """What the session says before the first game (what a chosen start or the bot
+        cannot do)."""
         self.adviser = NeuralBot(ADVISER)
         self._shown: tuple[object, ...] | None = None  # what the last board drawn showed
         self._told: tuple[object, ...] | None = None  # the situation last described
@@ -268,10 +273,13 @@ class Terminal(abc.ABC):
         return len(records)
 
     def _introduce(self) -> None:
-        """Before the first game: where the help is, and where the games are saved."""
+        """Before the first game: where the help is, where the games are saved, and the
+        notes."""
         self.say("Type 'help' for the commands.")
         if self.record is not None:
             self.say(f"Each game is saved to {self.record} as it ends.")
+        for note in self.notes:
+            self.say(f"Note: {note}.")
 
     def _between_games(self, number: int) -> None:
         while True:
