@@ -666,7 +666,8 @@ class Terminal(abc.ABC):
                 answer = "take" if adviser.should_take(game, player) else "pass"
             if not advice:
                 return answer
-            return f"{answer} ({_cube_words(adviser.cube_decision(game), answering=True)})"
+            decision = adviser.cube_decision(game)
+            return f"{answer} ({_cube_words(decision, answering=phase is Phase.DOUBLED)})"
         pending = game.resignation()
         assert pending is not None
         return "accept" if adviser.accept_resignation(game, player, pending[1]) else "decline"
