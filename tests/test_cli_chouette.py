@@ -19,13 +19,15 @@ from gameutil import rewritten
 
 from nardy.cli.chouette_cli import (
     ChouetteBots,
-    ChouetteSeat,
+    ChouetteTable,
     Decision,
     chouette_records,
     deciding,
     vote,
 )
 from nardy.cli.main import main
+from nardy.cli.seats import Seat
+from nardy.core import actions
 from nardy.core.chouette import TEAM, Chouette
 from nardy.core.dice import SeededDice
 from nardy.core.game import Phase
@@ -80,19 +82,19 @@ COMMANDS = ("yes", "no", "double", "roll", "take", "pass")
 
 def do(chouette: Chouette, who: Decision, line: str) -> None:
     """Carry out ``line`` by ``who`` through the library, as the terminal does."""
-    seat = ChouetteSeat(chouette, who.name)
+    seat = Seat(ChouetteTable(chouette), who.name)
     if line in ("yes", "no") or (line == "double" and who.side == TEAM):
         vote(chouette, who.name, line != "no")
     elif line == "double":
-        seat.double()
+        seat.act(actions.Double)
     elif line == "roll":
-        seat.roll()
+        seat.act(actions.Roll)
     elif line == "take":
-        seat.take()
+        seat.act(actions.Take)
     elif line == "pass":
-        seat.pass_double()
+        seat.act(actions.Pass)
     else:
-        seat.play(line)
+        seat.act(actions.Play, line)
 
 
 def script(seed: int, games: int) -> tuple[list[str], Chouette]:

@@ -26,7 +26,7 @@ from nardy.cli.main import main
 from nardy.cli.options import describe_settings
 from nardy.cli.play import DEFAULT_LEVEL
 from nardy.cli.terminal import ADVISER
-from nardy.cli.words import conjugate
+from nardy.cli.words import conjugate, dice_as_shown
 from nardy.core import BACKGAMMON, NardyError
 from nardy.core.dice import SeededDice
 from nardy.core.game import Phase
@@ -251,7 +251,7 @@ def test_a_hop_over_several_dice_is_walked_die_by_die(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     out, recs = first_turn(monkeypatch, capsys, tmp_path, ["", "24/22", "22/17", "13/8", "c"])
-    assert "  22/17 is not a legal move now; legal: 13/8, 8/3\n" in out  # blocked
+    assert "  22/17 is not a legal move now; legal: 13/8, 8/3 (5-2: point 17 is blocked" in out
     assert "Moved 24/22 13/8: Enter confirms it" in out
     assert recs[0]["turns"][1]["play"] == "24/22 13/8"  # type: ignore[index]
     # Seed 9: the bot opens 4-5 with 13/9 13/8, and You roll 3-3.
@@ -707,7 +707,17 @@ def test_refusals_say_the_dice_as_shown_and_the_games_reason(
     current.move(0, 24, 19)
     with pytest.raises(NardyError) as refusal:
         current.move(0, 24, 21)
-    assert f"You: move> 24/21\n  {refusal.value}\n" in out
+    assert f"You: move> 24/21\n  {dice_as_shown(str(refusal.value), (3, 5))}\n" in out
+    assert "24/21 is not a legal move now; legal: 19/16 (5-3: the head rule" in out
+    # Backgammon with a checker on the bar: the whole play is refused with the rule.
+    barred = position("backgammon", {25: 1, 24: 1, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5})
+    args = ["--position", position_id(barred), "--dice", "3", "5", "--bot", "heuristic"]
+    lines = ["13/8 13/10", "quit"]
+    code, out, _ = play(monkeypatch, capsys, lines, *args, "--record", str(tmp_path / "b.jsonl"))
+    assert code == 0
+    refused = out[out.index("You: move> 13/8 13/10\n") :].splitlines()[1]
+    assert refused.startswith("  '13/8 13/10' is not a legal play of 5-3")
+    assert "bar" in refused and "3-5" not in refused
 
 
 def test_move_entry_undo_of_a_hop_dashes_and_bare_points(

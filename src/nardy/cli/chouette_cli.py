@@ -24,14 +24,16 @@ from typing import Any, TextIO
 
 from nardy.cli.entry import HINT_PLAYS
 from nardy.cli.options import describe_settings
+from nardy.cli.seats import Seat
 from nardy.cli.terminal import HELP, Terminal
 from nardy.cli.words import counted, rolled
+from nardy.core import actions
 from nardy.core.chouette import BOX, TEAM, Chouette, ChouetteError, ChouetteGame
 from nardy.core.dice import Dice
+from nardy.core.events import Event, NoLegalMove
 from nardy.core.game import Game, GameError, GameResult, Phase
-from nardy.core.moves import Move, Play
 from nardy.core.settings import Settings
-from nardy.engine.bots import Bot, deciding_player, make_bot
+from nardy.engine.bots import Bot, make_bot
 from nardy.engine.neural import DEFAULT_LEVEL
 from nardy.notation.record import game_record
 
@@ -103,9 +105,10 @@ def deciding(chouette: Chouette) -> Decision | None:
     votes = chouette.votes
     if game.phase is Phase.ROLL and game.turn == TEAM and votes:
         return Decision(next(m for m in record.in_game if m not in votes), TEAM, vote=True)
-    side = deciding_player(game)
+    side = game.awaiting(moves=False).player
     if side is None:
         return None
+    assert isinstance(side, int)  # a board game's seat: BOX or TEAM
     return Decision(record.box if side == BOX else record.captain, side)
 
 
@@ -125,55 +128,52 @@ def vote(chouette: Chouette, name: str, agree: bool) -> str:
     return "votes yes"
 
 
-class ChouetteSeat:
-    """A participant's hands (a :class:`~nardy.cli.seats.Seat`): each action goes to the
-    chouette under their name, which refuses it unless they may take it now."""
+class ChouetteTable:
+    """The chouette as a table that takes actions (:class:`~nardy.cli.seats.Table`), each
+    under the name of the participant who acts, who must be the one it waits for; the
+    events are those of the board game. It stands in for the chouette's own ``apply``
+    until the core has one, and gives way to it then."""
 
-    def __init__(self, chouette: Chouette, name: str) -> None:
+    def __init__(self, chouette: Chouette) -> None:
         self.chouette = chouette
-        self.name = name
 
-    def roll(self) -> tuple[int, int]:
-        return self.chouette.roll(self.name)
-
-    def move(self, start: int, end: int) -> Move:
-        return self.chouette.move(self.name, start, end)
-
-    def undo(self) -> None:
-        self.chouette.undo(self.name)
-
-    def confirm(self) -> None:
-        self.chouette.confirm(self.name)
-
-    def play(self, play: Play | str) -> Play:
-        return self.chouette.play(self.name, play)
-
-    def choose_double(self, die: int) -> None:
-        self.chouette.choose_double(self.name, die)
-
-    def double(self) -> None:
-        self.chouette.double(self.name)
-
-    def take(self) -> None:
-        self.chouette.take(self.name)
-
-    def pass_double(self) -> None:
-        self.chouette.pass_double(self.name)
-
-    def beaver(self) -> None:
-        raise ChouetteError("no beavers in a chouette: the members share one cube")
-
-    def resign(self, level: int) -> None:
-        self.chouette.resign(self.name, level)
-
-    def accept_resignation(self) -> None:
-        self.chouette.accept_resignation(self.name)
-
-    def decline_resignation(self) -> None:
-        self.chouette.decline_resignation(self.name)
-
-    def surrender(self) -> None:
-        self.chouette.surrender(self.name)
+    def apply(self, action: actions.Action) -> tuple[Event, ...]:
+        chouette = self.chouette
+        game = chouette.game
+        logged = len(game.log) if game is not None else 0
+        name = str(action.player)
+        match action:
+            case actions.Roll():
+                chouette.roll(name)
+            case actions.Move(start=start, end=end):
+                chouette.move(name, start, end)
+            case actions.Undo():
+                chouette.undo(name)
+            case actions.Confirm():
+                chouette.confirm(name)
+            case actions.Play(moves=moves):
+                chouette.play(name, moves)
+            case actions.ChooseDouble(die=die):
+                chouette.choose_double(name, die)
+            case actions.Double():
+                chouette.double(name)
+            case actions.Take():
+                chouette.take(name)
+            case actions.Pass():
+                chouette.pass_double(name)
+            case actions.Resign(level=level):
+                chouette.resign(name, level)
+            case actions.Accept():
+                chouette.accept_resignation(name)
+            case actions.Decline():
+                chouette.decline_resignation(name)
+            case actions.Surrender():
+                chouette.surrender(name)
+            case actions.Beaver():
+                raise ChouetteError("no beavers in a chouette: the members share one cube")
+            case _:
+                raise ChouetteError(f"a chouette at the terminal has no {action.kind!r} action")
+        return tuple(game.log[logged:]) if game is not None else ()
 
 
 class ChouetteBots:
@@ -200,42 +200,44 @@ class ChouetteBots:
         assert game is not None
         if who.vote:
             return vote(chouette, who.name, bot.should_double(game, TEAM))
+        seat = Seat(ChouetteTable(chouette), who.name)
         phase = game.phase
         if phase is Phase.ROLL:
             turn = (len(chouette.games), len(game.records))
             doubling = game.can_double(who.side) and self._proposed != turn
             if doubling and bot.should_double(game, who.side):
                 if who.side == BOX:
-                    chouette.double(who.name)
+                    seat.act(actions.Double)
                     return f"doubles to {2 * game.cube.value}"
                 self._proposed = turn
                 return vote(chouette, who.name, True)
-            chouette.roll(who.name)
+            seat.act(actions.Roll)
             return f"rolls {rolled(game)}"
         if phase is Phase.MOVING:
             for _ in game.moves_made:  # a bot plays whole plays from the start of the turn
-                chouette.undo(who.name)
+                seat.act(actions.Undo)
             dice = game.dice
             assert dice is not None
-            play = chouette.play(who.name, bot.choose_play(game.position, *dice))
+            play = bot.choose_play(game.position, *dice)
+            seat.act(actions.Play, str(play))
             return f"plays {play}" if play.moves else "cannot move"
         if phase is Phase.CHOOSE_DOUBLE:
             die = bot.choose_double(game.position)
-            chouette.choose_double(who.name, die)
-            moved = game.phase is Phase.MOVING
-            return f"names {die}-{die}" + ("" if moved else ": no legal move")
+            events = seat.act(actions.ChooseDouble, die)
+            passed = any(isinstance(event, NoLegalMove) for event in events)
+            return f"names {die}-{die}" + (": no legal move" if passed else "")
         if phase is Phase.DOUBLED:
             if bot.should_take(game, who.side):
-                chouette.take(who.name)
+                seat.act(actions.Take)
                 return "takes"
-            chouette.pass_double(who.name)
+            seat.act(actions.Pass)
             return "passes"
         pending = game.resignation()
         assert phase is Phase.RESIGNED and pending is not None
         if bot.accept_resignation(game, who.side, pending[1]):
-            chouette.accept_resignation(who.name)
+            seat.act(actions.Accept)
             return "accepts the resignation"
-        chouette.decline_resignation(who.name)
+        seat.act(actions.Decline)
         return "declines the resignation"
 
     def play_game(self, chouette: Chouette) -> ChouetteGame:
@@ -244,7 +246,7 @@ class ChouetteBots:
         while not game.over:
             who = deciding(chouette)
             if who is None:
-                chouette.roll_opening()
+                game.apply(actions.RollOpening(BOX))
             else:
                 self.act(chouette, who)
         return chouette.games[-1]
@@ -515,7 +517,7 @@ class ChouetteSession(Terminal):
                     raise ChouetteError("there is no vote on a double now")
                 self.say(f"  {speaker} {vote(self.chouette, speaker, agree)}.")
                 return
-            self._carry_out(game, side, text, ChouetteSeat(self.chouette, speaker))
+            self._carry_out(game, side, text, Seat(ChouetteTable(self.chouette), speaker))
             if word in ("double", "d"):  # the box has doubled: say so before anyone answers
                 value = game.cube.value
                 self.say(f"  {speaker} doubles to {2 * value}: each member takes or passes.")

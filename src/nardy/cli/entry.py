@@ -7,7 +7,9 @@ import re
 from collections.abc import Sequence
 
 from nardy.cli.seats import Seat
-from nardy.core.game import Game, GameError
+from nardy.core import actions
+from nardy.core.errors import InvalidInputError
+from nardy.core.game import Game
 from nardy.core.moves import Move, Segment
 
 SHORT = {
@@ -86,10 +88,10 @@ def enter_moves(game: Game, seat: Seat, moves: list[Move]) -> bool:
         if key in tried or key not in legal:
             continue
         tried.add(key)
-        seat.move(*key)
+        seat.act(actions.Move, *key)
         if enter_moves(game, seat, moves[:i] + moves[i + 1 :]):
             return True
-        seat.undo()
+        seat.act(actions.Undo)
     return False
 
 
@@ -99,28 +101,28 @@ def walk(game: Game, seat: Seat, start: int, end: int) -> bool:
     for move in game.next_moves():
         if move.start != start or move.end < end:
             continue
-        seat.move(move.start, move.end)
+        seat.act(actions.Move, move.start, move.end)
         if move.end == end or walk(game, seat, move.end, end):
             return True
-        seat.undo()
+        seat.act(actions.Undo)
     return False
 
 
 def resign_level(words: list[str]) -> int:
     """The level of ``resign [1|2|3]``: a single unless a gammon (2) or backgammon (3) is
-    named; raises :class:`GameError` for anything else."""
+    named; raises :class:`InvalidInputError` for anything else."""
     if len(words) == 1:
         return 1
     if len(words) == 2 and words[1] in ("1", "2", "3"):
         return int(words[1])
-    raise GameError("resign 1 (a single), 2 (a gammon) or 3 (a backgammon)")
+    raise InvalidInputError("resign 1 (a single), 2 (a gammon) or 3 (a backgammon)")
 
 
 def hint_count(words: list[str]) -> int:
     """How many plays ``hint [N]`` asks for: N (1 or more), else :data:`HINT_PLAYS`;
-    raises :class:`GameError` for anything else after ``hint``."""
+    raises :class:`InvalidInputError` for anything else after ``hint``."""
     if len(words) == 1:
         return HINT_PLAYS
     if len(words) == 2 and words[1].isdigit() and int(words[1]) > 0:
         return int(words[1])
-    raise GameError("hint, or hint N for the N best plays (hint 5)")
+    raise InvalidInputError("hint, or hint N for the N best plays (hint 5)")

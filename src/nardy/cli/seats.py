@@ -1,83 +1,37 @@
-"""The hands of whoever decides at the terminal: a :class:`Seat` makes every action a person
-can type on behalf of the one who speaks, and the game (or the chouette around it) refuses,
-with a :class:`~nardy.core.errors.NardyError` and changing nothing, an action that one may not
-take now. :class:`PlayerSeat` is player 0 or 1 of a two-player game; the chouette's seat is
-:class:`nardy.cli.chouette_cli.ChouetteSeat`."""
+"""The hands of whoever decides at the terminal: a :class:`Seat` hands every action a person
+types to the table (a game, or a chouette around it) in the name of the one who speaks,
+through the table's one entry point, ``apply``. The table refuses, with a
+:class:`~nardy.core.errors.NardyError` and changing nothing, an action that one may not take
+now.
+
+The actions themselves are :mod:`nardy.core.actions`' (the one place where the vocabulary
+is written); a seat only adds the acting player.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Protocol
 
-from nardy.core.game import Game
-from nardy.core.moves import Move, Play
+from nardy.core.actions import Action, Player
+from nardy.core.events import Event
 
 
-class Seat(Protocol):
-    """The hands of the one who decides now: every action a person can type, made on their
-    behalf. The game (or the chouette around it) refuses, with a :class:`NardyError` and
-    changing nothing, an action this one may not take now."""
+class Table(Protocol):
+    """What a seat acts on: anything that takes actions and says what happened."""
 
-    def roll(self) -> tuple[int, int]: ...
-    def move(self, start: int, end: int) -> Move: ...
-    def undo(self) -> None: ...
-    def confirm(self) -> None: ...
-    def play(self, play: Play | str) -> Play: ...
-    def choose_double(self, die: int) -> None: ...
-    def double(self) -> None: ...
-    def take(self) -> None: ...
-    def pass_double(self) -> None: ...
-    def beaver(self) -> None: ...
-    def resign(self, level: int) -> None: ...
-    def accept_resignation(self) -> None: ...
-    def decline_resignation(self) -> None: ...
-    def surrender(self) -> None: ...
+    def apply(self, action: Action) -> tuple[Event, ...]: ...
 
 
-class PlayerSeat:
-    """Player 0 or 1 of a two-player game: each action goes straight to the game."""
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """``player`` (seat 0 or 1 of a game; a participant's name in a chouette) at ``table``."""
 
-    def __init__(self, game: Game, player: int) -> None:
-        self.game = game
-        self.player = player
+    table: Table
+    player: Player
 
-    def roll(self) -> tuple[int, int]:
-        return self.game.roll(self.player)
-
-    def move(self, start: int, end: int) -> Move:
-        return self.game.move(self.player, start, end)
-
-    def undo(self) -> None:
-        self.game.undo(self.player)
-
-    def confirm(self) -> None:
-        self.game.confirm(self.player)
-
-    def play(self, play: Play | str) -> Play:
-        return self.game.play(self.player, play)
-
-    def choose_double(self, die: int) -> None:
-        self.game.choose_double(self.player, die)
-
-    def double(self) -> None:
-        self.game.double(self.player)
-
-    def take(self) -> None:
-        self.game.take(self.player)
-
-    def pass_double(self) -> None:
-        self.game.pass_double(self.player)
-
-    def beaver(self) -> None:
-        self.game.beaver(self.player)
-
-    def resign(self, level: int) -> None:
-        self.game.resign(self.player, level)
-
-    def accept_resignation(self) -> None:
-        self.game.accept_resignation(self.player)
-
-    def decline_resignation(self) -> None:
-        self.game.decline_resignation(self.player)
-
-    def surrender(self) -> None:
-        self.game.surrender(self.player)
+    def act(self, kind: Callable[..., Action], *fields: int | str | bool) -> tuple[Event, ...]:
+        """Take the action of class ``kind`` with its ``fields`` after the player (``Move``,
+        24, 18): the events it caused."""
+        return self.table.apply(kind(self.player, *fields))

@@ -13,7 +13,7 @@ from nardy.cli.terminal import Terminal
 from nardy.cli.words import counted, dice_text, rolled
 from nardy.core.game import Game, GameResult, Phase
 from nardy.core.match import Match
-from nardy.engine.bots import Bot, deciding_player, step
+from nardy.engine.bots import Bot, step
 from nardy.notation.record import match_records
 
 
@@ -114,8 +114,8 @@ class TerminalSession(Terminal):
                 self._opening(game)
                 continue
             self._announce_last_roll(game)
-            player = deciding_player(game)
-            assert player is not None
+            player = game.awaiting(moves=False).player
+            assert isinstance(player, int)
             bot = self.bots[player]
             if bot is None:
                 self._human(game, player)

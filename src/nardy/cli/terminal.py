@@ -7,10 +7,11 @@ the turn ends only when the player confirms it with Enter (RULES.md 1.9), or at 
 trailing ``!``; ``help`` lists every command. Wrong input gets a message saying why and the
 same question again, and changes nothing.
 
-:class:`Terminal` acts through a :class:`~nardy.cli.seats.Seat`, the hands of whoever speaks:
-a :class:`~nardy.cli.seats.PlayerSeat` for a player of a two-player game
-(:class:`nardy.cli.session.TerminalSession`), the chouette's seat for a participant named there
-(:class:`nardy.cli.chouette_cli.ChouetteSession`).
+:class:`Terminal` turns each command into the action of :mod:`nardy.core.actions` that it
+names and hands it, through a :class:`~nardy.cli.seats.Seat` (the hands of whoever speaks), to
+the table's ``apply``: the game for a player of a two-player game
+(:class:`nardy.cli.session.TerminalSession`), the chouette for a participant named there
+(:class:`nardy.cli.chouette_cli.ChouetteSession`). What happened is read from the events.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import os
 import shutil
 import sys
 from collections.abc import Sequence
+from dataclasses import fields
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -36,12 +38,12 @@ from nardy.cli.entry import (
     resign_level,
     walk,
 )
-from nardy.cli.seats import PlayerSeat, Seat
-from nardy.cli.words import conjugate, counted, dice_text, rolled
-from nardy.core import CHECKERS, OFF, Move, NardyError, format_moves, parse_moves
-from nardy.core.errors import IllegalPlayError
+from nardy.cli.seats import Seat
+from nardy.cli.words import conjugate, counted, dice_as_shown, dice_text, rolled
+from nardy.core import CHECKERS, OFF, Move, NardyError, actions, format_moves, parse_moves
+from nardy.core.errors import ErrorCode, IllegalPlayError, InvalidInputError
+from nardy.core.events import Event, NoLegalMove
 from nardy.core.game import Game, GameError, GameResult, Phase
-from nardy.engine.bots import deciding_player
 from nardy.engine.cube import CubeDecision
 from nardy.engine.neural import NeuralBot
 
@@ -68,24 +70,6 @@ Commands (the first letter is enough where it is shown in brackets):
   help               this list
   [q]uit             stop; the games so far are saved"""
 
-_PHASES: dict[str, frozenset[Phase]] = {
-    "roll": frozenset({Phase.ROLL}),
-    "double": frozenset({Phase.ROLL}),
-    "move": frozenset({Phase.MOVING}),
-    "undo": frozenset({Phase.MOVING}),
-    "confirm": frozenset({Phase.MOVING}),
-    "plays": frozenset({Phase.MOVING}),
-    "take": frozenset({Phase.DOUBLED, Phase.BEAVERED}),
-    "pass": frozenset({Phase.DOUBLED, Phase.BEAVERED}),
-    "beaver": frozenset({Phase.DOUBLED}),
-    "resign": frozenset({Phase.ROLL, Phase.MOVING}),
-    "surrender": frozenset({Phase.ROLL, Phase.MOVING}),
-    "accept": frozenset({Phase.RESIGNED}),
-    "decline": frozenset({Phase.RESIGNED}),
-}
-"""The phases in which each command can be carried out: outside them the game's refusal is
-put in plain words (:meth:`Terminal._plain_refusal`)."""
-
 _WAITING = {
     Phase.OPENING: ("wait for the opening roll", "the opening roll comes first"),
     Phase.ROLL: ("roll first", "the dice are not rolled yet"),
@@ -97,6 +81,12 @@ _WAITING = {
     Phase.OVER: ("the game is over", "the game is over"),
 }
 """What the game waits for, said to the one who decides now and to anyone else."""
+
+_PLAIN_ACTIONS = frozenset(
+    kind for kind, cls in actions.ACTIONS.items() if [f.name for f in fields(cls)] == ["player"]
+)
+"""The kinds of the actions that are nothing but their name (roll, double, take…): a
+command word that is one of them is that action."""
 
 _LEVELS = {1: "a single", 2: "a gammon", 3: "a backgammon"}
 
@@ -293,7 +283,7 @@ class Terminal(abc.ABC):
     # -- one game --------------------------------------------------------------------------
 
     def _opening(self, game: Game) -> None:
-        game.roll_opening()
+        game.apply(actions.RollOpening(0))  # rolled for both sides
         rolls = game.opening_rolls
         for a, b in rolls[:-1]:
             self.say(f"Opening roll: {self.name(0)} {a}, {self.name(1)} {b}: equal, again.")
@@ -337,10 +327,11 @@ class Terminal(abc.ABC):
         self._show(game, player)
         self._describe(game, player)
         line = self.ask(self._prompt(game, player))
+        dice = game.dice
         try:
             self._command(game, player, line)
         except NardyError as exc:
-            self.say(f"  {exc}")
+            self.say(f"  {dice_as_shown(str(exc), dice)}")
 
     def _show(self, game: Game, viewer: int) -> None:
         """Draw the board from ``viewer``'s side when what it shows has changed since it was
@@ -450,7 +441,7 @@ class Terminal(abc.ABC):
     def _command(self, game: Game, player: int, line: str) -> None:
         """Carry out one line typed by the one who speaks for ``player``; raises
         :class:`NardyError` (changing nothing) when it is not allowed."""
-        self._carry_out(game, player, line, PlayerSeat(game, player))
+        self._carry_out(game, player, line, Seat(game, player))
 
     def _carry_out(self, game: Game, player: int, line: str, seat: Seat) -> None:
         """Carry out one line by ``seat``, who speaks for ``player`` (whose side the hint
@@ -469,8 +460,8 @@ class Terminal(abc.ABC):
             return
         if not command:
             command = {Phase.MOVING: "confirm", Phase.ROLL: "roll"}.get(phase, "")
-        elif command not in _PHASES and (moves := move_text(line)) is not None:
-            command, line = "move", moves
+        elif (moves := move_text(line)) is not None:
+            command, line = actions.Move.kind, moves
         try:
             self._dispatch(game, player, command, line, seat)
         except GameError as exc:
@@ -480,83 +471,79 @@ class Terminal(abc.ABC):
             raise GameError(plain) from exc
 
     def _dispatch(self, game: Game, player: int, command: str, line: str, seat: Seat) -> None:
+        """Carry out ``command`` (an action's kind, or a command of the terminal's own) as
+        the action it names, by ``seat``."""
         words = line.lower().split()
         if command == "plays":
             self._list_plays(game)
-        elif command == "roll":
-            seat.roll()
-            self._passed(game, player, "roll")
-        elif command == "confirm":
+        elif command == actions.Confirm.kind:
             self._confirm(game, seat)
-        elif command == "undo":
+        elif command == actions.Undo.kind:
             self._undo(game, seat)
-        elif command == "double":
-            seat.double()
-        elif command == "take":
-            seat.take()
-        elif command == "pass":
-            seat.pass_double()
-        elif command == "beaver":
-            seat.beaver()
-        elif command == "resign":
+        elif command == actions.Move.kind:
+            self._moves(game, seat, line)
+        elif command == actions.Resign.kind:
             level = resign_level(words)
-            if self._asks_first(game, command):
+            if self._asks_first(game, player, command):
                 said = f"Resigning {_LEVELS[level]}: {_stake(game, level)}."
                 if not self._sure(player, said[0].upper() + said[1:]):
                     return
-            seat.resign(level)
-        elif command == "surrender":
+            seat.act(actions.Resign, level)
+        elif command == actions.Surrender.kind:
             said = "Surrendering gives the game up, scored from the checkers as they stand."
-            if not self._asks_first(game, command) or self._sure(player, said):
-                seat.surrender()
-        elif command == "accept":
-            seat.accept_resignation()
-        elif command == "decline":
-            seat.decline_resignation()
-            self.say(f"  {self._does(player, 'decline')}: play on.")
+            if not self._asks_first(game, player, command) or self._sure(player, said):
+                seat.act(actions.Surrender)
         elif game.phase is Phase.CHOOSE_DOUBLE and command.isdigit():
-            seat.choose_double(int(command))
-            self._passed(game, player, "name")
-        elif command == "move":
-            self._moves(game, seat, line)
+            self._passed(game, player, "name", seat.act(actions.ChooseDouble, int(command)))
+        elif command in _PLAIN_ACTIONS:
+            events = seat.act(actions.ACTIONS[command])
+            if command == actions.Roll.kind:
+                self._passed(game, player, "roll", events)
+            elif command == actions.Decline.kind:
+                self.say(f"  {self._does(player, 'decline')}: play on.")
         elif not command:
-            raise GameError(f"nothing to do with Enter now: {self._prompt(game, player)[:-2]}")
+            raise InvalidInputError(
+                f"nothing to do with Enter now: {self._prompt(game, player)[:-2]}"
+            )
         else:
             moves = ", or a move such as 24/18" if game.phase is Phase.MOVING else ""
-            raise GameError(f"{line!r} is not a command here: type help for the list{moves}")
+            raise InvalidInputError(
+                f"{line!r} is not a command here: type help for the list{moves}"
+            )
 
-    def _asks_first(self, game: Game, command: str) -> bool:
+    def _asks_first(self, game: Game, player: int, command: str) -> bool:
         """Whether to ask "are you sure?" before a resignation or surrender: only where the
-        game would take it (the right phase, a variant that has it)."""
-        levels = bool(game.variant.resignation_levels)
-        return game.phase in _PHASES[command] and levels == (command == "resign")
+        game would take it now (the right moment, a variant that has it)."""
+        return command in game.awaiting(moves=False).kinds(player)
 
     def _plain_refusal(self, game: Game, player: int, command: str, exc: GameError) -> str | None:
         """The game refused ``command`` with ``exc``: where the reason is that the game is not
-        at that point, the reason in plain words ("you have already rolled"); None keeps the
-        game's own message."""
+        at that point (``wrong-phase``), the reason in plain words ("you have already
+        rolled"); None keeps the game's own message (as for an undo with nothing to undo)."""
         phase = game.phase
-        allowed = _PHASES.get(command)
-        if allowed is None or phase in allowed:
-            return None
-        if command in ("take", "pass", "beaver"):
+        waiting = game.awaiting(moves=False)
+        if exc.code is not ErrorCode.WRONG_PHASE or any(command in k for _, k in waiting.actors):
+            return None  # refused for another reason than the moment: the game says why
+        if command == actions.Undo.kind and phase is Phase.MOVING:
+            return None  # nothing to undo yet
+        if command in (actions.Take.kind, actions.Pass.kind, actions.Beaver.kind):
             if phase is Phase.BEAVERED:
                 return "the double is beavered already: take or pass"
             return "there is no double to answer now"
-        if command in ("accept", "decline"):
+        if command in (actions.Accept.kind, actions.Decline.kind):
             return "there is no resignation to answer now"
         yours, anyone = _WAITING[phase]
-        return yours if deciding_player(game) == player else anyone
+        return yours if waiting.player == player else anyone
 
-    def _passed(self, game: Game, player: int, verb: str) -> None:
+    def _passed(self, game: Game, player: int, verb: str, events: Sequence[Event]) -> None:
         """A roll (or named double) with no legal move ends the turn by itself: say so."""
-        if game.phase is not Phase.MOVING:
+        if any(isinstance(event, NoLegalMove) for event in events):
             self.say(f"  {self._does(player, verb)} {rolled(game)}.")
 
     def _confirm(self, game: Game, seat: Seat) -> None:
         if not game.moves_made:
             raise IllegalPlayError("no moves yet: type a play, or single moves one at a time")
-        seat.confirm()
+        seat.act(actions.Confirm)
 
     def _moves(self, game: Game, seat: Seat, line: str) -> None:
         """A whole play (from the start of the turn) or single moves, entered as single
@@ -575,7 +562,7 @@ class Terminal(abc.ABC):
                 self._confirm(game, seat)
         except NardyError:
             while len(game.moves_made) > made:  # leave the turn as it was
-                seat.undo()
+                seat.act(actions.Undo)
             raise
         if game.phase is Phase.MOVING:
             typed = compound_moves(parse_moves(text), game.moves_made[made:])
@@ -599,7 +586,7 @@ class Terminal(abc.ABC):
         hops = self._current_hops(game)
         count = hops.pop() if hops else 1
         for _ in range(count):
-            seat.undo()
+            seat.act(actions.Undo)
         self._hops = (self._turn_key(game), hops)
 
     def _enter(self, game: Game, seat: Seat, text: str, dice: tuple[int, int]) -> None:
@@ -619,8 +606,20 @@ class Terminal(abc.ABC):
             for segment in segments:
                 if not walk(game, seat, segment.start, segment.end):
                     self._refuse(game, seat, Move(segment.start, segment.end))
-        except NardyError as exc:
-            raise (whole_error if whole_error and len(segments) > 1 else exc) from None
+        except NardyError:
+            if whole_error is None or len(segments) < 2:
+                raise
+            raise self._play_refusal(seat, text) from None
+
+    def _play_refusal(self, seat: Seat, text: str) -> NardyError:
+        """The game's own refusal of ``text`` as a whole play from the start of the turn,
+        which names the rule that refuses its first refused move; ``text`` is known not to be
+        a legal play, so the game refuses it and nothing changes."""
+        try:
+            seat.act(actions.Play, text)
+        except NardyError as refusal:
+            return refusal
+        raise AssertionError(f"{text!r} was played though it reads as no legal play")
 
     def _refuse(self, game: Game, seat: Seat, wanted: Move) -> None:
         """Raise why ``wanted`` cannot be made now: the play is complete already, or the
@@ -630,7 +629,7 @@ class Terminal(abc.ABC):
             raise IllegalPlayError(
                 f"{wanted}: the play {made} is complete: press Enter to confirm it, or undo"
             )
-        seat.move(wanted.start, wanted.end)  # refused, with the game's reason
+        seat.act(actions.Move, wanted.start, wanted.end)  # refused, with the game's reason
         raise AssertionError(f"{wanted} was made though no walk reached it")  # pragma: no cover
 
     def _hint(self, game: Game, player: int, count: int = HINT_PLAYS) -> str:

@@ -3,6 +3,8 @@ and dice as GNU Backgammon writes them (the larger die first)."""
 
 from __future__ import annotations
 
+import re
+
 from nardy.core.game import Game, Phase
 
 _IRREGULAR = {"be": ("are", "is"), "have": ("have", "has")}
@@ -28,6 +30,14 @@ def counted(count: int, noun: str) -> str:
 def dice_text(dice: tuple[int, int]) -> str:
     """Dice as GNU Backgammon writes them, the larger first: ``5-3``."""
     return f"{max(dice)}-{min(dice)}"
+
+
+def dice_as_shown(text: str, dice: tuple[int, int] | None) -> str:
+    """``text`` (a refusal of the game's) with the dice written as the screen shows them,
+    the larger first: ``3-5`` as rolled becomes ``5-3``."""
+    if dice is None or dice[0] >= dice[1]:
+        return text
+    return re.sub(rf"(?<!\d){dice[0]}-{dice[1]}(?!\d)", dice_text(dice), text)
 
 
 def rolled(game: Game) -> str:

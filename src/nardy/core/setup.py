@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from nardy.core.actions import Double, Roll
 from nardy.core.dice import Dice, FixedDice
 from nardy.core.game import Cube, Game, GameError
 from nardy.core.match import Match
@@ -89,7 +90,7 @@ def start_game(match: Match, start: Start) -> Game:
         dice=ChosenDice(start.dice or (), match.dice),
     )
     if start.doubled:
-        game.double(start.turn)
+        game.apply(Double(start.turn))
     elif start.dice is not None:
-        game.roll(start.turn)
+        game.apply(Roll(start.turn))
     return game
