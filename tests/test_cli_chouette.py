@@ -19,7 +19,6 @@ from gameutil import rewritten
 
 from nardy.cli.chouette_cli import (
     ChouetteBots,
-    ChouetteTable,
     Decision,
     chouette_records,
     deciding,
@@ -82,7 +81,7 @@ COMMANDS = ("yes", "no", "double", "roll", "take", "pass")
 
 def do(chouette: Chouette, who: Decision, line: str) -> None:
     """Carry out ``line`` by ``who`` through the library, as the terminal does."""
-    seat = Seat(ChouetteTable(chouette), who.name)
+    seat = Seat(chouette, who.name)
     if line in ("yes", "no") or (line == "double" and who.side == TEAM):
         vote(chouette, who.name, line != "no")
     elif line == "double":
@@ -111,7 +110,7 @@ def script(seed: int, games: int) -> tuple[list[str], Chouette]:
         while not game.over:
             who = deciding(chouette)
             if who is None:
-                chouette.roll_opening()
+                chouette.apply(actions.RollOpening(chouette.box))
             elif who.name in BOTS:
                 bots.act(chouette, who)
             else:

@@ -27,13 +27,13 @@ from nardy.cli.options import describe_settings
 from nardy.cli.play import DEFAULT_LEVEL
 from nardy.cli.terminal import ADVISER
 from nardy.cli.words import conjugate, dice_as_shown
-from nardy.core import BACKGAMMON, NardyError
+from nardy.core import BACKGAMMON, NardyError, actions
 from nardy.core.dice import SeededDice
 from nardy.core.game import Phase
 from nardy.core.match import Match
 from nardy.core.settings import Settings
 from nardy.core.setup import Start, start_match
-from nardy.engine.bots import Bot, HeuristicBot, deciding_player, make_bot, step
+from nardy.engine.bots import Bot, HeuristicBot, make_bot, step
 from nardy.engine.neural import NeuralBot
 from nardy.notation import decode_match_id, position_id
 from nardy.notation.record import match_records
@@ -55,27 +55,27 @@ def script(
         game = match.new_game()
         while not game.over:
             if game.phase is Phase.OPENING:
-                game.roll_opening()
+                game.apply(actions.RollOpening(0))
                 continue
-            player = deciding_player(game)
-            assert player is not None
+            player = game.awaiting(moves=False).player
+            assert isinstance(player, int)
             if bots[player] is not None:
                 step(game, bots)
             elif game.phase is Phase.ROLL:
                 lines.append("roll")
-                game.roll(player)
+                game.apply(actions.Roll(player))
             elif game.phase is Phase.MOVING:
                 assert game.dice is not None
                 play = adviser.choose_play(game.position, *game.dice)
                 lines += [str(play), ""]
-                game.play(player, play)
+                game.apply(actions.Play(player, str(play)))
             elif game.phase is Phase.DOUBLED:
                 lines.append("take")
-                game.take(player)
+                game.apply(actions.Take(player))
             elif game.phase is Phase.CHOOSE_DOUBLE:
                 die = adviser.choose_double(game.position)
                 lines.append(str(die))
-                game.choose_double(player, die)
+                game.apply(actions.ChooseDouble(player, die))
             else:  # pragma: no cover - the scripted players never resign or beaver
                 raise AssertionError(game.phase)
     return lines, match
@@ -704,9 +704,9 @@ def test_refusals_say_the_dice_as_shown_and_the_games_reason(
     game = start_match(Settings(variant="long"), SeededDice(3), ("You", "Bot"), Start(dice=(3, 5)))
     current = game.game
     assert current is not None
-    current.move(0, 24, 19)
+    current.apply(actions.Move(0, 24, 19))
     with pytest.raises(NardyError) as refusal:
-        current.move(0, 24, 21)
+        current.apply(actions.Move(0, 24, 21))
     assert f"You: move> 24/21\n  {dice_as_shown(str(refusal.value), (3, 5))}\n" in out
     assert "24/21 is not a legal move now; legal: 19/16 (5-3: the head rule" in out
     # Backgammon with a checker on the bar: the whole play is refused with the rule.

@@ -25,12 +25,12 @@ from typing import Any, TextIO
 from nardy.cli.entry import HINT_PLAYS
 from nardy.cli.options import describe_settings
 from nardy.cli.seats import Seat
-from nardy.cli.terminal import HELP, Terminal
+from nardy.cli.terminal import HELP, Terminal, open_now
 from nardy.cli.words import counted, rolled
 from nardy.core import actions
 from nardy.core.chouette import BOX, TEAM, Chouette, ChouetteError, ChouetteGame
 from nardy.core.dice import Dice
-from nardy.core.events import Event, NoLegalMove
+from nardy.core.events import CubeOffered, NoLegalMove
 from nardy.core.game import Game, GameError, GameResult, Phase
 from nardy.core.settings import Settings
 from nardy.engine.bots import Bot, make_bot
@@ -89,7 +89,7 @@ class Decision:
 
 def deciding(chouette: Chouette) -> Decision | None:
     """Who decides now, or None where no participant does (between games, and the opening
-    roll, which is rolled for both sides).
+    roll, which is rolled for both sides), from the chouette's ``awaiting()``.
 
     The box and the captain roll, move, double and answer resignations for their sides; the
     box answers the team's double. While the team votes on a double, the next member still in
@@ -98,18 +98,14 @@ def deciding(chouette: Chouette) -> Decision | None:
     record = chouette.current
     if record is None:
         return None
-    game = record.game
-    if game.phase is Phase.DOUBLED and game.turn == BOX:
-        answered = chouette.answers
-        return Decision(next(m for m in record.in_game if m not in answered), TEAM)
-    votes = chouette.votes
-    if game.phase is Phase.ROLL and game.turn == TEAM and votes:
-        return Decision(next(m for m in record.in_game if m not in votes), TEAM, vote=True)
-    side = game.awaiting(moves=False).player
-    if side is None:
+    waiting = chouette.awaiting(moves=False)
+    if waiting.phase == "opening" or not waiting.actors:
         return None
-    assert isinstance(side, int)  # a board game's seat: BOX or TEAM
-    return Decision(record.box if side == BOX else record.captain, side)
+    if chouette.votes:
+        voter = next(name for name, kinds in waiting.actors if actions.Vote.kind in kinds)
+        return Decision(str(voter), TEAM, vote=True)
+    name = str(waiting.actors[0][0])
+    return Decision(name, BOX if name == record.box else TEAM)
 
 
 def vote(chouette: Chouette, name: str, agree: bool) -> str:
@@ -119,61 +115,14 @@ def vote(chouette: Chouette, name: str, agree: bool) -> str:
     assert game is not None
     value = 2 * game.cube.value
     first = not chouette.votes
-    if chouette.vote_double(name, agree):
+    events = chouette.apply(actions.Vote(name, agree))
+    if any(isinstance(event, CubeOffered) for event in events):
         return f"{'doubles' if first else 'votes yes: the team doubles'} to {value}"
     if not agree:
         return "votes no: the team does not double"
     if first:
         return f"proposes to double to {value}; every member still in must agree"
     return "votes yes"
-
-
-class ChouetteTable:
-    """The chouette as a table that takes actions (:class:`~nardy.cli.seats.Table`), each
-    under the name of the participant who acts, who must be the one it waits for; the
-    events are those of the board game. It stands in for the chouette's own ``apply``
-    until the core has one, and gives way to it then."""
-
-    def __init__(self, chouette: Chouette) -> None:
-        self.chouette = chouette
-
-    def apply(self, action: actions.Action) -> tuple[Event, ...]:
-        chouette = self.chouette
-        game = chouette.game
-        logged = len(game.log) if game is not None else 0
-        name = str(action.player)
-        match action:
-            case actions.Roll():
-                chouette.roll(name)
-            case actions.Move(start=start, end=end):
-                chouette.move(name, start, end)
-            case actions.Undo():
-                chouette.undo(name)
-            case actions.Confirm():
-                chouette.confirm(name)
-            case actions.Play(moves=moves):
-                chouette.play(name, moves)
-            case actions.ChooseDouble(die=die):
-                chouette.choose_double(name, die)
-            case actions.Double():
-                chouette.double(name)
-            case actions.Take():
-                chouette.take(name)
-            case actions.Pass():
-                chouette.pass_double(name)
-            case actions.Resign(level=level):
-                chouette.resign(name, level)
-            case actions.Accept():
-                chouette.accept_resignation(name)
-            case actions.Decline():
-                chouette.decline_resignation(name)
-            case actions.Surrender():
-                chouette.surrender(name)
-            case actions.Beaver():
-                raise ChouetteError("no beavers in a chouette: the members share one cube")
-            case _:
-                raise ChouetteError(f"a chouette at the terminal has no {action.kind!r} action")
-        return tuple(game.log[logged:]) if game is not None else ()
 
 
 class ChouetteBots:
@@ -200,7 +149,7 @@ class ChouetteBots:
         assert game is not None
         if who.vote:
             return vote(chouette, who.name, bot.should_double(game, TEAM))
-        seat = Seat(ChouetteTable(chouette), who.name)
+        seat = Seat(chouette, who.name)
         phase = game.phase
         if phase is Phase.ROLL:
             turn = (len(chouette.games), len(game.records))
@@ -246,7 +195,7 @@ class ChouetteBots:
         while not game.over:
             who = deciding(chouette)
             if who is None:
-                game.apply(actions.RollOpening(BOX))
+                chouette.apply(actions.RollOpening(chouette.games[-1].box))
             else:
                 self.act(chouette, who)
         return chouette.games[-1]
@@ -517,7 +466,7 @@ class ChouetteSession(Terminal):
                     raise ChouetteError("there is no vote on a double now")
                 self.say(f"  {speaker} {vote(self.chouette, speaker, agree)}.")
                 return
-            self._carry_out(game, side, text, Seat(ChouetteTable(self.chouette), speaker))
+            self._carry_out(game, side, text, Seat(self.chouette, speaker))
             if word in ("double", "d"):  # the box has doubled: say so before anyone answers
                 value = game.cube.value
                 self.say(f"  {speaker} doubles to {2 * value}: each member takes or passes.")
@@ -528,13 +477,16 @@ class ChouetteSession(Terminal):
         """As for two players, except that the chouette's own refusals are kept where they
         say more: there are no beavers at all, and a participant who is not the one asked
         now is told who may act."""
-        if command == "beaver":
-            return None
-        plain = super()._plain_refusal(game, player, command, exc)
-        if plain is None or command in _ANSWERS or not isinstance(exc, ChouetteError):
-            return plain
+        if command == actions.Beaver.kind:
+            return "no beavers in a chouette: the members share one cube"
+        if not isinstance(exc, ChouetteError):
+            return super()._plain_refusal(game, player, command, exc)
+        if open_now(game, command):
+            return None  # the right moment, the wrong participant: the chouette says who
         asked = deciding(self.chouette)
-        return plain if asked is not None and asked.name == self._speaker else None
+        if command in _ANSWERS or (asked is not None and asked.name == self._speaker):
+            return self._not_now(game, player, command)
+        return None
 
     def _speaking(self, line: str) -> tuple[str, str]:
         """Who speaks (``NAME:`` at the start, else the participant asked) and what."""

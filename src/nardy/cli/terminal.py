@@ -109,6 +109,11 @@ def record_problem(path: Path) -> str | None:
     return None
 
 
+def open_now(game: Game, command: str) -> bool:
+    """Whether ``command`` is an action that someone may take in ``game`` now."""
+    return any(command in kinds for _, kinds in game.awaiting(moves=False).actors)
+
+
 class Quit(Exception):
     """The player quit, or the input ended."""
 
@@ -520,12 +525,16 @@ class Terminal(abc.ABC):
         """The game refused ``command`` with ``exc``: where the reason is that the game is not
         at that point (``wrong-phase``), the reason in plain words ("you have already
         rolled"); None keeps the game's own message (as for an undo with nothing to undo)."""
-        phase = game.phase
-        waiting = game.awaiting(moves=False)
-        if exc.code is not ErrorCode.WRONG_PHASE or any(command in k for _, k in waiting.actors):
+        if exc.code is not ErrorCode.WRONG_PHASE or open_now(game, command):
             return None  # refused for another reason than the moment: the game says why
-        if command == actions.Undo.kind and phase is Phase.MOVING:
+        if command == actions.Undo.kind and game.phase is Phase.MOVING:
             return None  # nothing to undo yet
+        return self._not_now(game, player, command)
+
+    def _not_now(self, game: Game, player: int, command: str) -> str:
+        """Why ``command`` cannot be taken at this point of the game, in plain words, for
+        the one who speaks for ``player``."""
+        phase = game.phase
         if command in (actions.Take.kind, actions.Pass.kind, actions.Beaver.kind):
             if phase is Phase.BEAVERED:
                 return "the double is beavered already: take or pass"
@@ -533,7 +542,7 @@ class Terminal(abc.ABC):
         if command in (actions.Accept.kind, actions.Decline.kind):
             return "there is no resignation to answer now"
         yours, anyone = _WAITING[phase]
-        return yours if waiting.player == player else anyone
+        return yours if game.awaiting(moves=False).player == player else anyone
 
     def _passed(self, game: Game, player: int, verb: str, events: Sequence[Event]) -> None:
         """A roll (or named double) with no legal move ends the turn by itself: say so."""
