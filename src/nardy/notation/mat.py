@@ -426,8 +426,13 @@ def _parse(text: str) -> tuple[dict[str, str], int, list[_MatGame]]:
                 tags[tag[1].lower()] = tag[2]
         elif match := _MATCH_LINE.match(line):
             length = int(match[1])
+        elif line.startswith(("{", "[")):
+            raise NotationError(
+                f"line {n}: this is JSON, not a .mat match file (' N point match', then the "
+                "games); JSON game records are written as .mat by 'nardy export'"
+            )
         elif line:
-            raise NotationError(f"line {n}: expected ' N point match', found {line!r}")
+            raise NotationError(f"line {n}: expected ' N point match', found {_cut(line)}")
     if length is None:
         raise NotationError("not a .mat file: no ' N point match' line")
     games: list[_MatGame] = []
@@ -455,12 +460,19 @@ def _parse(text: str) -> tuple[dict[str, str], int, list[_MatGame]]:
                 )
             )
         elif not games:
-            raise NotationError(f"line {n}: expected ' Game 1', found {line.strip()!r}")
+            raise NotationError(f"line {n}: expected ' Game 1', found {_cut(line)}")
         else:
             games[-1].cells.extend(_cells(line, n))
     if not games:
         raise NotationError("the .mat file holds no games")
     return tags, length, games
+
+
+def _cut(line: str, width: int = 60) -> str:
+    """A line of the file as an error quotes it: stripped, and cut where it is long (a file
+    of the wrong kind can have lines of many kilobytes)."""
+    text = line.strip()
+    return repr(text if len(text) <= width else f"{text[: width - 3]}...")
 
 
 def _cells(line: str, number: int) -> list[_Cell]:
@@ -470,13 +482,13 @@ def _cells(line: str, number: int) -> list[_Cell]:
     begin = row.end() if row else 0
     starts = [m.start() for m in _CELL.finditer(line, begin)]
     if not starts:
-        raise NotationError(f"line {number}: cannot read {line.strip()!r} as a .mat move line")
+        raise NotationError(f"line {number}: cannot read {_cut(line)} as a .mat move line")
     if line[begin : starts[0]].strip():
         raise NotationError(
             f"line {number}: cannot read {line[begin : starts[0]].strip()!r} as a .mat action"
         )
     if len(starts) > 2:
-        raise NotationError(f"line {number}: more than two actions in one row: {line.strip()!r}")
+        raise NotationError(f"line {number}: more than two actions in one row: {_cut(line)}")
     texts = [line[a:b].strip() for a, b in zip(starts, [*starts[1:], len(line)], strict=True)]
     columns = [0, 1] if len(texts) == 2 else [int(starts[0] - begin > _RIGHT_COLUMN)]
     return [_cell(text, column, number) for text, column in zip(texts, columns, strict=True)]
