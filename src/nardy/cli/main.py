@@ -64,9 +64,13 @@ def build_parser() -> argparse.ArgumentParser:
         "moves",
         help="list every legal play of a roll",
         description="List every legal play of a roll, one per line, sorted. POSITION is a "
-        "Position ID, PositionID:MatchID, or an XGID. With --batch, read lines "
-        "'VARIANT POSITION D1 D2' from standard input and answer each with the sorted "
-        "Position IDs the plays reach (or 'error: …').",
+        "Position ID, PositionID:MatchID, or an XGID. --format ids gives the Position ID each "
+        "play reaches, in the same order; --format json an array with, for each play, 'play' "
+        "(its notation), 'id' (the Position ID reached), 'single-moves' (each checker move as "
+        "{'from', 'to', 'hit'}) and 'moves' (the same as [from, to, hit] triples, kept for "
+        "older readers). With --batch, read lines 'VARIANT POSITION D1 D2' (or 'VARIANT "
+        "POSITION' where the Match ID or XGID has dice) from standard input and answer each "
+        "with the sorted Position IDs the plays reach (or 'error: …').",
     )
     moves.add_argument("--variant", default="backgammon", help=f"one of {_variant_names()}")
     moves.add_argument("--format", choices=["moves", "ids", "json"], default="moves")
@@ -76,8 +80,16 @@ def build_parser() -> argparse.ArgumentParser:
         "d1", nargs="?", type=die, help="(optional when an XGID or Match ID has dice)"
     )
     moves.add_argument("d2", nargs="?", type=die)
+    moves.set_defaults(usage_error=moves.error)
 
-    show = sub.add_parser("show", help="draw a position in the terminal")
+    show = sub.add_parser(
+        "show",
+        help="draw a position in the terminal",
+        description="Draw a position in the terminal: the board, the pip counts, the bar and "
+        "the checkers borne off, from the side on roll. POSITION is a Position ID, "
+        "PositionID:MatchID or an XGID; for the last two the cube, score, match and dice are "
+        "printed under the board.",
+    )
     show.add_argument("--variant", default="backgammon", help=f"one of {_variant_names()}")
     show.add_argument(
         "--home",
@@ -105,11 +117,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.batch:
                 return _batch(sys.stdin, sys.stdout)
             if args.position is None or (args.d1 is not None and args.d2 is None):
-                parser.error("moves needs POSITION D1 D2 (or --batch)")
+                args.usage_error("moves needs POSITION D1 D2 (or --batch)")
             pos = parse_position(args.position, args.variant)
             dice = (args.d1, args.d2) if args.d2 is not None else match_context(args.position)[1]
             if dice is None:
-                parser.error("moves needs D1 D2 (the position names no dice)")
+                args.usage_error("moves needs D1 D2 (the position names no dice)")
             print(format_plays(pos, pos.legal_plays(*dice), args.format))
         elif args.command == "show":
             from nardy.cli.board import render
@@ -166,14 +178,15 @@ def match_context(
 
 def format_plays(pos: Position, plays: list[Play], fmt: str) -> str:
     """The answer of ``nardy moves`` in one of its formats."""
-    if fmt == "ids":
-        return "\n".join(sorted({position_id(p.position) for p in plays}))
+    if fmt == "ids":  # one a play, in the order of the plays
+        return "\n".join(position_id(p.position) for p in plays)
     if fmt == "json":
         return json.dumps(
             [
                 {
                     "play": str(p),
                     "id": position_id(p.position),
+                    "single-moves": [{"from": m.start, "to": m.end, "hit": m.hit} for m in p.moves],
                     "moves": [[m.start, m.end, m.hit] for m in p.moves],
                 }
                 for p in plays
@@ -187,15 +200,16 @@ def _batch(lines: TextIO, out: TextIO) -> int:
     for line in lines:
         try:
             fields = line.split()
-            if len(fields) != 4:  # an empty line too: every line gets its answer
-                raise NardyError("expected 'VARIANT POSITION D1 D2'")
-            name, text, d1, d2 = fields
-            if not (d1.isdigit() and d2.isdigit()):
-                raise NardyError(f"dice must be numbers 1-6, not {d1!r} {d2!r}")
+            if len(fields) not in (2, 4):  # an empty line too: every line gets its answer
+                raise NardyError("expected 'VARIANT POSITION D1 D2' (or 'VARIANT POSITION')")
+            name, text, *given = fields
+            if not all(d.isdigit() for d in given):
+                raise NardyError(f"dice must be numbers 1-6, not {' '.join(map(repr, given))}")
             pos = parse_position(text, variant(name))
-            answer = " ".join(
-                sorted({position_id(p.position) for p in pos.legal_plays(int(d1), int(d2))})
-            )
+            dice = (int(given[0]), int(given[1])) if given else match_context(text, name)[1]
+            if dice is None:
+                raise NardyError("no dice: give D1 D2 (the position names none)")
+            answer = " ".join(sorted({position_id(p.position) for p in pos.legal_plays(*dice)}))
         except NardyError as exc:
             answer = f"error: {exc}"
         out.write(answer + "\n")
