@@ -11,8 +11,8 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
-from typing import Any, TextIO
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn, TextIO
 
 from nardy.cli import analysis, engine, play, records, selfplay
 from nardy.cli.options import die
@@ -116,12 +116,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "moves":
             if args.batch:
                 return _batch(sys.stdin, sys.stdout)
+            usage_error: Callable[[str], NoReturn] = args.usage_error  # moves' own usage
             if args.position is None or (args.d1 is not None and args.d2 is None):
-                args.usage_error("moves needs POSITION D1 D2 (or --batch)")
+                usage_error("moves needs POSITION D1 D2 (or --batch)")
             pos = parse_position(args.position, args.variant)
             dice = (args.d1, args.d2) if args.d2 is not None else match_context(args.position)[1]
             if dice is None:
-                args.usage_error("moves needs D1 D2 (the position names no dice)")
+                usage_error("moves needs D1 D2 (the position names no dice)")
             print(format_plays(pos, pos.legal_plays(*dice), args.format))
         elif args.command == "show":
             from nardy.cli.board import render
