@@ -26,6 +26,14 @@ def _variant_names() -> list[str]:
     return sorted(v.key for v in variants())
 
 
+NACKGAMMONS = (
+    "nackgammon starts from the layout of the project's source document (24:4 23:1 13:2 8:3 "
+    "6:5), nackgammon-ballard from Nack Ballard's classical one (24:2 23:2 13:4 8:3 6:4), GNU "
+    "Backgammon's Nackgammon"
+)
+"""Which nackgammon is which (RULES.md 2), for the help texts."""
+
+
 class SubcommandParser(argparse.ArgumentParser):
     """The parser of a subcommand. Its options may come before, between or after its
     positional arguments (``nardy hint POSITION --ply 0 6 5``): argparse's intermixed
@@ -56,7 +64,9 @@ class SubcommandParser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="nardy", description="Backgammon and long nardy: rules, notation and analysis."
+        prog="nardy",
+        description="Backgammon and long nardy: rules, notation and analysis.",
+        epilog=f"Variants: {', '.join(_variant_names())}; {NACKGAMMONS}.",
     )
     sub = parser.add_subparsers(dest="command", required=True, parser_class=SubcommandParser)
 
@@ -72,7 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
         "POSITION' where the Match ID or XGID has dice) from standard input and answer each "
         "with the sorted Position IDs the plays reach (or 'error: …').",
     )
-    moves.add_argument("--variant", default="backgammon", help=f"one of {_variant_names()}")
+    moves.add_argument(
+        "--variant", default="backgammon", help=f"one of {_variant_names()} ({NACKGAMMONS})"
+    )
     moves.add_argument("--format", choices=["moves", "ids", "json"], default="moves")
     moves.add_argument("--batch", action="store_true", help="read positions from stdin")
     moves.add_argument("position", nargs="?")
@@ -90,7 +102,9 @@ def build_parser() -> argparse.ArgumentParser:
         "PositionID:MatchID or an XGID; for the last two the cube, score, match and dice are "
         "printed under the board.",
     )
-    show.add_argument("--variant", default="backgammon", help=f"one of {_variant_names()}")
+    show.add_argument(
+        "--variant", default="backgammon", help=f"one of {_variant_names()} ({NACKGAMMONS})"
+    )
     show.add_argument(
         "--home",
         choices=["bottom-right", "bottom-left", "top-right", "top-left"],

@@ -32,7 +32,7 @@ def add_parsers(subparsers: Any) -> None:
         description="Write the games of a JSON-lines file (one game record per line, as "
         "'nardy selfplay' writes them) as GNU Backgammon / Jellyfish .mat match files. Lines "
         "with the same players and settings and game numbers 1, 2, 3… form one match. "
-        "Backgammon and nackgammon only.",
+        "Backgammon and nackgammon only (nackgammon-ballard as GNU Backgammon's NackGammon).",
     )
     export.add_argument(
         "file", metavar="FILE.jsonl", help="game records, one per line ('-': stdin)"

@@ -98,7 +98,7 @@ def replay(record: dict[str, Any]) -> Game:
     not match what the replay reaches, raises :class:`NotationError` naming the turn.
     """
     try:
-        return _replay(check_record(record))
+        return _replay(check_record(record, match=False))
     except RecordError as exc:
         raise NotationError(f"malformed game record: {exc}") from None
     except NotationError:
@@ -364,8 +364,9 @@ RECORD_KEYS = ("variant", "settings", "turns")
 """The keys without which a JSON object is not a game record at all, in every version."""
 
 
-def _check_version_1(record: dict[str, Any]) -> None:
-    """The fields of a format 1 record (``docs/records.md``, "The fields")."""
+def _check_version_1(record: dict[str, Any], match: bool) -> None:
+    """The fields of a format 1 record (``docs/records.md``, "The fields"); without
+    ``match``, not those that place the game in its match."""
     _field(record, "variant", _string, need=True)
     try:
         rules = variant(record["variant"])
@@ -376,9 +377,10 @@ def _check_version_1(record: dict[str, Any]) -> None:
         Settings.from_dict({**record["settings"], "variant": rules.key}).resolve()
     except NardyError as exc:
         raise RecordError(str(exc), "settings") from None
-    _field(record, "players", _NAMES, need=True)
-    _field(record, "game", _number, need=True)
-    _field(record, "score", _SCORE, need=True)
+    if match:
+        _field(record, "players", _NAMES, need=True)
+        _field(record, "game", _number, need=True)
+        _field(record, "score", _SCORE, need=True)
     _field(record, "crawford", _flag, need=False)
     _field(record, "opening", _list_of(_DICE, "a list of opening rolls [d0, d1]"), need=False)
     _field(record, "first-player", _player_or_none, need=False)
@@ -415,13 +417,15 @@ def _check_turn(turn: dict[str, Any], where: str) -> None:
         _field(offer, "after-roll", _flag, where=offered, need=True)
 
 
-_VERSIONS: dict[int, Callable[[dict[str, Any]], None]] = {1: _check_version_1}
+_VERSIONS: dict[int, Callable[[dict[str, Any], bool], None]] = {1: _check_version_1}
 """The check of each record format version that nardy reads."""
 
 
-def check_record(record: Any) -> dict[str, Any]:
+def check_record(record: Any, *, match: bool = True) -> dict[str, Any]:
     """``record`` itself, once every field has the shape its format version gives it
-    (``docs/records.md``). A record without ``format`` is read as version 1.
+    (``docs/records.md``). A record without ``format`` is read as version 1. Without
+    ``match``, the fields that place the game in its match (``players``, ``game``, ``score``)
+    are not checked: the game replays without them.
 
     Raises :class:`RecordError` naming the first field that is missing or wrong. The check
     is of shape only: whether the game replays through the rules is :func:`replay`'s."""
@@ -440,7 +444,7 @@ def check_record(record: Any) -> dict[str, Any]:
         raise RecordError(
             f"expected a record format version ({known}), not {_show(version)}", "format"
         )
-    check(record)
+    check(record, match)
     return record
 
 
