@@ -17,9 +17,8 @@ from typing import Any, NoReturn, TextIO
 from nardy.cli import analysis, engine, play, records, selfplay
 from nardy.cli.options import die
 from nardy.core import NardyError, Play, Position, variant, variants
-from nardy.notation import decode_match_id, parse_position, parse_xgid, position_id
-from nardy.notation.match_id import CubeOwner
-from nardy.notation.xgid import CubeAction
+from nardy.notation import position_id
+from nardy.notation.context import Context, read_context
 
 
 def _variant_names() -> list[str]:
@@ -133,16 +132,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             usage_error: Callable[[str], NoReturn] = args.usage_error  # moves' own usage
             if args.position is None or (args.d1 is not None and args.d2 is None):
                 usage_error("moves needs POSITION D1 D2 (or --batch)")
-            pos = parse_position(args.position, args.variant)
-            dice = (args.d1, args.d2) if args.d2 is not None else match_context(args.position)[1]
+            ctx = read_context(args.position, args.variant)
+            pos = ctx.position
+            dice = (args.d1, args.d2) if args.d2 is not None else ctx.dice
             if dice is None:
                 usage_error("moves needs D1 D2 (the position names no dice)")
             print(format_plays(pos, pos.legal_plays(*dice), args.format))
         elif args.command == "show":
             from nardy.cli.board import render
 
-            print(render(parse_position(args.position, args.variant), home=args.home))
-            described = match_context(args.position, args.variant)[0]
+            ctx = read_context(args.position, args.variant)
+            print(render(ctx.position, home=args.home))
+            described = describe_context(args.position, ctx)
             if described:
                 print(described)
     except NardyError as exc:
@@ -155,40 +156,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def match_context(
-    text: str, variant_name: str = "backgammon"
-) -> tuple[str | None, tuple[int, int] | None]:
-    """What a ``PositionID:MatchID`` or an XGID says beyond the checkers, from the side on
-    roll: a line for ``nardy show`` (cube, score, dice, Crawford…) and the dice if rolled."""
-    text = text.strip()
-    if text.upper().startswith("XGID="):
-        x = parse_xgid(text, variant_name)
-        cube_mine, mine, theirs = x.cube_is_mine, x.my_score, x.their_score
-        cube, length, dice, crawford = x.cube, x.match_length, x.dice, x.crawford
-        doubled = x.cube_action is not CubeAction.NONE
-    elif ":" in text:
-        m = decode_match_id(text.partition(":")[2])
-        owner = int(m.cube_owner)
-        cube_mine = None if m.cube_owner is CubeOwner.CENTRED else owner == m.on_roll
-        mine, theirs = m.score[m.on_roll], m.score[1 - m.on_roll]
-        cube, length, dice, crawford, doubled = (
-            m.cube,
-            m.match_length,
-            m.dice,
-            m.crawford,
-            m.doubled,
-        )
-    else:
-        return None, None
-    owner_text = {None: "centred", True: "owned by X (on roll)", False: "owned by O"}[cube_mine]
+def describe_context(text: str, ctx: Context) -> str | None:
+    """The line ``nardy show`` prints under the board for a ``PositionID:MatchID`` or an
+    XGID (cube, score, dice, Crawford…), from the side on roll; None for a bare Position ID,
+    which says nothing of them."""
+    if ":" not in text:
+        return None
+    owner_text = {None: "centred", True: "owned by X (on roll)", False: "owned by O"}
+    mine, theirs = ctx.score
+    length = ctx.match_length
     parts = [
-        f"Cube {cube}, {owner_text}" + (" (doubled: waiting for an answer)" if doubled else ""),
+        f"Cube {ctx.cube}, {owner_text[ctx.cube_mine]}"
+        + (" (doubled: waiting for an answer)" if ctx.doubled else ""),
         f"score X {mine} - O {theirs}, " + (f"{length}-point match" if length else "money play"),
-        f"dice {dice[0]}-{dice[1]}" if dice else "not rolled",
+        f"dice {ctx.dice[0]}-{ctx.dice[1]}" if ctx.dice else "not rolled",
     ]
-    if crawford:
+    if ctx.crawford:
         parts.append("Crawford game")
-    return " " + "; ".join(parts), dice
+    return " " + "; ".join(parts)
 
 
 def format_plays(pos: Position, plays: list[Play], fmt: str) -> str:
@@ -220,8 +205,9 @@ def _batch(lines: TextIO, out: TextIO) -> int:
             name, text, *given = fields
             if not all(d.isdigit() for d in given):
                 raise NardyError(f"dice must be numbers 1-6, not {' '.join(map(repr, given))}")
-            pos = parse_position(text, variant(name))
-            dice = (int(given[0]), int(given[1])) if given else match_context(text, name)[1]
+            ctx = read_context(text, variant(name))
+            pos = ctx.position
+            dice = (int(given[0]), int(given[1])) if given else ctx.dice
             if dice is None:
                 raise NardyError("no dice: give D1 D2 (the position names none)")
             answer = " ".join(sorted({position_id(p.position) for p in pos.legal_plays(*dice)}))
