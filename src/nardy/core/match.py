@@ -3,6 +3,10 @@
 
 The score is derived from the games' results, never kept apart from them, so a match
 replayed from its games always has the right score.
+
+A match is driven like a game, through :meth:`Match.apply`: the first game starts with the
+first action, and each next game starts by itself when one ends (a
+:class:`~nardy.core.events.GameStarted` event), until the match is over.
 """
 
 from __future__ import annotations
@@ -10,8 +14,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
+from nardy.core import actions as act
+from nardy.core import events as ev
+from nardy.core.awaiting import Awaiting
 from nardy.core.dice import Dice, SecretDice
-from nardy.core.game import Cube, Game, GameError
+from nardy.core.errors import ErrorCode, NardyError
+from nardy.core.game import Cube, Game, GameError, Phase
 from nardy.core.position import Position
 from nardy.core.settings import Settings
 
@@ -121,6 +129,48 @@ class Match:
             raise GameError(f"players are 0 and 1, not {player!r}")
         self._left = player
 
+    def apply(self, action: act.Action) -> tuple[ev.Event, ...]:
+        """Take ``action`` in the game under way (starting the first game if none has
+        started) and return the events, with :class:`~nardy.core.events.GameStarted` where
+        a game began; when a game ends and the match goes on, the next game starts at once.
+        ``Leave`` ends a money session or series. A refused action changes nothing."""
+        if isinstance(action, act.Leave):
+            player = action.player
+            if type(player) is not int:
+                raise GameError(
+                    f"players are 0 and 1, not {player!r}", code=ErrorCode.INVALID_INPUT
+                )
+            self.leave(player)
+            return (ev.PlayerLeft(player),)
+        if self.over:
+            raise GameError("the match is over")
+        game = self.game
+        fresh = game is None or game.over
+        events: list[ev.Event] = []
+        if game is None or game.over:
+            game = self.new_game()
+            events.append(self._game_started(game))
+        try:
+            events += game.apply(action)
+        except NardyError:
+            if fresh:
+                self.games.pop()  # refused: as if nothing had started
+            raise
+        if game.over and not self.over:
+            events.append(self._game_started(self.new_game()))
+        return tuple(events)
+
+    def _game_started(self, game: Game) -> ev.GameStarted:
+        first = None if game.phase is Phase.OPENING else game.first_player
+        return ev.GameStarted(len(self.games), game.score, game.crawford, first)
+
+    def awaiting(self, *, moves: bool = True) -> Awaiting:
+        """Who must act now: the game under way's :meth:`Game.awaiting`, or that of the game
+        that the first action will start; nobody once the match is over."""
+        if self.over:
+            return Awaiting("over", ())
+        return (self.game or self._game()).awaiting(moves=moves)
+
     def new_game(
         self,
         *,
@@ -137,7 +187,20 @@ class Match:
             raise GameError("the current game is not over")
         if self.over:
             raise GameError("the match is over")
-        game = Game(
+        game = self._game(position=position, first_player=first_player, cube=cube, dice=dice)
+        self.games.append(game)
+        return game
+
+    def _game(
+        self,
+        *,
+        position: Position | None = None,
+        first_player: int | None = None,
+        cube: Cube | None = None,
+        dice: Dice | None = None,
+    ) -> Game:
+        """The next game, not yet started."""
+        return Game(
             self.settings,
             dice or self.dice,
             crawford=self.is_crawford(),
@@ -146,8 +209,6 @@ class Match:
             position=position,
             cube=cube,
         )
-        self.games.append(game)
-        return game
 
     def _next_first_player(self) -> int | None:
         previous = self.game
