@@ -18,15 +18,17 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import Any
 
 from nardy.core import actions as act
 from nardy.core import events as ev
 from nardy.core.awaiting import Awaiting
 from nardy.core.dice import Dice, SecretDice
-from nardy.core.errors import ErrorCode, IllegalPlayError, NardyError
+from nardy.core.errors import ErrorCode, IllegalPlayError, InvalidInputError, NardyError
 from nardy.core.moves import Move, Play, format_moves, parse_moves, parse_play
 from nardy.core.position import CHECKERS, OFF, Position, ResultKind
 from nardy.core.settings import Settings
+from nardy.core.variant import Variant
 
 
 class GameError(NardyError):
@@ -50,6 +52,8 @@ class Phase(enum.Enum):
 
 
 RESIGN_LEVELS = {1: ResultKind.SINGLE, 2: ResultKind.GAMMON, 3: ResultKind.BACKGAMMON}
+SNAPSHOT_VERSION = 1
+"""The version of :meth:`Game.snapshot`'s data."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -560,6 +564,99 @@ class Game:
             GameResult(1 - player, "resign", self.cube.value, self._points(kind), kind.value)
         )
 
+    # -- snapshots ------------------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state of the game as JSON-serialisable data, at any moment: dice on the
+        table, single moves made, a pending double, beaver or resignation, the acey-deucey
+        choice, the last roll, the cube with its owner, every finished turn and the event
+        log. :meth:`restore` gives the same game back without rolling anything."""
+        current = self._current
+        return {
+            "snapshot": SNAPSHOT_VERSION,
+            "settings": self.settings.to_dict(),
+            "variant": self.variant.key,
+            "crawford": self.crawford,
+            "score": list(self.score),
+            "cube": [self.cube.value, self.cube.owner, self.cube.turned, self.cube.automatic],
+            "start-cube": list(self.start_cube),
+            "opening": [list(roll) for roll in self.opening_rolls],
+            "first-player": self.first_player,
+            "turn": self.turn,
+            "phase": self.phase.value,
+            "position": _position_state(self._position),
+            "current": {
+                "cube": list(current.cube),
+                "dice": None if current.dice is None else list(current.dice),
+                "moves": [[m.start, m.end, m.hit, die] for m, die in current.moves],
+                "chosen": current.chosen,
+                "resignations": [list(r) for r in current.resignations],
+            },
+            "resigned": None
+            if self._resigned is None
+            else [self._resigned[0], self._resigned[1], self._resigned[2].value],
+            "last-roll": self._last_roll,
+            "records": [_record_state(r) for r in self.records],
+            "result": None if self.result is None else _result_state(self.result),
+            "log": [e.to_json() for e in self.log],
+        }
+
+    @classmethod
+    def restore(cls, snapshot: dict[str, Any], dice: Dice | None = None) -> Game:
+        """The game a :meth:`snapshot` describes, going on with ``dice`` (default: fresh
+        secret dice). Its snapshot equals ``snapshot`` and it awaits the same actions.
+        Raises :class:`InvalidInputError` for data that is not a snapshot."""
+        try:
+            return cls._restore(snapshot, dice)
+        except NardyError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise InvalidInputError(f"not a game snapshot: {exc!r}") from None
+
+    @classmethod
+    def _restore(cls, data: dict[str, Any], dice: Dice | None) -> Game:
+        if data.get("snapshot") != SNAPSHOT_VERSION:
+            raise InvalidInputError(f"not a game snapshot of version {SNAPSHOT_VERSION}")
+        settings = Settings.from_dict({**data["settings"], "variant": data["variant"]})
+        game = cls(settings, dice, crawford=bool(data["crawford"]), score=_pair(data["score"]))
+        variant = game.variant
+        value, owner, turned, automatic = data["cube"]
+        game.cube = Cube(int(value), _seat_or_none(owner), bool(turned), int(automatic))
+        start_value, start_owner = data["start-cube"]
+        game.start_cube = (int(start_value), _seat_or_none(start_owner))
+        game.opening_rolls = [_dice(roll) for roll in data["opening"]]
+        game.first_player = _seat_or_none(data["first-player"])
+        game.turn = _seat(data["turn"])
+        game.phase = Phase(data["phase"])
+        game._position = _position(variant, data["position"])
+        variant.validate(game._position)
+        current = data["current"]
+        game._current = _Turn(
+            [str(c) for c in current["cube"]],
+            None if current["dice"] is None else _dice(current["dice"]),
+            [(Move(int(s), int(e), bool(h)), int(d)) for s, e, h, d in current["moves"]],
+            bool(current["chosen"]),
+            [(int(lv), bool(a), bool(r)) for lv, a, r in current["resignations"]],
+        )
+        resigned = data["resigned"]
+        if resigned is not None:
+            game._resigned = (_seat(resigned[0]), int(resigned[1]), Phase(resigned[2]))
+        game._last_roll = bool(data["last-roll"])
+        game.records = [_record(variant, r) for r in data["records"]]
+        result = data["result"]
+        if result is not None:
+            game.result = GameResult(
+                _seat_or_none(result["winner"]),
+                str(result["kind"]),
+                int(result["cube"]),
+                int(result["points"]),
+                result.get("level"),
+            )
+        game.log = [ev.event_from_json(e) for e in data["log"]]
+        if game.phase is Phase.MOVING:
+            game._after_moves()  # raises if the single moves made are not legal ones
+        return game
+
     # -- internals ------------------------------------------------------------------------
 
     def _after_moves(self) -> tuple[Position, list[tuple[Move, int]]]:
@@ -723,3 +820,80 @@ class Game:
     def _check_turn(self, player: int, phase: Phase, expected: int | None = None) -> None:
         self._expect(phase)
         self._check_player(player, self.turn if expected is None else expected)
+
+
+# -- snapshot data ---------------------------------------------------------------------------
+
+
+def _position_state(pos: Position) -> str:
+    """A position as 104 hex digits: my 26 counts, then theirs (each side's own numbering)."""
+    return (pos.mine + pos.theirs).hex()
+
+
+def _position(variant: Variant, text: str) -> Position:
+    raw = bytes.fromhex(text)
+    if len(raw) != 52:
+        raise InvalidInputError(f"a position is 52 counts, not {len(raw)}")
+    return Position(variant, raw[:26], raw[26:])
+
+
+def _record_state(r: TurnRecord) -> dict[str, Any]:
+    return {
+        "player": r.player,
+        "cube": list(r.cube),
+        "dice": None if r.dice is None else list(r.dice),
+        "play": None if r.play is None else [[m.start, m.end, m.hit] for m in r.play.moves],
+        "before": _position_state(r.before),
+        "after": _position_state(r.after),
+        "chosen": r.chosen,
+        "resignations": [list(x) for x in r.resignations],
+    }
+
+
+def _record(variant: Variant, data: dict[str, Any]) -> TurnRecord:
+    after = _position(variant, data["after"])
+    play = data["play"]
+    return TurnRecord(
+        _seat(data["player"]),
+        tuple(str(c) for c in data["cube"]),
+        None if data["dice"] is None else _dice(data["dice"]),
+        None
+        if play is None
+        else Play(tuple(Move(int(s), int(e), bool(h)) for s, e, h in play), after),
+        _position(variant, data["before"]),
+        after,
+        bool(data["chosen"]),
+        tuple((int(lv), bool(a), bool(rolled)) for lv, a, rolled in data["resignations"]),
+    )
+
+
+def _result_state(result: GameResult) -> dict[str, Any]:
+    return {
+        "winner": result.winner,
+        "kind": result.kind,
+        "cube": result.cube,
+        "points": result.points,
+        "level": result.level,
+    }
+
+
+def _seat(value: Any) -> int:
+    if type(value) is not int or value not in (0, 1):
+        raise InvalidInputError(f"a player is 0 or 1, not {value!r}")
+    return value
+
+
+def _seat_or_none(value: Any) -> int | None:
+    return None if value is None else _seat(value)
+
+
+def _pair(value: Any) -> tuple[int, int]:
+    a, b = value
+    return int(a), int(b)
+
+
+def _dice(value: Any) -> tuple[int, int]:
+    d1, d2 = value
+    if not all(type(d) is int and 1 <= d <= 6 for d in (d1, d2)):
+        raise InvalidInputError(f"dice are 1-6, not {value!r}")
+    return d1, d2

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
 from nardy.core import actions as act
 from nardy.core import events as ev
 from nardy.core.awaiting import Awaiting
 from nardy.core.dice import Dice, SecretDice
-from nardy.core.errors import ErrorCode, NardyError
-from nardy.core.game import Cube, Game, GameError, Phase
+from nardy.core.errors import ErrorCode, InvalidInputError, NardyError
+from nardy.core.game import SNAPSHOT_VERSION, Cube, Game, GameError, Phase
 from nardy.core.position import Position
 from nardy.core.settings import Settings
 
@@ -170,6 +171,56 @@ class Match:
         if self.over:
             return Awaiting("over", ())
         return (self.game or self._game()).awaiting(moves=moves)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole match as JSON-serialisable data: settings, players, the start score,
+        every game's :meth:`Game.snapshot` (the last one possibly in the middle of a turn),
+        whether a player left and the minutes played so far."""
+        return {
+            "snapshot": SNAPSHOT_VERSION,
+            "settings": self.settings.to_dict(),
+            "variant": self.settings.variant,
+            "players": list(self.players),
+            "start-score": list(self.start_score),
+            "crawford-played": self.crawford_played,
+            "games": [game.snapshot() for game in self.games],
+            "left": self._left,
+            "elapsed": self._clock() - self._started,
+        }
+
+    @classmethod
+    def restore(
+        cls,
+        snapshot: dict[str, Any],
+        dice: Dice | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> Match:
+        """The match a :meth:`snapshot` describes, going on with ``dice``; the clock of a
+        session with a time limit goes on from the time already played. Raises
+        :class:`InvalidInputError` for data that is not a match snapshot."""
+        try:
+            if snapshot.get("snapshot") != SNAPSHOT_VERSION:
+                raise InvalidInputError(f"not a match snapshot of version {SNAPSHOT_VERSION}")
+            settings = Settings.from_dict({**snapshot["settings"], "variant": snapshot["variant"]})
+            a, b = snapshot["players"]
+            score = snapshot["start-score"]
+            match = cls(
+                settings,
+                dice,
+                (str(a), str(b)),
+                clock,
+                start_score=(int(score[0]), int(score[1])),
+                crawford_played=bool(snapshot["crawford-played"]),
+            )
+            match.games = [Game.restore(g, match.dice) for g in snapshot["games"]]
+            left = snapshot["left"]
+            match._left = None if left is None else int(left)
+            match._started = clock() - float(snapshot["elapsed"])
+        except NardyError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise InvalidInputError(f"not a match snapshot: {exc!r}") from None
+        return match
 
     def new_game(
         self,
