@@ -57,7 +57,8 @@ Commands (the first letter is enough where it is shown in brackets):
                      either way the turn ends only when you confirm it
   24/18 13/11!       a trailing ! confirms at once (for a whole play, or the last move)
   bar/22  6/off      the bar and bearing off; 13/10(2) repeats a move; * marks a hit
-  [u]ndo             take back the last single move of this turn
+  8-5 6-5, 8 5 6 5   the same as 8/5 6/5
+  [u]ndo             take back the last move typed (a hop such as 13/4 whole)
   [c]onfirm          end the turn once the moves make a whole play
   [d]ouble           offer the cube before rolling
   [t]ake  [p]ass  [b]eaver      answer a double
@@ -68,7 +69,7 @@ Commands (the first letter is enough where it is shown in brackets):
   [h]int [N]         what the expert bot would do: its N best plays (3), ranked with
                      their equities; at the cube, the equities from your side
   help               this list
-  [q]uit             stop; the games so far are saved"""
+  [q]uit             stop; every game is saved as it ends, and this one too"""
 
 _WAITING = {
     Phase.OPENING: ("wait for the opening roll", "the opening roll comes first"),
