@@ -20,12 +20,14 @@ from nardy import NardyError
 from nardy.core import actions as A
 from nardy.core import events as E
 from nardy.core.actions import ACTIONS, action_from_json
+from nardy.core.chouette import BOX, TEAM, Chouette
 from nardy.core.dice import FixedDice, SeededDice
 from nardy.core.errors import ErrorCode, InvalidInputError
 from nardy.core.events import EVENTS, event_from_json
 from nardy.core.game import Game, Phase
 from nardy.core.match import Match
 from nardy.core.settings import Settings
+from nardy.core.team import Consultation
 
 # -- JSON forms ------------------------------------------------------------------------------
 
@@ -48,6 +50,7 @@ EXAMPLES: list[A.Action] = [
     A.Vote("Ann", False),
     A.Propose("Bob", "8/2 6/2"),
     A.Leave(1),
+    A.Join("Eve"),
 ]
 
 
@@ -464,3 +467,94 @@ def test_match_apply_starts_games_by_itself() -> None:
     assert match.over and match.awaiting().phase == "over"
     with pytest.raises(NardyError):
         match.apply(A.RollOpening(0))
+
+
+# -- chouette and consultation ---------------------------------------------------------------
+
+
+def team_on_roll(ch: Chouette) -> None:
+    """Through apply: first legal plays until the team is on roll before rolling."""
+    while True:
+        game = ch.game
+        if game is not None and game.phase is Phase.ROLL and game.turn == TEAM:
+            return
+        name, kinds = ch.awaiting(moves=False).actors[0]
+        if "roll-opening" in kinds:
+            ch.apply(A.RollOpening(name))
+        elif "roll" in kinds:
+            ch.apply(A.Roll(name))
+        else:
+            assert game is not None
+            ch.apply(A.Play(name, str(game.legal_plays()[0])))
+
+
+def test_chouette_apply_votes_answers_and_awaiting() -> None:
+    """RULES.md 1.7: every member votes for a team double (the captain too); each member
+    answers the box's double on their own; awaiting names who may act."""
+    ch = Chouette(("Ann", "Bob", "Cy", "Dee"), dice=SeededDice(1))
+    box, captain = ch.box, ch.line[0]
+    assert ch.awaiting().players == (box, captain)
+    events = ch.apply(A.RollOpening(captain))
+    assert events[0] == E.GameStarted(1, (0, 0), False, None)
+    team_on_roll(ch)
+    waiting = ch.awaiting()
+    assert set(waiting.kinds(captain)) == {"roll", "resign", "vote"}
+    assert {p for p in waiting.players} == {captain, *ch.line[1:]}
+    assert refused_chouette(ch, A.Double(captain)).code is ErrorCode.NOT_YOUR_TURN
+    first, second = ch.line[1], ch.line[2]
+    assert ch.apply(A.Vote(first)) == (E.VoteCast(first, True),)
+    assert ch.apply(A.Vote(captain)) == (E.VoteCast(captain, True),)
+    assert ch.apply(A.Vote(second)) == (E.VoteCast(second, True), E.CubeOffered(TEAM, 2))
+    assert ch.awaiting().actors == ((box, ("take", "pass")),)
+    assert ch.apply(A.Take(box)) == (E.CubeTaken(BOX, 2),)
+
+
+def refused_chouette(ch: Chouette, action: A.Action) -> NardyError:
+    before = ch.snapshot()
+    with pytest.raises(NardyError) as info:
+        ch.apply(action)
+    assert ch.snapshot() == before
+    return info.value
+
+
+def test_chouette_members_answer_the_box_one_by_one() -> None:
+    ch = Chouette(("Ann", "Bob", "Cy"), dice=SeededDice(2))
+    box = ch.box
+    ch.apply(A.RollOpening(box))
+    game = ch.game
+    assert game is not None
+    while not (game.phase is Phase.ROLL and game.turn == BOX):
+        name, kinds = ch.awaiting(moves=False).actors[0]
+        ch.apply(A.Roll(name) if "roll" in kinds else A.Play(name, str(game.legal_plays()[0])))
+    ch.apply(A.Double(box))
+    captain, other = ch.line
+    assert ch.awaiting().actors == ((captain, ("take", "pass")), (other, ("take", "pass")))
+    assert ch.apply(A.Pass(other)) == (E.DoubleAnswered(other, False),)
+    assert ch.awaiting().players == (captain,)
+    assert ch.apply(A.Take(captain)) == (E.DoubleAnswered(captain, True), E.CubeTaken(TEAM, 2))
+    assert ch.games[-1].passed == {other: 1}
+
+
+def test_consultation_apply_by_captains_and_proposals() -> None:
+    """RULES.md 1.8: members propose to their own side; only captains act for the side."""
+    sides = (("Ann", "Bob"), ("Cy", "Dee"))
+    team = Consultation(sides, Settings(), FixedDice([6, 1]), clock=lambda: 0.0)
+    assert team.awaiting().players == ("Ann", "Cy")
+    assert refused_team(team, A.RollOpening("Bob")).code is ErrorCode.NOT_YOUR_TURN
+    events = team.apply(A.RollOpening("Cy"))
+    assert events[-1] == E.OpeningRolled((6, 1), 0)
+    assert set(team.awaiting().players) == {"Ann", "Bob", "Cy", "Dee"}
+    assert team.awaiting().kinds("Bob") == ("propose",)
+    assert team.apply(A.Propose("Bob", "13/7 8/7")) == (E.Proposed("Bob", 0, "13/7 8/7"),)
+    assert refused_team(team, A.Play("Bob", "13/7 8/7")).code is ErrorCode.NOT_YOUR_TURN
+    assert team.apply(A.Play("Ann", "13/7 8/7"))[-1] == E.PlayConfirmed(0, (6, 1), "13/7 8/7")
+    assert [p.text for p in team.proposals("Ann")] == ["13/7 8/7"]
+    assert team.proposals("Cy") == []
+
+
+def refused_team(team: Consultation, action: A.Action) -> NardyError:
+    before = team.snapshot()
+    with pytest.raises(NardyError) as info:
+        team.apply(action)
+    assert team.snapshot() == before
+    return info.value

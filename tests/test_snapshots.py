@@ -18,31 +18,36 @@ from hypothesis import strategies as st
 
 from nardy import NardyError
 from nardy.core import actions as A
+from nardy.core.chouette import Chouette
 from nardy.core.dice import FixedDice, SeededDice
 from nardy.core.errors import ErrorCode
 from nardy.core.game import Game, Phase
 from nardy.core.match import Match
 from nardy.core.settings import Settings
+from nardy.core.team import Consultation
 
 
-def random_action(game: Game | Match, rng: random.Random) -> A.Action:
+def random_action(game: Game | Match | Chouette | Consultation, rng: random.Random) -> A.Action:
     """A random action among those the game awaits, by whoever may take it."""
     waiting = game.awaiting()
     player, kinds = rng.choice(waiting.actors)
-    assert isinstance(player, int)
     weights = {"play": 3, "move": 3, "roll": 5, "resign": 0.1, "surrender": 0.1, "double": 0.5}
     kind = rng.choices(kinds, [weights.get(k, 1) for k in kinds])[0]
     if kind == "move":
         move = rng.choice(waiting.moves)
         return A.Move(player, move.start, move.end)
     if kind == "play":
-        current = game.game if isinstance(game, Match) else game
+        current = game if isinstance(game, Game) else game.game
         assert current is not None
         return A.Play(player, str(rng.choice(current.legal_plays())))
     if kind == "resign":
         return A.Resign(player, rng.randint(1, 3))
     if kind == "choose-double":
         return A.ChooseDouble(player, rng.randint(1, 6))
+    if kind == "vote":
+        return A.Vote(player, rng.random() < 0.8)
+    if kind == "propose":
+        return A.Propose(player, rng.choice(["8/2 6/2", "double!", "take"]))
     return A.ACTIONS[kind](player)
 
 
@@ -167,3 +172,46 @@ def test_a_bad_snapshot_is_refused_clearly(change: Any) -> None:
     with pytest.raises(NardyError) as refused:
         Game.restore(snap)
     assert refused.value.code in (ErrorCode.INVALID_INPUT, ErrorCode.ILLEGAL_MOVE)
+
+
+@pytest.mark.parametrize("variant", ["backgammon", "acey-deucey", "long"])
+def test_chouette_restores_at_every_step(variant: str) -> None:
+    """RULES.md 1.7: votes under way, members' answers, who passed, settlements and the
+    rotation all survive a restore; the restored chouette goes on identically."""
+    chouette = Chouette(
+        ("Ann", "Bob", "Cy", "Dee"), Settings(variant=variant, cube=True), SeededDice(variant)
+    )
+    rng = random.Random(variant)
+    seen = set()
+    for _ in range(700):
+        snap = round_trip(chouette.snapshot())
+        again = Chouette.restore(snap, copy.deepcopy(chouette.dice))
+        assert again.snapshot() == snap
+        assert again.awaiting() == chouette.awaiting()
+        action = random_action(chouette, rng)
+        seen.add(action.kind)
+        assert again.apply(action) == chouette.apply(action)
+        assert again.scores == chouette.scores
+    assert len(chouette.games) > 1 and {"vote", "take", "roll"} <= seen
+    assert sum(chouette.scores.values()) == 0
+
+
+def test_consultation_restores_at_every_step() -> None:
+    """RULES.md 1.8: proposals stay private to their side across a restore; the captains
+    act for the sides."""
+    now = [0.0]
+    sides = (("Ann", "Bob"), ("Cy", "Dee", "Eve"))
+    consultation = Consultation(sides, Settings(match_length=3), SeededDice(3), lambda: now[0])
+    rng = random.Random(3)
+    for _ in range(3000):
+        if consultation.match.over:
+            break
+        snap = round_trip(consultation.snapshot())
+        again = Consultation.restore(snap, copy.deepcopy(consultation.match.dice), lambda: now[0])
+        assert again.snapshot() == snap
+        assert again.awaiting() == consultation.awaiting()
+        assert again.proposals("Bob") == consultation.proposals("Bob")
+        action = random_action(consultation, rng)
+        assert again.apply(action) == consultation.apply(action)
+    assert consultation.match.over
+    assert all(p.side == 0 for p in consultation.proposals("Ann"))

@@ -169,6 +169,13 @@ class Leave(Action):
     kind = "leave"
 
 
+@dataclass(frozen=True, slots=True)
+class Join(Action):
+    """Chouette: sit down at the end of the team line (between games)."""
+
+    kind = "join"
+
+
 ACTIONS: dict[str, type[Action]] = {
     cls.kind: cls
     for cls in (
@@ -190,6 +197,7 @@ ACTIONS: dict[str, type[Action]] = {
         Vote,
         Propose,
         Leave,
+        Join,
     )
 }
 """Every action class by its JSON ``type``."""

@@ -230,6 +230,45 @@ class PlayerLeft(Event):
     player: Player
 
 
+@dataclass(frozen=True, slots=True)
+class PlayerJoined(Event):
+    """Chouette: ``player`` sat down at the end of the team line."""
+
+    kind = "player-joined"
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class VoteCast(Event):
+    """Chouette: team member ``player`` voted for (``agree``) or against doubling the box;
+    the double is offered (a :class:`CubeOffered` follows) once every member still in has
+    voted for it, and a vote against ends the vote (RULES.md 1.7)."""
+
+    kind = "vote-cast"
+    player: str
+    agree: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DoubleAnswered(Event):
+    """Chouette: team member ``player`` took (``take``) or passed the box's double; once all
+    have answered, the members who passed pay and leave the game (RULES.md 1.7)."""
+
+    kind = "double-answered"
+    player: str
+    take: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Proposed(Event):
+    """Consultation: ``player`` of ``side`` proposed ``text`` to their own side only."""
+
+    kind = "proposed"
+    player: str
+    side: int
+    text: str
+
+
 EVENTS: dict[str, type[Event]] = {
     cls.kind: cls
     for cls in (
@@ -254,6 +293,10 @@ EVENTS: dict[str, type[Event]] = {
         GameOver,
         GameStarted,
         PlayerLeft,
+        PlayerJoined,
+        VoteCast,
+        DoubleAnswered,
+        Proposed,
     )
 }
 """Every event class by its JSON ``type``."""
