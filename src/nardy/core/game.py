@@ -24,7 +24,7 @@ from nardy.core import actions as act
 from nardy.core import events as ev
 from nardy.core.awaiting import Awaiting
 from nardy.core.dice import Dice, SecretDice
-from nardy.core.errors import ErrorCode, IllegalPlayError, InvalidInputError, NardyError
+from nardy.core.errors import ErrorCode, IllegalPlayError, InvalidInputError, NardyError, reading
 from nardy.core.moves import Move, Play, format_moves, parse_moves, parse_play
 from nardy.core.position import CHECKERS, OFF, Position, ResultKind
 from nardy.core.settings import Settings
@@ -608,12 +608,8 @@ class Game:
         """The game a :meth:`snapshot` describes, going on with ``dice`` (default: fresh
         secret dice). Its snapshot equals ``snapshot`` and it awaits the same actions.
         Raises :class:`InvalidInputError` for data that is not a snapshot."""
-        try:
+        with reading("a game snapshot"):
             return cls._restore(snapshot, dice)
-        except NardyError:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise InvalidInputError(f"not a game snapshot: {exc!r}") from None
 
     @classmethod
     def _restore(cls, data: dict[str, Any], dice: Dice | None) -> Game:
