@@ -74,7 +74,9 @@ class LongNardy(Variant):
     own_settings: ClassVar[frozenset[str]] = frozenset(
         {"ending", "first-move-in-series", "last-roll"}
     )
-    cube_by_default = False  # RULES.md 3.4: the cube is a setting, off by default
+    uses_cube_by_default = False  # RULES.md 3.4: the cube is a setting, off by default
+    hits = False  # RULES.md 3.2: no hitting
+    has_backgammons = False  # RULES.md 3.4: oin or mars
     opening_dice_played = False
     ordered_doubles = False  # the six-block rule is checked after every single move
 
@@ -113,6 +115,28 @@ class LongNardy(Variant):
                 yield start, end, me1, op
         if highest <= 6:
             yield from bear_offs(me, op, die, highest, top)
+
+    def blocking_rule(self, me: int, op: int, start: int, end: int, die: int, ctx: Turn) -> str:
+        if start == HEAD and ctx.head_at_start - count(me, HEAD) >= ctx.may_leave_head:
+            return (
+                "the head rule: only one checker leaves the head per turn (RULES.md 3.2)"
+                if ctx.may_leave_head == 1
+                else "the head rule: at most two checkers leave the head this turn (RULES.md 3.2)"
+            )
+        if start == BAR:
+            return f"{self.name} has no bar"
+        if end == OFF:
+            mine = occupied(me)
+            highest = (mine.bit_length() - 1) >> 3 if mine else 0
+            if highest > 6:
+                return "bear-off not yet allowed: every checker must be in the home board first"
+            return f"a larger die bears off only from the highest point ({highest})"
+        if count(op, end):
+            return f"point {end} is taken: the opponent has a checker there"
+        return (
+            "the six-block rule: six points in a row need an opponent checker ahead of them "
+            "(RULES.md 3.2)"
+        )
 
     def is_race(self, pos: Position) -> bool:
         me, op = pos.mine, self.to_mine(pos.theirs)
