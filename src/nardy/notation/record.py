@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from nardy.core import NardyError, NotationError
-from nardy.core.dice import FixedDice
+from nardy.core.dice import Dice, FixedDice
+from nardy.core.fair_dice import FairDice, RevealedDice
 from nardy.core.game import Cube, Game, Phase, TurnRecord
 from nardy.core.match import Match
 from nardy.core.settings import Settings
@@ -47,6 +48,8 @@ def game_record(
     if game.start_cube != (1, None):  # a cube chosen for the start (RULES.md 4)
         record["start-cube"] = list(game.start_cube)
     record["turns"] = [_turn(t) for t in game.records]
+    if isinstance(game.dice_source, FairDice):  # the server seed only once the game is over
+        record["dice"] = game.dice_source.block(reveal=game.over)
     if game.result is not None:
         result = game.result
         record["end"] = {
@@ -104,17 +107,31 @@ def replay(record: dict[str, Any]) -> Game:
         raise NotationError(f"malformed game record: {exc!r}") from None
 
 
-def _replay(record: dict[str, Any]) -> Game:
+def rolled_dice(record: dict[str, Any]) -> list[int]:
+    """Every die a record's game rolled, in the order rolled: each opening roll (player 0's
+    die, then player 1's), then each turn's roll. A first turn that plays the opening dice
+    and a chosen double (acey-deucey) roll nothing. Malformed records raise the errors of
+    the JSON's types (:func:`replay` turns them into :class:`NotationError`)."""
     settings = Settings.from_dict({**record["settings"], "variant": record["variant"]})
-    turns = record["turns"]
     opening = [tuple(r) for r in record.get("opening", [])]
     values = [d for roll in opening for d in roll]
     plays_opening = bool(opening) and settings.resolve().rules.opening_dice_played
     plays_opening = plays_opening and settings.opening == "use-opening-dice"
-    for i, turn in enumerate(turns):
+    for i, turn in enumerate(record["turns"]):
         if "dice" in turn and not turn.get("chosen") and not (plays_opening and i == 0):
             values.extend(turn["dice"])
-    dice = FixedDice(values)
+    return values
+
+
+def _replay(record: dict[str, Any]) -> Game:
+    settings = Settings.from_dict({**record["settings"], "variant": record["variant"]})
+    turns = record["turns"]
+    opening = [tuple(r) for r in record.get("opening", [])]
+    dice: Dice = FixedDice(rolled_dice(record))
+    if "server-seed" in record.get("dice", {}):
+        # Verifiable dice, revealed: the seeds deal the rolls (so a record whose rolls are not
+        # the seeds' does not replay), and the game written again keeps its dice block.
+        dice = FairDice(RevealedDice.from_block(record["dice"]).seeds)
     crawford = bool(record.get("crawford", False))
     position = None
     if "start" in record:
