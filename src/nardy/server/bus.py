@@ -26,8 +26,7 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
-from types import TracebackType
-from typing import Any
+from typing import Any, Self
 
 import redis.asyncio as aioredis
 from redis.asyncio.client import PubSub
@@ -91,7 +90,20 @@ def encode(message: Mapping[str, Any]) -> str:
         raise BusError(f"a message must be JSON: {exc}") from None
 
 
-class Subscription:
+class _ClosedAtTheEnd:
+    """``async with`` closes it at the end of the block."""
+
+    async def close(self) -> None:
+        raise NotImplementedError
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.close()
+
+
+class Subscription(_ClosedAtTheEnd):
     """What one subscriber receives from one channel, in order: iterate with ``async for``
     or ``await get()``. Use as an ``async with`` block, which unsubscribes at its end."""
 
@@ -132,19 +144,8 @@ class Subscription:
             self._queue.put_nowait(None)
             await self._bus._unsubscribe(self)
 
-    async def __aenter__(self) -> Subscription:
-        return self
 
-    async def __aexit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        await self.close()
-
-
-class Bus(ABC):
+class Bus(_ClosedAtTheEnd, ABC):
     """Publish/subscribe of JSON messages on named channels."""
 
     def __init__(self) -> None:
@@ -187,17 +188,6 @@ class Bus(ABC):
                 await subscription.close()
         self._closed = True
         await self._shutdown()
-
-    async def __aenter__(self) -> Bus:
-        return self
-
-    async def __aexit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        await self.close()
 
     def _check_open(self) -> None:
         if self._closed:
