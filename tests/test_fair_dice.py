@@ -6,6 +6,7 @@ re-rolling, and the statistics of the public dice page."""
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 import struct
 
@@ -26,6 +27,7 @@ from nardy.core.fair_dice import (
     chi_square_p_value,
     commitment,
     dice_statistics,
+    statistics_from_counts,
 )
 from nardy.core.game import Game, Phase
 from nardy.core.match import Match
@@ -184,6 +186,25 @@ def test_a_game_restored_mid_game_continues_without_rerolling() -> None:
         assert resumed.die() == original.dice_source.die()
 
 
+def test_stored_state_resumes_the_dice() -> None:
+    """The server stores state() after each roll and resumes from it after a restart."""
+    dice = FairDice.new("g-9")
+    dice.contribute(0, "alice")
+    first = [dice.die() for _ in range(7)]
+    stored = json.loads(json.dumps(dice.state()))
+    resumed = FairDice.from_state(stored)
+    assert resumed.seeds == dice.seeds and resumed.dealt == 7
+    assert [resumed.die() for _ in range(9)] == [dice.die() for _ in range(9)]
+    assert first == [d for n in range(4) for d in dice.seeds.roll(n)][:7]
+    for bad in (
+        {**stored, "dealt": -1},
+        {**stored, "dealt": "7"},
+        {**stored, "commitment": "0" * 64},
+    ):
+        with pytest.raises(FairDiceError):
+            FairDice.from_state(bad)
+
+
 def test_client_seeds_only_before_the_first_roll() -> None:
     dice = FairDice(DiceSeeds("g", SEED))
     dice.contribute(1, "bob")
@@ -289,6 +310,15 @@ def test_statistics_of_known_rolls() -> None:
     page = stats.to_json()
     assert page["faces"]["4"] == 0 and page["per-roll"]["6-5"] == 2
     assert dice_statistics([]).faces_test is None
+
+
+def test_statistics_from_stored_counts() -> None:
+    rolls = [(6, 5), (5, 6), (1, 1), (3, 2), (2, 3), (4, 4)]
+    counted = statistics_from_counts({(6, 5): 2, (1, 1): 1, (3, 2): 2, (4, 4): 1})
+    assert counted == dice_statistics(rolls)
+    for bad in ({(5, 6): 1}, {(6, 5): -1}, {(7, 1): 1}):
+        with pytest.raises(FairDiceError):
+            statistics_from_counts(bad)
 
 
 def test_statistics_tell_loaded_dice() -> None:

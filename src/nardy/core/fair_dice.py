@@ -200,6 +200,20 @@ class FairDice:
             block["server-seed"] = self._seeds.server_seed.hex()
         return block
 
+    def state(self) -> dict[str, Any]:
+        """What the server stores (secret: it holds the server seed) to resume these dice
+        after a restart: the revealed block and the count of dice dealt."""
+        return {**self.block(reveal=True), "dealt": self._dealt}
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, Any]) -> FairDice:
+        """The dice :meth:`state` stored, continuing at the next die; a state that is not
+        one (or whose seed is not its commitment's) raises :class:`FairDiceError`."""
+        revealed = RevealedDice.from_block(state)
+        if not revealed.commitment_holds:
+            raise FairDiceError("the stored server seed is not the one committed to")
+        return cls(revealed.seeds, dealt=state.get("dealt"))  # type: ignore[arg-type]
+
 
 @dataclass(frozen=True)
 class RevealedDice:
@@ -343,21 +357,31 @@ class DiceStatistics:
 
 def dice_statistics(rolls: Iterable[tuple[int, int]]) -> DiceStatistics:
     """Counts and χ² tests of the rolls dealt (each roll is two dice, 1-6)."""
-    faces = [0] * 6
     per_roll = dict.fromkeys(ROLLS, 0)
-    count = 0
     for d1, d2 in rolls:
         if not (d1 in range(1, 7) and d2 in range(1, 7)):
             raise FairDiceError(f"a roll is two dice 1-6, not {d1}-{d2}")
-        faces[d1 - 1] += 1
-        faces[d2 - 1] += 1
         per_roll[(max(d1, d2), min(d1, d2))] += 1
-        count += 1
+    return statistics_from_counts(per_roll)
+
+
+def statistics_from_counts(per_roll: Mapping[tuple[int, int], int]) -> DiceStatistics:
+    """The statistics of rolls counted per roll (higher die first, as in :data:`ROLLS`;
+    rolls not named count 0): what a server that keeps 21 counters shows."""
+    unknown = set(per_roll) - set(ROLLS)
+    if unknown:
+        raise FairDiceError(f"rolls are named higher die first, 6-6 to 1-1, not {unknown}")
+    counts = [per_roll.get(roll, 0) for roll in ROLLS]
+    if not all(isinstance(n, int) and n >= 0 for n in counts):
+        raise FairDiceError("roll counts are whole numbers, 0 or more")
+    faces = [0] * 6
+    for (high, low), n in zip(ROLLS, counts, strict=True):
+        faces[high - 1] += n
+        faces[low - 1] += n
+    count = sum(counts)
     faces_test = rolls_test = None
     if count:
         faces_test = chi_square(faces, [2 * count / 6] * 6)
         # a double is one of the 36 ordered rolls, any other roll two of them
-        rolls_test = chi_square(
-            per_roll.values(), [count * (1 if h == lo else 2) / 36 for h, lo in ROLLS]
-        )
-    return DiceStatistics(count, tuple(faces), tuple(per_roll.values()), faces_test, rolls_test)
+        rolls_test = chi_square(counts, [count * (1 if h == lo else 2) / 36 for h, lo in ROLLS])
+    return DiceStatistics(count, tuple(faces), tuple(counts), faces_test, rolls_test)
