@@ -31,6 +31,7 @@ from nardy.core.fair_dice import (
 )
 from nardy.core.game import Game, Phase
 from nardy.core.match import Match
+from nardy.notation.record import game_record
 
 SEED = bytes(range(32))
 
@@ -252,6 +253,24 @@ def test_the_seed_is_revealed_only_when_asked() -> None:
     assert revealed.differences(rolls) == []
     tampered = (rolls[2][0] % 6 + 1, rolls[2][1])  # another first die
     assert revealed.differences([*rolls[:2], tampered, *rolls[3:]]) == [(2, tampered, rolls[2])]
+
+
+def test_revealed_dice_deal_no_more() -> None:
+    """Each game needs its own dice: once a game's record has shown the seed, those dice
+    stop, rather than deal rolls that anyone could now compute."""
+    match = Match()
+    shared = FairDice(DiceSeeds("m-1", SEED))
+    first = match.new_game(dice=shared)
+    first.roll_opening()
+    first.play(first.turn, first.legal_plays()[0])
+    assert "server-seed" not in game_record(first)["dice"]
+    shared.state()  # storing the dice does not reveal them
+    first.resign(first.turn, 1)
+    first.accept_resignation(1 - first.turn)
+    assert "server-seed" in game_record(first)["dice"]
+    second = match.new_game(dice=shared)
+    with pytest.raises(FairDiceError, match="dice of its own"):
+        second.roll_opening()
 
 
 def test_a_forged_seed_breaks_the_commitment() -> None:

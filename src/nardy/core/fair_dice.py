@@ -149,6 +149,7 @@ class FairDice:
             raise FairDiceError(f"the dice dealt are a count, not {dealt!r}")
         self._seeds = seeds
         self._dealt = dealt
+        self._revealed = False
 
     @classmethod
     def new(cls, game_id: str) -> FairDice:
@@ -183,13 +184,20 @@ class FairDice:
         self._seeds = DiceSeeds(self._seeds.game_id, self._seeds.server_seed, (seeds[0], seeds[1]))
 
     def die(self) -> int:
+        if self._revealed:
+            # One FairDice per game: dice from a seed already shown would be known in advance.
+            raise FairDiceError("these dice are revealed: each game needs dice of its own")
         d = self._seeds.roll(self._dealt // 2)[self._dealt % 2]
         self._dealt += 1
         return d
 
     def block(self, *, reveal: bool) -> dict[str, Any]:
         """The record's ``dice`` block (docs/records.md). ``reveal`` adds the server seed:
-        only for a game that is over."""
+        only for a game that is over; these dice deal no more after it."""
+        self._revealed = self._revealed or reveal
+        return self._block(reveal)
+
+    def _block(self, reveal: bool) -> dict[str, Any]:
         block: dict[str, Any] = {
             "scheme": SCHEME,
             "game-id": self._seeds.game_id,
@@ -203,7 +211,7 @@ class FairDice:
     def state(self) -> dict[str, Any]:
         """What the server stores (secret: it holds the server seed) to resume these dice
         after a restart: the revealed block and the count of dice dealt."""
-        return {**self.block(reveal=True), "dealt": self._dealt}
+        return {**self._block(True), "dealt": self._dealt}
 
     @classmethod
     def from_state(cls, state: Mapping[str, Any]) -> FairDice:
