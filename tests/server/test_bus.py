@@ -394,3 +394,19 @@ def test_a_foreign_message_is_dropped_and_reading_goes_on(redis_url: str) -> Non
             assert bus.reconnects == 0
 
     run(scenario)
+
+
+def test_publishes_started_in_order_arrive_in_order(make_bus: BusFactory) -> None:
+    """Many tasks publishing on one channel at once (as several sockets of one room might):
+    the messages arrive in the order the publish calls began, whichever connection of the
+    pool each one took."""
+
+    async def scenario() -> None:
+        async with opened(make_bus) as bus:
+            name = unique()
+            sub = await bus.subscribe(name)
+            await asyncio.gather(*(bus.publish(name, {"seq": i}) for i in range(300)))
+            got = [await sub.get(5) for _ in range(300)]
+            assert [m.data["seq"] for m in got if isinstance(m, Message)] == list(range(300))
+
+    run(scenario)

@@ -8,8 +8,9 @@ and :class:`RedisBus` between processes, over Redis publish/subscribe.
 - Messages are JSON objects; both buses send them as JSON text, so a message that is not JSON
   is refused at ``publish`` by either, and every subscriber gets its own copy.
 - Each subscription receives a channel's messages from the moment ``subscribe`` returns, in
-  the order that each publisher (one task awaiting each ``publish`` in turn, as a room does)
-  published them.
+  the order the ``publish`` calls of one process began. Messages from two processes have no
+  order between them: where that matters, a message carries its place in the game (the
+  number of the action the database committed), and the receiver puts them in order.
 - Redis publish/subscribe keeps nothing: a subscriber whose connection drops misses what was
   published meanwhile. :class:`RedisBus` reconnects by itself, subscribes again, and hands each
   subscription a :class:`Gap`, so that the room or socket reloads the game from the database
@@ -25,7 +26,7 @@ import logging
 import re
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Self
 
 import redis.asyncio as aioredis
@@ -246,6 +247,14 @@ class LocalBus(Bus):
         return None
 
 
+@dataclass
+class _Sender:
+    """The publishes of one channel under way: the lock that keeps their order."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    users: int = 0
+
+
 class RedisBus(Bus):
     """The bus between server processes, over Redis publish/subscribe at ``url``.
 
@@ -282,6 +291,7 @@ class RedisBus(Bus):
             health_check_interval=health_check_interval,
             retry=Retry(NoBackoff(), 0),
         )
+        self._senders: dict[str, _Sender] = {}
         self._pubsub: PubSub | None = None
         self._reader: asyncio.Task[None] | None = None
         self._confirmed: dict[str, asyncio.Future[None]] = {}
@@ -294,7 +304,18 @@ class RedisBus(Bus):
         await self._redis.ping()
 
     async def _publish(self, name: str, text: str) -> None:
-        await self._redis.publish(name, text)
+        # One message of a channel at a time, in the order the calls began (asyncio's locks
+        # are first come, first served): each could take another connection of the pool,
+        # and two connections do not keep each other's order.
+        sender = self._senders.setdefault(name, _Sender())
+        sender.users += 1
+        try:
+            async with sender.lock:
+                await self._redis.publish(name, text)
+        finally:
+            sender.users -= 1
+            if not sender.users:
+                del self._senders[name]
 
     async def _listen(self, name: str) -> None:
         async with self._lock:
