@@ -368,11 +368,15 @@ def test_an_outage_is_bridged_once_redis_is_back(redis_url: str) -> None:
             await outage.down()
             await asyncio.sleep(0.5)  # the bus tries, and fails, to reconnect meanwhile
             await sender.publish(name, {"n": "lost"})  # nobody is listening: Redis drops it
+            with pytest.raises(redis.ConnectionError):  # after redis-py's retries
+                await bus.publish(name, {"n": "refused"})
             await outage.up()
             assert await sub.get(10) == Gap(PREFIX + name)
             assert bus.reconnects == 1
             await sender.publish(name, {"n": 3})
+            await bus.publish(name, {"n": 4})  # publishing through the relay works again
             assert (await sub.get(5)) == Message(PREFIX + name, {"n": 3})
+            assert (await sub.get(5)) == Message(PREFIX + name, {"n": 4})
 
     run(scenario)
 

@@ -26,7 +26,7 @@ import logging
 import re
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Self
 
 import redis.asyncio as aioredis
@@ -247,20 +247,14 @@ class LocalBus(Bus):
         return None
 
 
-@dataclass
-class _Sender:
-    """The publishes of one channel under way: the lock that keeps their order."""
-
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    users: int = 0
-
-
 class RedisBus(Bus):
     """The bus between server processes, over Redis publish/subscribe at ``url``.
 
-    One connection publishes (redis-py retries a command whose connection broke) and one
-    receives every channel this process listens to; a reader task hands what arrives to the
-    local subscriptions. When the receiving connection breaks, the reader connects again
+    One connection publishes: a writer task sends whatever messages are waiting in one
+    pipeline, in the order the ``publish`` calls began (redis-py retries a pipeline whose
+    connection broke, so a message may then arrive twice). One connection receives every
+    channel this process listens to: a reader task hands what arrives to the local
+    subscriptions. When the receiving connection breaks, the reader connects again
     with a growing delay (``retry_delays``, then its last value), subscribes to every channel
     again and gives each subscription a :class:`Gap`.
     """
@@ -291,7 +285,8 @@ class RedisBus(Bus):
             health_check_interval=health_check_interval,
             retry=Retry(NoBackoff(), 0),
         )
-        self._senders: dict[str, _Sender] = {}
+        self._outbox: asyncio.Queue[tuple[str, str, asyncio.Future[None]]] | None = None
+        self._writer: asyncio.Task[None] | None = None
         self._pubsub: PubSub | None = None
         self._reader: asyncio.Task[None] | None = None
         self._confirmed: dict[str, asyncio.Future[None]] = {}
@@ -304,18 +299,40 @@ class RedisBus(Bus):
         await self._redis.ping()
 
     async def _publish(self, name: str, text: str) -> None:
-        # One message of a channel at a time, in the order the calls began (asyncio's locks
-        # are first come, first served): each could take another connection of the pool,
-        # and two connections do not keep each other's order.
-        sender = self._senders.setdefault(name, _Sender())
-        sender.users += 1
-        try:
-            async with sender.lock:
-                await self._redis.publish(name, text)
-        finally:
-            sender.users -= 1
-            if not sender.users:
-                del self._senders[name]
+        if self._outbox is None:
+            self._outbox = asyncio.Queue()
+            self._writer = asyncio.create_task(
+                self._write(self._outbox), name=f"{self.name} writer"
+            )
+        sent = asyncio.get_running_loop().create_future()
+        self._outbox.put_nowait((name, text, sent))
+        await sent
+
+    async def _write(self, outbox: asyncio.Queue[tuple[str, str, asyncio.Future[None]]]) -> None:
+        """Send what waits in ``outbox``, all of it in one pipeline: one round trip for a
+        burst of messages, and the order of the calls kept."""
+        while True:
+            batch = [await outbox.get()]
+            while len(batch) < 1000 and not outbox.empty():
+                batch.append(outbox.get_nowait())
+            failure: BaseException | None = None
+            try:
+                pipe = self._redis.pipeline(transaction=False)
+                for name, text, _ in batch:
+                    pipe.publish(name, text)
+                await pipe.execute()
+            except asyncio.CancelledError:
+                failure = BusError("the bus is closed")
+                raise
+            except Exception as exc:  # Redis away even after the retries: the callers hear it
+                failure = exc
+            finally:
+                for _, _, sent in batch:
+                    if not sent.done():
+                        if failure is None:
+                            sent.set_result(None)
+                        else:
+                            sent.set_exception(failure)
 
     async def _listen(self, name: str) -> None:
         async with self._lock:
@@ -409,6 +426,15 @@ class RedisBus(Bus):
             attempt += 1
 
     async def _shutdown(self) -> None:
+        if self._writer is not None:
+            self._writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._writer
+            self._writer = None
+        while self._outbox is not None and not self._outbox.empty():
+            _, _, sent = self._outbox.get_nowait()
+            if not sent.done():
+                sent.set_exception(BusError("the bus is closed"))
         if self._reader is not None:
             self._reader.cancel()
             with contextlib.suppress(asyncio.CancelledError):
