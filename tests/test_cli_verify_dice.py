@@ -169,6 +169,11 @@ def test_malformed_dice_blocks_exit_with_2(
     broken = copy.deepcopy(good)
     del broken["turns"]
     assert run(capsys, write(tmp_path / "bad.json", broken))[0] == 2
+    for die in (7, "3", True, 0):
+        wrong = copy.deepcopy(good)
+        wrong["opening"][0][0] = die
+        code, _, err = run(capsys, write(tmp_path / "bad.json", wrong))
+        assert code == 2 and "numbers 1-6" in err, die
     half = copy.deepcopy(good)
     half["opening"][0] = half["opening"][0][:1]
     code, _, err = run(capsys, write(tmp_path / "bad.json", half))

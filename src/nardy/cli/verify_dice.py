@@ -64,7 +64,9 @@ def verify(record: dict[str, Any]) -> tuple[RevealedDice, list[tuple[int, int]],
         raise
     except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
         raise NotationError(f"malformed game record: {exc!r}") from None
-    if len(values) % 2 or not all(isinstance(v, int) for v in values):
+    if not all(type(v) is int and 1 <= v <= 6 for v in values):
+        raise NotationError("the record's dice are not all numbers 1-6")
+    if len(values) % 2:
         raise NotationError("the record's dice are not whole rolls of two dice")
     rolls = [(values[i], values[i + 1]) for i in range(0, len(values), 2)]
     problems = []
