@@ -76,20 +76,43 @@ def test_a_single_pretty_printed_record_verifies(
     assert code == 0 and f"game {record['dice']['game-id']} (the record)" in out
 
 
+def version_1(record: dict[str, Any]) -> dict[str, Any]:
+    """The record as version 1 wrote it: no log, the rolls in ``opening`` and the turns."""
+    old = {key: value for key, value in record.items() if key != "log"}
+    return {**old, "format": 1}
+
+
 def first_turn_rolled(record: dict[str, Any]) -> int:
     """The index of the first turn whose dice were rolled (not the played opening roll)."""
     return next(i for i, t in enumerate(record["turns"]) if "dice" in t and i > 0)
 
 
-def test_a_changed_roll_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def change_first_turn_roll(record: dict[str, Any]) -> tuple[int, list[int], list[int]]:
+    """Change the first die of the first roll after the opening where the record keeps its
+    rolls (the log in version 2, the turns in version 1): (its number, before, after)."""
+    if "log" in record:
+        rolls = [e for e in record["log"] if e["type"] in ("opening-rolled", "dice-rolled")]
+        n, event = next((n, e) for n, e in enumerate(rolls) if e["type"] == "dice-rolled")
+        dice = event["dice"]
+    else:
+        i = first_turn_rolled(record)
+        n = len(record["opening"]) + i - 1  # the opening rolls, then the turns after the first
+        dice = record["turns"][i]["dice"]
+    before = list(dice)
+    dice[0] = dice[0] % 6 + 1
+    return n, before, list(dice)
+
+
+@pytest.mark.parametrize("version", [2, 1])
+def test_a_changed_roll_is_named(
+    version: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     record = records("backgammon-7-point-match")[0]
-    i = first_turn_rolled(record)
-    d1, d2 = record["turns"][i]["dice"]
-    record["turns"][i]["dice"] = [d1 % 6 + 1, d2]
-    n = len(record["opening"]) + i - 1  # the opening rolls, then the turns after the first
+    record = record if version == 2 else version_1(record)
+    n, (d1, d2), (t1, t2) = change_first_turn_roll(record)
     code, out, _ = run(capsys, write(tmp_path / "game.json", record))
     assert code == 1
-    assert f"roll {n}: the record has {d1 % 6 + 1}-{d2}, the seeds give {d1}-{d2}" in out
+    assert f"roll {n}: the record has {t1}-{t2}, the seeds give {d1}-{d2}" in out
 
 
 @pytest.mark.parametrize(
@@ -117,7 +140,8 @@ def test_one_bad_game_of_a_match_fails_the_file(
 ) -> None:
     games = records("nackgammon")
     assert len(games) > 1
-    games[-1]["opening"][0] = [games[-1]["opening"][0][1], games[-1]["opening"][0][0]]
+    opening = next(e for e in games[-1]["log"] if e["type"] == "opening-rolled")
+    opening["dice"].reverse()  # the other player's die first
     code, out, _ = run(capsys, write(tmp_path / "games.json", games))
     assert code == 1
     assert out.count("FAILED") == 1 and "(record 1): the commitment holds" in out
@@ -166,18 +190,23 @@ def test_malformed_dice_blocks_exit_with_2(
         record["dice"].update(change)
         code, _, err = run(capsys, write(tmp_path / "bad.json", record))
         assert code == 2 and "the record:" in err, change
-    broken = copy.deepcopy(good)
+    broken = version_1(copy.deepcopy(good))  # neither a log nor turns: no rolls to read
     del broken["turns"]
     assert run(capsys, write(tmp_path / "bad.json", broken))[0] == 2
     for die in (7, "3", True, 0):
-        wrong = copy.deepcopy(good)
+        wrong = version_1(copy.deepcopy(good))
         wrong["opening"][0][0] = die
         code, _, err = run(capsys, write(tmp_path / "bad.json", wrong))
         assert code == 2 and "numbers 1-6" in err, die
-    half = copy.deepcopy(good)
+    half = version_1(copy.deepcopy(good))
     half["opening"][0] = half["opening"][0][:1]
     code, _, err = run(capsys, write(tmp_path / "bad.json", half))
     assert code == 2 and "whole rolls" in err
+    for event in ({"type": "dice-rolled", "player": 0, "dice": [7, 1]}, {"type": "unknown"}, 3):
+        bad_log = copy.deepcopy(good)
+        bad_log["log"].insert(2, event)
+        code, _, err = run(capsys, write(tmp_path / "bad.json", bad_log))
+        assert code == 2 and "the record:" in err, event
 
 
 def test_a_missing_file_exits_with_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -194,12 +223,18 @@ def test_the_example_in_docs_verifies(tmp_path: Path, capsys: pytest.CaptureFixt
     assert code == 0 and "all 5 rolls match" in out
 
 
-def test_replay_deals_from_the_revealed_seeds() -> None:
-    """A record with revealed dice replays from its seeds: one whose roll is not the seeds'
-    is refused by the replay too, naming the turn."""
+@pytest.mark.parametrize("version", [2, 1])
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("client-seeds", ["someone-else", None]), ("server-seed", "00" * 32)],
+)
+def test_replay_checks_the_revealed_seeds(version: int, key: str, value: Any) -> None:
+    """A record with revealed dice replays only if its rolls are the seeds' (and the seed
+    the commitment's); the replayed game keeps the dice, so its record keeps the block."""
     record = records("backgammon-7-point-match")[0]
-    i = first_turn_rolled(record)
-    d1, d2 = record["turns"][i]["dice"]
-    record["turns"][i]["dice"] = [d1 % 6 + 1, d2]
-    with pytest.raises(NotationError, match=f"turn {i + 1} "):
+    record = record if version == 2 else version_1(record)
+    game = replay(record)
+    assert game_record(game, players=("Alice", "Bob"), score=(0, 0))["dice"] == record["dice"]
+    record["dice"][key] = value
+    with pytest.raises(NotationError, match="not its seeds'"):
         replay(record)

@@ -14,8 +14,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from nardy.core import actions as A
 from nardy.core import fair_dice
 from nardy.core.dice import SeededDice
+from nardy.core.events import DiceRolled, OpeningRolled
 from nardy.core.fair_dice import (
     ROLLS,
     SCHEME,
@@ -204,6 +206,35 @@ def test_stored_state_resumes_the_dice() -> None:
     ):
         with pytest.raises(FairDiceError):
             FairDice.from_state(bad)
+
+
+def test_a_server_restart_mid_game_rolls_nothing_again() -> None:
+    """What a server does (issue 10 item 5): play through ``apply``, store the snapshot and
+    the dice's state, "crash", restore both, and go on: the restored game rolls exactly what
+    the original rolls next, and its events say so."""
+    seeds = DiceSeeds("restart", SEED, ("alice", "bob"))
+    original = Game(dice=FairDice(seeds))
+    original.apply(A.RollOpening(0))
+    for _ in range(5):
+        awaiting = original.awaiting()
+        if awaiting.phase == "moving":
+            original.apply(A.Play(original.turn, str(original.legal_plays()[0])))
+        else:
+            original.apply(A.Roll(original.turn))
+    source = original.dice_source
+    assert isinstance(source, FairDice)
+    stored = json.loads(json.dumps({"game": original.snapshot(), "dice": source.state()}))
+    restored = Game.restore(stored["game"], dice=FairDice.from_state(stored["dice"]))
+    assert restored.snapshot() == original.snapshot()
+    for game in (original, restored):
+        while game.awaiting().phase == "moving":
+            game.apply(A.Play(game.turn, str(game.legal_plays()[0])))
+    rolled = [g.apply(A.Roll(g.turn)) for g in (original, restored)]
+    assert rolled[0] == rolled[1]
+    logged = [e for e in restored.log if isinstance(e, DiceRolled | OpeningRolled)]
+    assert [d for e in logged for d in e.dice] == [
+        d for n in range(len(logged)) for d in seeds.roll(n)
+    ]
 
 
 def test_client_seeds_only_before_the_first_roll() -> None:

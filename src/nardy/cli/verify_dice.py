@@ -18,8 +18,8 @@ from typing import Any
 from nardy.cli.records import _fail as fail
 from nardy.cli.records import parse_jsonl
 from nardy.core import NardyError, NotationError
-from nardy.core.fair_dice import RevealedDice
-from nardy.notation.record import rolled_dice
+from nardy.core.fair_dice import RevealedDice, rolls_of
+from nardy.notation.record import record_dice
 
 
 def add_parser(subparsers: Any) -> None:
@@ -59,28 +59,12 @@ def verify(record: dict[str, Any]) -> tuple[RevealedDice, list[tuple[int, int]],
         raise NotationError("no dice block: not a game from a server with verifiable dice")
     revealed = RevealedDice.from_block(record["dice"])
     try:
-        values = rolled_dice(record)
+        dice = record_dice(record)
     except NardyError:
         raise
     except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
         raise NotationError(f"malformed game record: {exc!r}") from None
-    if not all(type(v) is int and 1 <= v <= 6 for v in values):
-        raise NotationError("the record's dice are not all numbers 1-6")
-    if len(values) % 2:
-        raise NotationError("the record's dice are not whole rolls of two dice")
-    rolls = [(values[i], values[i + 1]) for i in range(0, len(values), 2)]
-    problems = []
-    if not revealed.commitment_holds:
-        problems.append(
-            f"the server seed's SHA-256 is {revealed.seeds.commitment}, "
-            f"not the commitment {revealed.commitment}"
-        )
-    for n, recorded, derived in revealed.differences(rolls):
-        problems.append(
-            f"roll {n}: the record has {recorded[0]}-{recorded[1]}, "
-            f"the seeds give {derived[0]}-{derived[1]}"
-        )
-    return revealed, rolls, problems
+    return revealed, rolls_of(dice), revealed.check(dice)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -24,7 +24,7 @@ import hashlib
 import hmac
 import math
 import secrets
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -261,6 +261,23 @@ class RevealedDice:
         """Whether the revealed seed is the one committed to at the start."""
         return hmac.compare_digest(self.seeds.commitment, self.commitment)
 
+    def check(self, dice: Sequence[object]) -> list[str]:
+        """A line for each thing that does not hold of a game that rolled ``dice`` (each
+        die in the order rolled, two per roll) with these seeds: the commitment, then each
+        roll that differs. None when the dice are verified."""
+        problems = []
+        if not self.commitment_holds:
+            problems.append(
+                f"the server seed's SHA-256 is {self.seeds.commitment}, "
+                f"not the commitment {self.commitment}"
+            )
+        for n, recorded, derived in self.differences(rolls_of(dice)):
+            problems.append(
+                f"roll {n}: the record has {recorded[0]}-{recorded[1]}, "
+                f"the seeds give {derived[0]}-{derived[1]}"
+            )
+        return problems
+
     def differences(
         self, rolls: Iterable[tuple[int, int]]
     ) -> list[tuple[int, tuple[int, int], tuple[int, int]]]:
@@ -271,6 +288,17 @@ class RevealedDice:
             if tuple(recorded) != derived:
                 wrong.append((n, (recorded[0], recorded[1]), derived))
         return wrong
+
+
+def rolls_of(dice: Sequence[object]) -> list[tuple[int, int]]:
+    """Dice in the order rolled, as rolls of two; :class:`FairDiceError` for anything but
+    numbers 1-6 or for half a roll."""
+    if not all(type(d) is int and 1 <= d <= 6 for d in dice):
+        raise FairDiceError("the dice are not all numbers 1-6")
+    if len(dice) % 2:
+        raise FairDiceError("the dice are not whole rolls of two dice")
+    values = [d for d in dice if type(d) is int]
+    return [(values[i], values[i + 1]) for i in range(0, len(values), 2)]
 
 
 # -- the public dice page: what the server dealt, and whether it looks like fair dice -----------
