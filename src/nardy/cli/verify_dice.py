@@ -1,7 +1,8 @@
 """``nardy verify-dice RECORD``: recompute every roll of a downloaded game record.
 
 The record's ``dice`` block (docs/records.md) carries the scheme, the commitment, the revealed
-server seed, the client seeds and the game id; the rolls are read from the record itself.
+server seed, the client seeds and the game id; the rolls are read from the record itself (its
+event log, or in a version 1 record its opening and turns).
 Each game is checked: the seed must hash to the commitment, and every roll must be the one
 the seeds give (docs/dice.md). Exit status 0 when everything holds, 1 when a commitment or a
 roll does not, 2 for a file that is not a record with a revealed dice block.
