@@ -112,7 +112,7 @@ def game_probabilities(ev: Evaluator, game: Game, player: int, ply: int) -> np.n
     the start of the turn, as the cube sees them: in long nardy with ``ending=oin`` a mars
     counts single, so its probabilities are dropped."""
     probs = ev.on_roll(game.position_for(player) if player != game.turn else game.turn_start, ply)
-    if game.settings.ending == "oin" and not game.variant.has_bar:
+    if game.settings.ending == "oin" and not game.variant.has_backgammons:
         probs = probs.copy()
         probs[1:] = 0.0
     return probs

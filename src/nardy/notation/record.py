@@ -21,13 +21,13 @@ from nardy.core import actions as act
 from nardy.core.dice import FixedDice
 from nardy.core.events import event_from_json
 from nardy.core.fair_dice import FairDice, RevealedDice
-from nardy.core.game import Cube, Game, Phase, TurnRecord
+from nardy.core.game import Cube, CubeAction, Game, Phase, TurnRecord
 from nardy.core.log import condensed, replay_log, rolled_dice
 from nardy.core.match import Match
 from nardy.core.settings import Settings
 from nardy.notation.position_id import position_from_id, position_id
 
-CUBE_WORDS = (act.Double.kind, act.Take.kind, act.Pass.kind, act.Beaver.kind)
+CUBE_WORDS = tuple(CubeAction)
 """The cube actions of a version 1 turn, by their action kinds."""
 
 FORMAT_VERSION = 2
@@ -165,8 +165,7 @@ def record_dice(record: dict[str, Any]) -> list[int]:
         return rolled_dice([event_from_json(e) for e in record["log"]])
     settings = Settings.from_dict({**record["settings"], "variant": record["variant"]})
     values = [d for roll in record.get("opening", []) for d in roll]
-    plays_opening = bool(values) and settings.resolve().rules.opening_dice_played
-    plays_opening = plays_opening and settings.opening == "use-opening-dice"
+    plays_opening = bool(values) and settings.resolve().plays_opening_roll
     for i, turn in enumerate(record["turns"]):
         if "dice" in turn and not turn.get("chosen") and not (plays_opening and i == 0):
             values.extend(turn["dice"])
