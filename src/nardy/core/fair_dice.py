@@ -264,7 +264,7 @@ class RevealedDice:
     def check(self, dice: Sequence[object]) -> list[str]:
         """A line for each thing that does not hold of a game that rolled ``dice`` (each
         die in the order rolled, two per roll) with these seeds: the commitment, then each
-        roll that differs. None when the dice are verified."""
+        roll that differs; empty when the dice are verified."""
         problems = []
         if not self.commitment_holds:
             problems.append(
