@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from importlib import metadata
 from typing import Any, NoReturn, TextIO
 
-from nardy.cli import analysis, engine, play, records, rules, selfplay
+from nardy.cli import analysis, engine, play, records, rules, selfplay, serve, verify_dice
 from nardy.cli.options import die
 from nardy.core import NardyError, Play, Position, variant, variants
 from nardy.notation import position_id
@@ -120,6 +120,8 @@ def build_parser() -> argparse.ArgumentParser:
     analysis.add_parsers(sub)
     engine.add_parser(sub)
     rules.add_parser(sub)
+    serve.add_parser(sub)
+    verify_dice.add_parser(sub)
     return parser
 
 
