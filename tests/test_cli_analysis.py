@@ -358,3 +358,26 @@ def test_long_nardy_without_or_with_its_net(capsys: pytest.CaptureFixture[str]) 
         assert err.startswith("nardy hint: error: ") and "no trained net for" in err
     else:
         assert code == 0 and "X to play 6-5" in out
+
+
+LONG_START = "AACA/z8AAAb+Pw"
+
+
+def test_long_nardy_is_analysed_without_a_cube(capsys: pytest.CaptureFixture[str]) -> None:
+    # RULES.md 3.4: long nardy has no cube unless the settings turn it on, and so no Jacoby.
+    code, out, err = run(capsys, "eval", "--variant", "long", LONG_START, "--ply", "0")
+    assert (code, err) == (0, "")
+    head = out.splitlines()[0]
+    assert "no cube" in head and "Jacoby" not in head and "cube 1" not in head
+    assert "--cube" not in out
+    code, out, _ = run(capsys, "hint", "--variant", "long", LONG_START, "--ply", "0")
+    assert code == 0 and "Proper cube action: No double: no cube in this game" in out
+    assert "Double, pass" not in out and "Double, take" not in out
+    code, out, _ = run(capsys, "hint", "--variant", "long", LONG_START, "--format", "json")
+    doc = json.loads(out)
+    assert doc["cube-in-use"] is False and doc["jacoby"] is False
+    assert doc["action"] == "cannot-double" and doc["answers"] is None
+    # Backgammon keeps its cube and the Jacoby rule.
+    code, out, _ = run(capsys, "eval", START, "--ply", "0", "--format", "json")
+    doc = json.loads(out)
+    assert doc["cube-in-use"] is True and doc["jacoby"] is True

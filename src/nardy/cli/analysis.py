@@ -26,12 +26,12 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
-from nardy.cli.engine import cube_rules, read_position
+from nardy.cli.engine import Context, cube_rules, read_position
 from nardy.cli.options import die
 from nardy.cli.play import counted, dice_text
 from nardy.cli.records import group_matches, parse_jsonl
 from nardy.cli.selfplay import Progress
-from nardy.core import NardyError, NotationError, Position, variants
+from nardy.core import NardyError, NotationError, Position, Variant, variants
 from nardy.engine.analysis import (
     SKILLS,
     Analysis,
@@ -270,15 +270,20 @@ def _context(position: Position, text: str) -> Situation:
     roll: the cube, the score or money rules, the dice and a pending double (read as
     ``nardy engine`` reads it)."""
     text = text.strip()
-    if not (text.upper().startswith("XGID=") or ":" in text):
-        return Situation(position, None, Stakes())
-    ctx = read_position(text, position.variant)
+    if text.upper().startswith("XGID=") or ":" in text:
+        ctx = read_position(text, position.variant)
+    else:  # a bare Position ID: money play with the variant's default rules
+        ctx = Context(position)
     try:
         cube, rules = cube_rules(ctx)
     except ValueError as exc:
         raise NardyError(f"cannot analyse this score: {exc}") from None
-    money, match = (rules, None) if isinstance(rules, MoneyRules) else (MoneyRules(), rules)
-    stakes = Stakes(cube.value, cube.owner, money, match)
+    if isinstance(rules, MoneyRules):
+        money, match, in_use = rules, None, rules.cube
+    else:
+        money, match, in_use = MoneyRules(cube=rules.cube), rules, rules.cube
+        in_use = in_use and not rules.crawford_game
+    stakes = Stakes(cube.value, cube.owner, money, match, in_use)
     return Situation(position, ctx.dice, stakes, ctx.cube_action)
 
 
@@ -286,10 +291,16 @@ OWNERS = {Owner.CENTRED: "centred", Owner.ME: "X", Owner.OPPONENT: "O"}
 """Who holds the cube, as the commands name him: X is the side on roll."""
 
 
-def _describe(stakes: Stakes) -> str:
+def _describe(stakes: Stakes, v: Variant) -> str:
+    """What the game is played for, in words: money or the match score, and the cube (or
+    why there is none)."""
     owner = "centred" if stakes.owner is Owner.CENTRED else f"{OWNERS[stakes.owner]}'s"
     cube = f"cube {stakes.cube} {owner}"
     m = stakes.match
+    if not (stakes.money.cube if m is None else m.cube):
+        cube = "no cube"
+        if not v.cube_by_default:
+            cube += f" ({v.name} is played without it unless the settings turn it on)"
     if m is None:
         rules = [("Jacoby", stakes.money.jacoby), ("beavers", stakes.money.beaver)]
         used = [name for name, on in rules if on]
@@ -313,6 +324,7 @@ def _context_json(position: Position, stakes: Stakes) -> dict[str, Any]:
         "beavers": m is None and stakes.money.beaver,
         "cube": stakes.cube,
         "cube-owner": OWNERS[stakes.owner],
+        "cube-in-use": stakes.money.cube if m is None else m.cube,
     }
 
 
@@ -407,7 +419,10 @@ def run_hint(args: argparse.Namespace) -> int:
     mwc_column = [] if stakes.match is None else ["MWC"]
     header = ["#", "Play", "Ply", "Equity", *mwc_column, "Diff", *COLUMNS]
     plays = counted(len(ranked), "legal play")
-    print(_title(position, f"X to play {dice_text(dice)}") + f": {plays}; {_describe(stakes)}")
+    print(
+        _title(position, f"X to play {dice_text(dice)}")
+        + f": {plays}; {_describe(stakes, position.variant)}"
+    )
     print(f"X's {_equity_label(stakes)} after each play; chances in %")
     print()
     print(_table(header, rows))
@@ -497,7 +512,10 @@ def _cubeful_json(d: CubeDecision, match: bool) -> dict[str, Any]:
 
 def _cube_heading(s: Situation, title: str, ply: int, outputs: F32) -> None:
     """The first lines of a cube decision: whose, where, at what stakes, and X's chances."""
-    print(_title(s.position, title) + f": {_describe(s.stakes)}; {cube_ply(ply)}-ply")
+    print(
+        _title(s.position, title)
+        + f": {_describe(s.stakes, s.position.variant)}; {cube_ply(ply)}-ply"
+    )
     print()
     cubeless = s.stakes.equity(outputs)
     mwc = s.stakes.mwc(outputs)
@@ -605,7 +623,9 @@ def run_eval(args: argparse.Namespace) -> int:
         }
         print(json.dumps(doc, indent=1))
         return 0
-    print(_title(position, "X on roll") + f": {_describe(stakes)}; {args.ply}-ply")
+    print(
+        _title(position, "X on roll") + f": {_describe(stakes, position.variant)}; {args.ply}-ply"
+    )
     print()
     theirs = _probabilities(outputs)
     mwc_column = [] if mwc is None else ["MWC"]
@@ -618,7 +638,9 @@ def run_eval(args: argparse.Namespace) -> int:
         rows[1].append(f"{100 * (1 - mwc):.1f}%")
     equity_name = "Equity" if stakes.match is None else "EMG"
     print(_table(["", "", *COLUMNS, equity_name, *mwc_column], rows))
-    print(f"  {_equity_label(stakes)}; the cube decision: nardy hint POSITION --cube")
+    in_use = stakes.money.cube if stakes.match is None else stakes.match.cube
+    cube_hint = "; the cube decision: nardy hint POSITION --cube" if in_use else ""
+    print(f"  {_equity_label(stakes)}{cube_hint}")
     return 0
 
 

@@ -27,6 +27,7 @@ from nardy.core import NotationError, Position, Variant, variant, variants
 from nardy.core.settings import Settings
 from nardy.engine.analysis import cube_action_key, evaluate
 from nardy.engine.cube import (
+    NO_CUBE,
     Action,
     CubeDecision,
     CubeState,
@@ -369,6 +370,10 @@ def cube_rules(ctx: Context) -> tuple[CubeState, MoneyRules | MatchState]:
     defaults = Settings(variant=v.key).resolve()  # what POSITION cannot say: RULES.md's
     # defaults. Long nardy has no backgammon: its wins count 1 or 2 (as NeuralBot counts).
     backgammon_value = defaults.backgammon_value if v.has_bar else 1
+    # A variant played without the cube by default (long nardy, RULES.md 3.4) has one only
+    # where POSITION shows it in use: turned, owned, or a double pending. Every ID carries
+    # a cube field, so a centred cube at 1 says nothing.
+    cube = bool(defaults.cube) or ctx.cube > 1 or ctx.cube_mine is not None or ctx.doubled
     if ctx.match_length:
         my_score, their_score = ctx.score
         return CubeState(ctx.cube, owner), MatchState(
@@ -377,11 +382,12 @@ def cube_rules(ctx: Context) -> tuple[CubeState, MoneyRules | MatchState]:
             their_score,
             crawford=ctx.crawford,
             backgammon_value=backgammon_value,
+            cube=cube,
         )
     # Unsaid (a bare Position ID): the Jacoby rule is on in money play wherever the variant
-    # has it (RULES.md 1.5).
-    jacoby = ctx.jacoby if ctx.jacoby is not None else bool(defaults.jacoby)
-    rules = MoneyRules(jacoby=jacoby, beaver=ctx.beavers, backgammon_value=backgammon_value)
+    # has it and the cube is used (RULES.md 1.5).
+    jacoby = cube and (ctx.jacoby if ctx.jacoby is not None else bool(defaults.jacoby))
+    rules = MoneyRules(jacoby, ctx.beavers and cube, backgammon_value, cube)
     return CubeState(ctx.cube, owner), rules
 
 
@@ -423,7 +429,9 @@ def cube_answer(d: CubeDecision, *, doubled: bool, crawford: bool) -> str:
         return f"cube action={d.response.value} {' '.join(fields)}"
     fields = [f"nodouble={_signed(d.no_double)}"]
     if d.action is Action.UNAVAILABLE:
-        reason = "crawford" if crawford else "opponent-owns-cube"
+        reason = (
+            "no-cube" if d.reason == NO_CUBE else "crawford" if crawford else "opponent-owns-cube"
+        )
         fields += [f"mwc-{k}={m:.3f}" for k, m in mwc.items() if m is not None]
         return f"cube action=cannot-double {' '.join(fields)} reason={reason}"
     assert d.response is not None and d.double_take is not None and d.double_pass is not None

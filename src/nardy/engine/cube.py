@@ -114,6 +114,14 @@ class MoneyRules:
     jacoby: bool = True
     beaver: bool = False
     backgammon_value: int = 3
+    cube: bool = True
+    """False where the game is played without the doubling cube (long nardy's default,
+    RULES.md 3.4): no one can double, and every result counts its cubeless points."""
+
+
+NO_CUBE = "no cube in this game"
+"""Why no one can double where the settings leave the cube out (:attr:`MoneyRules.cube`,
+:attr:`MatchState.cube`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,6 +138,9 @@ class MatchState:
     score_opp: int = 0
     crawford: bool = False
     backgammon_value: int = 3
+    cube: bool = True
+    """False where the match is played without the doubling cube (see
+    :attr:`MoneyRules.cube`)."""
 
     def __post_init__(self) -> None:
         if self.length < 1:
@@ -181,11 +192,12 @@ def game_rules(
     and in a match not yet won at ``score`` (players 0 and 1) the match state. A backgammon
     counts its setting's value only where the variant has one (long nardy has none)."""
     backgammon_value = settings.backgammon_value if settings.rules.has_bar else 1
-    money = MoneyRules(bool(settings.jacoby), bool(settings.beaver), backgammon_value)
+    cube = bool(settings.cube)
+    money = MoneyRules(bool(settings.jacoby), bool(settings.beaver), backgammon_value, cube)
     length = settings.match_length
     if not length or max(score) >= length:
         return money, None
-    match = MatchState(length, score[player], score[1 - player], crawford, backgammon_value)
+    match = MatchState(length, score[player], score[1 - player], crawford, backgammon_value, cube)
     return money, match
 
 
@@ -388,6 +400,8 @@ def _money_decision(out: _Outcomes, cube: CubeState, rules: MoneyRules, x: float
     p = out.win
     own, opp = _money_curves(w, lose)
     dead = out.equity(bv)  # gammons count once the cube has been turned
+    if not rules.cube:  # no cube, no Jacoby rule: every result counts its cubeless points
+        return _unavailable(dead, x, False, NO_CUBE)
     if cube.owner is Owner.CENTRED:
         # Under the Jacoby rule a game that ends with the cube still centred counts single,
         # so the ends of the centred curve and its dead part are those of a gammonless game;
@@ -494,7 +508,7 @@ def _match_model(out: _Outcomes, match: MatchState) -> LiveCubeModel:
         out.split(False),
         match.equity_after,
         backgammon_value=match.backgammon_value,
-        cube_available=not match.crawford_game,
+        cube_available=match.cube and not match.crawford_game,
     )
 
 
@@ -527,6 +541,8 @@ def _match_decision(out: _Outcomes, cube: CubeState, match: MatchState, x: float
     def emg(m: float) -> float:
         return mwc_to_emg(m, match, c)
 
+    if not match.cube:
+        return _unavailable(emg(nd), x, False, NO_CUBE, nd)
     if match.crawford_game:
         return _unavailable(
             emg(nd), x, redouble, "Crawford game" if match.length > 1 else "the cube is dead", nd
@@ -613,7 +629,7 @@ def resignation_decision(
         play_on = 1.0 - decision.mwc
     else:
         accept = float((1, 2, rules.backgammon_value)[level - 1])
-        if rules.jacoby and cube.owner is Owner.CENTRED:
+        if rules.jacoby and rules.cube and cube.owner is Owner.CENTRED:
             accept = 1.0
         play_on = -decision.equity
     return ResignationDecision(accept >= play_on - 1e-12, accept, play_on)
