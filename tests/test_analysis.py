@@ -18,7 +18,6 @@ from nardy.core.game import Cube, Game, Phase
 from nardy.core.settings import Settings
 from nardy.engine import analysis, features_long
 from nardy.engine.analysis import (
-    Stakes,
     analyze,
     analyze_game,
     cube_action_key,
@@ -34,7 +33,9 @@ from nardy.engine.bots import HeuristicBot, play_game, step
 from nardy.engine.cube import Action, MatchState
 from nardy.engine.evaluator import ROLLS, evaluator, for_net
 from nardy.engine.net import Net, equity, flip
-from nardy.notation import position_from_id
+from nardy.engine.neural import NeuralBot
+from nardy.engine.stakes import Stakes
+from nardy.notation import parse_position, position_from_id
 from nardy.notation.record import game_record
 
 CONTACT = position_from_id("mGs8Awiw8+CAQQ", "backgammon")
@@ -48,8 +49,10 @@ class NetBot(HeuristicBot):
 
     name = "net0"
 
-    def choose_play(self, position: Position, d1: int, d2: int) -> Play:
-        return rank_plays(position, d1, d2, 0)[0].play
+    def choose_play(
+        self, position: Position, d1: int, d2: int, stakes: Stakes | None = None
+    ) -> Play:
+        return rank_plays(position, d1, d2, 0, stakes=stakes)[0].play
 
 
 @functools.cache
@@ -317,3 +320,59 @@ def test_equity_of_candidates_matches_the_net() -> None:
     ranked = rank_plays(CONTACT, 3, 1, 0)
     outputs = np.stack([r.outputs for r in ranked])
     np.testing.assert_allclose([r.equity for r in ranked], equity(outputs), atol=1e-6)
+
+
+# -- checker play by the match score (issue 12 item 4) -----------------------------------------
+
+CRAWFORD_55 = "rJ0jA0A2O1PAAA:sIF2ACAAAAAE"
+"""X to play 5-5 at 2-0 in a 3-point match, the Crawford game: X needs one point, so his
+gammons are worth nothing, while the money equity prizes them."""
+
+
+@pytest.mark.parametrize(("ply", "level"), [(1, "expert"), (2, "world-class")])
+def test_hint_bot_and_analysis_give_one_answer_at_the_match_score(ply: int, level: str) -> None:
+    position = parse_position(CRAWFORD_55)
+    stakes = Stakes.at(Settings(match_length=3), (2, 0), 0, crawford=True)
+    hinted = rank_plays(position, 5, 5, ply, stakes=stakes)
+    # The hint ranks by match winning chances, its move filter too: no play that the filter
+    # left shallower is worth more than the best one searched to the full ply.
+    assert hinted[0].ply == ply
+    assert all(r.equity <= hinted[0].equity + 1e-9 for r in hinted)
+    assert hinted[0].mwc == pytest.approx(max(r.mwc or 0.0 for r in hinted if r.ply == ply))
+    # The bot, playing the game at that score, plays the hint's play ...
+    game = Game(
+        Settings(match_length=3),
+        FixedDice([5, 5]),
+        crawford=True,
+        score=(2, 0),
+        first_player=0,
+        position=position,
+    )
+    bots = (NeuralBot(level), NeuralBot(level))
+    step(game, bots)
+    assert step(game, bots) == f"plays {hinted[0].play}"
+    # ... and the analysis at the same ply finds no error in it.
+    judged = analyze_game(game, ply=ply, score=(2, 0)).plays[0]
+    assert judged.played == judged.best == str(hinted[0].play)
+    assert judged.loss == 0.0
+    assert judged.best_equity == pytest.approx(hinted[0].equity, abs=1e-6)
+
+
+def test_the_move_filter_ranks_by_the_measure_it_is_given() -> None:
+    ev = evaluator("backgammon")
+    position = parse_position(CRAWFORD_55)
+    stakes = Stakes.at(Settings(match_length=3), (2, 0), 0, crawford=True)
+    by_money = ev.rank(position, 5, 5, 1)
+    by_match = ev.rank(position, 5, 5, 1, stakes.equities)
+    for ranked, measure in ((by_money, equity), (by_match, stakes.equities)):
+        values = [c.value for c in ranked]
+        assert values == pytest.approx(
+            [float(measure(c.outputs[None, :])[0]) for c in ranked], abs=1e-6
+        )
+        deep = [c.value for c in ranked if c.ply == 1]
+        assert deep == sorted(deep, reverse=True)
+        # The filter searched the best plays by this measure at 0-ply.
+        shallow = sorted(
+            ranked, key=lambda c: -float(measure(ev.after(position.variant, [c.after], 0))[0])
+        )
+        assert ranked[0].after in [c.after for c in shallow[:8]]

@@ -17,11 +17,12 @@ from nardy.cli.main import main
 from nardy.core.dice import SeededDice
 from nardy.core.game import Game
 from nardy.core.settings import Settings
-from nardy.engine.analysis import Stakes, cube_analysis, evaluate, rank_plays
+from nardy.engine.analysis import cube_analysis, evaluate, rank_plays
 from nardy.engine.bots import HeuristicBot, play_game
 from nardy.engine.cube import MatchState
 from nardy.engine.evaluator import evaluator
 from nardy.engine.net import equity
+from nardy.engine.stakes import Stakes
 from nardy.notation import parse_position
 from nardy.notation.mat import export_mat
 from nardy.notation.record import game_record

@@ -778,3 +778,16 @@ def test_the_documented_session_still_has_this_form() -> None:
             return keyword, list(keys)
 
         assert form(got) == form(documented), question
+
+
+def test_move_ranks_by_the_match_score_of_a_match_id() -> None:
+    # Issue 12: the engine's bot plays what hint ranks first at the score (2-0 of 3,
+    # Crawford), not the money play.
+    from nardy.engine.analysis import rank_plays
+    from nardy.engine.stakes import Stakes
+
+    text = "rJ0jA0A2O1PAAA:sIF2ACAAAAAE"
+    reply = answer(f"move backgammon {text} --level world-class")
+    stakes = Stakes.at(Settings(match_length=3), (2, 0), 0, crawford=True)
+    best = rank_plays(parse_position(text), 5, 5, 2, stakes=stakes)[0]
+    assert reply.startswith(f"move {best.play} ")

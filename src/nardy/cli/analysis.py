@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
-from nardy.cli.engine import Context, cube_rules, read_position
+from nardy.cli.engine import Context, context_stakes, read_position
 from nardy.cli.options import die
 from nardy.cli.play import counted, dice_text
 from nardy.cli.records import group_matches, parse_jsonl
@@ -38,7 +38,6 @@ from nardy.engine.analysis import (
     GameAnalysis,
     PlayerStats,
     RankedPlay,
-    Stakes,
     analyze,
     cube_action_key,
     cube_analysis,
@@ -47,7 +46,7 @@ from nardy.engine.analysis import (
     load_evaluator,
     rank_plays,
 )
-from nardy.engine.cube import CubeDecision, MoneyRules, Owner
+from nardy.engine.cube import CubeDecision, Owner
 from nardy.engine.evaluator import MAX_PLY
 from nardy.engine.features import F32
 from nardy.engine.rollout import (
@@ -59,6 +58,7 @@ from nardy.engine.rollout import (
     rollouts,
     unpaired_error,
 )
+from nardy.engine.stakes import Stakes
 from nardy.notation import parse_position, position_id
 from nardy.notation.mat import import_mat
 from nardy.notation.xgid import CubeAction
@@ -275,15 +275,9 @@ def _context(position: Position, text: str) -> Situation:
     else:  # a bare Position ID: money play with the variant's default rules
         ctx = Context(position)
     try:
-        cube, rules = cube_rules(ctx)
+        stakes = context_stakes(ctx)
     except ValueError as exc:
         raise NardyError(f"cannot analyse this score: {exc}") from None
-    if isinstance(rules, MoneyRules):
-        money, match, in_use = rules, None, rules.cube
-    else:
-        money, match, in_use = MoneyRules(cube=rules.cube), rules, rules.cube
-        in_use = in_use and not rules.crawford_game
-    stakes = Stakes(cube.value, cube.owner, money, match, in_use)
     return Situation(position, ctx.dice, stakes, ctx.cube_action)
 
 

@@ -47,6 +47,7 @@ from nardy.engine.net import (
 )
 from nardy.engine.net import equity as cubeless_equity
 from nardy.engine.neural import DEFAULT_LEVEL, LEVELS, Level, NeuralBot, level
+from nardy.engine.stakes import Stakes
 from nardy.notation import decode_match_id, parse_position, parse_xgid, position_id
 from nardy.notation.match_id import MATCH_ID_LENGTH, CubeOwner, GameState
 from nardy.notation.position_id import ID_LENGTH, position_from_id
@@ -337,10 +338,14 @@ def cmd_move(args: Sequence[str], defaults: Defaults = DEFAULTS) -> str:
     pos = ctx.position
     if pos.outcome() is not None:
         raise ProtocolError("the game is over: a side has borne off all its checkers")
-    ranked = net_for(v).rank(pos, dice[0], dice[1], lvl.ply)
+    # Plays are ranked by what they are worth at the score of a Match ID or XGID, as the bot
+    # ranks them in a game.
+    stakes = context_stakes(ctx)
+    ranked = net_for(v).rank(pos, dice[0], dice[1], lvl.ply, stakes.equities)
     # Without noise the bot plays the best play ranked (no need to rank twice); with noise it
     # draws, and only the bot knows how: ask it, at 0 ply the second ranking is cheap.
-    after = NeuralBot(lvl.name, seed=seed).choose(pos, *dice) if lvl.noise else ranked[0].after
+    bot = NeuralBot(lvl.name, seed=seed)
+    after = bot.choose(pos, *dice, stakes) if lvl.noise else ranked[0].after
     chosen = next(c for c in ranked if c.after == after)
     play = next(p for p in pos.legal_plays(*dice) if (p.position.mine, p.position.theirs) == after)
     return (
@@ -389,6 +394,17 @@ def cube_rules(ctx: Context) -> tuple[CubeState, MoneyRules | MatchState]:
     jacoby = cube and (ctx.jacoby if ctx.jacoby is not None else bool(defaults.jacoby))
     rules = MoneyRules(jacoby, ctx.beavers and cube, backgammon_value, cube)
     return CubeState(ctx.cube, owner), rules
+
+
+def context_stakes(ctx: Context) -> Stakes:
+    """What the game of a :class:`Context` is played for, from the side on roll: the
+    :class:`~nardy.engine.stakes.Stakes` by which the bot, ``hint`` and ``analyze`` value
+    plays and cube decisions."""
+    cube, rules = cube_rules(ctx)
+    if isinstance(rules, MoneyRules):
+        return Stakes(cube.value, cube.owner, rules, None, rules.cube)
+    in_use = rules.cube and not rules.crawford_game
+    return Stakes(cube.value, cube.owner, MoneyRules(cube=rules.cube), rules, in_use)
 
 
 def cmd_cube(args: Sequence[str], defaults: Defaults = DEFAULTS) -> str:

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -52,21 +52,13 @@ from nardy.core.game import Game
 from nardy.engine.cube import (
     Action,
     CubeDecision,
-    CubeState,
     MatchState,
-    MoneyRules,
-    Owner,
     Response,
-    cube_decision,
-    game_rules,
-    mwc_cubeless,
-    mwc_to_emg,
-    relative_owner,
 )
 from nardy.engine.evaluator import MAX_PLY, ROLLS, Candidate, Evaluator, Pair, evaluator
 from nardy.engine.features import F32
 from nardy.engine.met import match_equity
-from nardy.engine.net import LOSE_BACKGAMMON, WIN_BACKGAMMON, equity, flip
+from nardy.engine.net import flip
 from nardy.engine.rollout import (
     ROLL_WEIGHTS,
     best_plays,
@@ -74,6 +66,7 @@ from nardy.engine.rollout import (
     roll_index,
     worker_pool,
 )
+from nardy.engine.stakes import Stakes
 from nardy.notation.position_id import position_id
 from nardy.notation.record import replay
 
@@ -174,102 +167,6 @@ def _check_ply(ply: int) -> None:
         raise NardyError(f"the ply is 0-{MAX_PLY}, not {ply}")
 
 
-# -- what an equity is worth ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Stakes:
-    """What the game is played for, seen from one player: money (``match`` None) with its
-    rules, or a match at a score, and the cube's value and owner. It turns the net's five
-    probabilities into normalised equity (EMG) and prices an equity difference."""
-
-    cube: int = 1
-    owner: Owner = Owner.CENTRED
-    money: MoneyRules = field(default_factory=MoneyRules)
-    match: MatchState | None = None
-    cube_in_use: bool = True
-    """False where the game has no cube (the settings, or no cube decisions to judge)."""
-
-    def swap(self) -> Stakes:
-        """The same stakes seen from the opponent."""
-        owner = {Owner.ME: Owner.OPPONENT, Owner.OPPONENT: Owner.ME}.get(self.owner, self.owner)
-        match = self.match
-        if match is not None:
-            match = replace(match, score_me=match.score_opp, score_opp=match.score_me)
-        return replace(self, owner=owner, match=match)
-
-    def equities(self, outputs: F32) -> F64:
-        """Normalised equity (EMG) of each row of five probabilities, for their owner."""
-        if self.match is None:
-            extra = 3 - self.money.backgammon_value  # net.equity counts a backgammon triple
-            values: F64 = equity(outputs).astype(np.float64)
-            return values - extra * (outputs[:, WIN_BACKGAMMON] - outputs[:, LOSE_BACKGAMMON])
-        match, cube = self.match, self.cube
-        return np.array(
-            [mwc_to_emg(mwc_cubeless(row, match, cube), match, cube) for row in outputs],
-            dtype=np.float64,
-        )
-
-    def equity(self, outputs: F32) -> float:
-        """Normalised equity of one row of five probabilities."""
-        return float(self.equities(outputs[None, :])[0])
-
-    def mwc(self, outputs: F32) -> float | None:
-        """The cubeless match winning chance of five probabilities (None for money)."""
-        return None if self.match is None else mwc_cubeless(outputs, self.match, self.cube)
-
-    @property
-    def unit(self) -> float:
-        """What one unit of normalised equity is worth: points (the cube) for money, match
-        winning chance for a match (half the swing between winning and losing a single
-        game at this cube, gnubg's ``eq2mwc``)."""
-        if self.match is None:
-            return float(self.cube)
-        m, c = self.match, self.cube
-        win = m.equity_after(m.away_me - c, m.away_opp)
-        lose = m.equity_after(m.away_me, m.away_opp - c)
-        return (win - lose) / 2.0
-
-    @property
-    def cube_dead(self) -> bool:
-        """In a match, whether the cube is dead for the player on roll: a single game won at
-        the current cube already wins him the match (his score plus the cube reaches the
-        length), so doubling can gain him nothing. GNU Backgammon offers no double then
-        (``GetDPEq``). In a 1-point match it is dead from the start; the Crawford game, where
-        no one may double, is :attr:`cube_in_use`'s business."""
-        return self.match is not None and self.match.away_me <= self.cube
-
-    def decision(self, outputs: F32, position: Position, *, doubled: bool = False) -> CubeDecision:
-        """The cube decision of the side on roll in ``position`` with these probabilities.
-
-        Where the cube is dead for him it is "No double: the cube is dead", without the
-        double's equities, unless he has ``doubled`` already: then it is his opponent's take
-        or pass that is to be decided, and the equities are all there."""
-        d = cube_decision(
-            outputs,
-            CubeState(self.cube, self.owner),
-            money=None if self.match is not None else self.money,
-            match=self.match,
-            race=position.is_race(),
-            pips=position.pips()[0],
-        )
-        if doubled or d.action is Action.UNAVAILABLE or not self.cube_dead:
-            return d
-        return replace(
-            d,
-            double_take=None,
-            double_pass=None,
-            double_beaver=None,
-            action=Action.UNAVAILABLE,
-            response=None,
-            take_point=None,
-            cash_point=None,
-            mwc_double_take=None,
-            mwc_double_pass=None,
-            reason="the cube is dead",
-        )
-
-
 # -- hints ----------------------------------------------------------------------------------------
 
 
@@ -299,25 +196,25 @@ def rank_plays(
     (money by default).
 
     Plays are compared at the deepest ply they reached: all at 0-ply, the most promising
-    ones at 1-ply and then ``ply`` (the evaluator's move filter, by money equity), so the
-    tail of the list has shallower values (see :attr:`RankedPlay.ply`)."""
+    ones at 1-ply and then ``ply`` (the evaluator's move filter, by the same measure:
+    :meth:`Stakes.equities`, match winning chances in a match), so the tail of the list has
+    shallower values (see :attr:`RankedPlay.ply`). The bot ranks the same way
+    (:meth:`nardy.engine.neural.NeuralBot.choose` with the game's stakes)."""
     _check_ply(ply)
     ev = ev or load_evaluator(position.variant)
     stakes = stakes or Stakes()
     plays = _plays_by_result(position, d1, d2)
-    candidates = ev.rank(position, d1, d2, ply)
+    candidates = ev.rank(position, d1, d2, ply, stakes.equities)
     if len(candidates) == 1 and candidates[0].ply < ply:
         # A forced play, or no legal move at all: nothing to choose, but valued at the ply
         # asked, like the plays of any other roll.
         only = candidates[0].after
-        candidates = [Candidate(only, ev.after(position.variant, [only], ply)[0], ply)]
-    values = stakes.equities(np.stack([c.outputs for c in candidates]))
-    ranked = [
-        RankedPlay(plays[c.after], c.outputs, c.ply, float(value), stakes.mwc(c.outputs))
-        for c, value in zip(candidates, values, strict=True)
+        outputs = ev.after(position.variant, [only], ply)[0]
+        candidates = [Candidate(only, outputs, ply, stakes.equity(outputs))]
+    return [
+        RankedPlay(plays[c.after], c.outputs, c.ply, c.value, stakes.mwc(c.outputs))
+        for c in candidates
     ]
-    ranked.sort(key=lambda r: (-r.ply, -r.equity))
-    return ranked
 
 
 def _plays_by_result(position: Position, d1: int, d2: int) -> dict[Pair, Play]:
@@ -737,9 +634,7 @@ def _turn_tasks(game: Game, index: int, score: tuple[int, int]) -> list[_TurnTas
     settings = game.settings
 
     def stakes(player: int, cube: int, owner: int | None) -> Stakes:
-        money, match = game_rules(settings, score, player, game.crawford)
-        in_use = bool(settings.cube) and not game.crawford
-        return Stakes(cube, relative_owner(owner, player), money, match, in_use)
+        return Stakes.at(settings, score, player, game.crawford, cube, owner)
 
     cube, owner = game.start_cube[0] << game.cube.automatic, game.start_cube[1]
     opening = bool(game.opening_rolls) and game.variant.opening_dice_played

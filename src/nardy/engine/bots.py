@@ -34,6 +34,7 @@ from typing import Protocol
 from nardy.core import BAR, OFF, Play, Position, Variant
 from nardy.core.game import Game, GameResult, Phase
 from nardy.core.match import Match
+from nardy.engine.stakes import Stakes
 
 
 class Bot(Protocol):
@@ -46,8 +47,11 @@ class Bot(Protocol):
     name: str
     """A short name for the bot, as ``--bots`` and records name it."""
 
-    def choose_play(self, position: Position, d1: int, d2: int) -> Play:
-        """One of ``position.legal_plays(d1, d2)``: what to play with this roll."""
+    def choose_play(
+        self, position: Position, d1: int, d2: int, stakes: Stakes | None = None
+    ) -> Play:
+        """One of ``position.legal_plays(d1, d2)``: what to play with this roll, for what
+        the game is played for (``stakes``, from the mover's side; None: money play)."""
         ...
 
     def should_double(self, game: Game, player: int) -> bool:
@@ -125,7 +129,7 @@ def step(game: Game, bots: Sequence[Bot | None]) -> str:
             game.undo(player)
         dice = game.dice
         assert dice is not None
-        play = game.play(player, bot.choose_play(game.position, *dice))
+        play = game.play(player, bot.choose_play(game.position, *dice, Stakes.of(game, player)))
         return f"plays {play}" if play.moves else "cannot move"
     if phase is Phase.CHOOSE_DOUBLE:
         die = bot.choose_double(game.position)
@@ -240,7 +244,10 @@ class RandomBot:
     def __init__(self, seed: int | str | None = None) -> None:
         self._rng = random.Random(seed)
 
-    def choose_play(self, position: Position, d1: int, d2: int) -> Play:
+    def choose_play(
+        self, position: Position, d1: int, d2: int, stakes: Stakes | None = None
+    ) -> Play:
+        del stakes  # any play will do
         return self._rng.choice(position.legal_plays(d1, d2))
 
     def should_double(self, game: Game, player: int) -> bool:
@@ -295,7 +302,10 @@ class HeuristicBot:
     TAKE_LEAD = 0.30  # the taker takes while the roller leads by no more than this
     TOO_GOOD_LEAD = 0.50  # play on for a gammon rather than double the opponent out
 
-    def choose_play(self, position: Position, d1: int, d2: int) -> Play:
+    def choose_play(
+        self, position: Position, d1: int, d2: int, stakes: Stakes | None = None
+    ) -> Play:
+        del stakes  # the heuristic plays the same at every score
         plays = position.legal_plays(d1, d2)
         if len(plays) == 1:
             return plays[0]

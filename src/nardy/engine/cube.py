@@ -45,6 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nardy.core.settings import Settings
+from nardy.engine.errors import EngineError
 from nardy.engine.met import (
     Curve,
     LiveCubeModel,
@@ -103,7 +104,7 @@ class CubeState:
 
     def __post_init__(self) -> None:
         if not isinstance(self.value, int) or self.value < 1:
-            raise ValueError(f"a cube value is a whole number from 1, not {self.value!r}")
+            raise EngineError(f"a cube value is a whole number from 1, not {self.value!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,13 +145,13 @@ class MatchState:
 
     def __post_init__(self) -> None:
         if self.length < 1:
-            raise ValueError(f"a match is played to 1 point or more, not {self.length}")
+            raise EngineError(f"a match is played to 1 point or more, not {self.length}")
         if not (0 <= self.score_me < self.length and 0 <= self.score_opp < self.length):
-            raise ValueError(
+            raise EngineError(
                 f"a match to {self.length} cannot be at {self.score_me}-{self.score_opp}"
             )
         if self.crawford and 1 not in (self.away_me, self.away_opp):
-            raise ValueError("the Crawford game needs a player one point away")
+            raise EngineError("the Crawford game needs a player one point away")
 
     @property
     def away_me(self) -> int:
@@ -303,7 +304,7 @@ class _Outcomes:
     def of(cls, probs: Probabilities) -> _Outcomes:
         values = [float(v) for v in np.asarray(probs, dtype=np.float64).reshape(-1)]
         if len(values) != 5 or not all(math.isfinite(v) for v in values):
-            raise ValueError(f"five finite probabilities are needed, not {probs!r}")
+            raise EngineError(f"five finite probabilities are needed, not {probs!r}")
         p, wg, wbg, lg, lbg = (min(max(v, 0.0), 1.0) for v in values)
         wg = min(wg, p)
         wbg = min(wbg, wg)
@@ -562,7 +563,7 @@ def _match_decision(out: _Outcomes, cube: CubeState, match: MatchState, x: float
 
 def _rules(money: MoneyRules | None, match: MatchState | None) -> MoneyRules | MatchState:
     if money is not None and match is not None:
-        raise ValueError("a game is money play or a match, not both")
+        raise EngineError("a game is money play or a match, not both")
     return match if match is not None else (money or MoneyRules())
 
 
@@ -587,7 +588,7 @@ def cube_decision(
     cube = cube or CubeState()
     x = cube_efficiency(race, pips) if efficiency is None else efficiency
     if not 0.0 <= x <= 1.0:
-        raise ValueError(f"a cube efficiency is between 0 and 1, not {x}")
+        raise EngineError(f"a cube efficiency is between 0 and 1, not {x}")
     rules = _rules(money, match)
     if isinstance(rules, MatchState):
         return _match_decision(out, cube, rules, x)
@@ -614,7 +615,7 @@ def resignation_decision(
     proper cube action leaves his opponent. Accept when that is no more. A tie accepts.
     """
     if level not in (1, 2, 3):
-        raise ValueError(
+        raise EngineError(
             f"a resignation is of a single (1), gammon (2) or backgammon (3), not {level}"
         )
     cube = cube or CubeState()

@@ -56,8 +56,10 @@ from nardy.engine.cube import (
     relative_owner,
     resignation_decision,
 )
+from nardy.engine.errors import EngineError
 from nardy.engine.evaluator import Evaluator, evaluator, for_net, has_net
 from nardy.engine.net import Net
+from nardy.engine.stakes import Stakes
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +89,7 @@ def level(name: str) -> Level:
     try:
         return LEVELS[DEFAULT_LEVEL if name == "neural" else name]
     except KeyError:
-        raise ValueError(f"unknown level {name!r}; known: {', '.join(LEVELS)}") from None
+        raise EngineError(f"unknown level {name!r}; known: {', '.join(LEVELS)}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,23 +163,31 @@ class NeuralBot:
 
     # -- checker play ------------------------------------------------------------------------
 
-    def choose(self, position: Position, d1: int, d2: int) -> tuple[Side, Side]:
-        """The (mine, theirs) reached by the chosen play, still from the mover's side."""
+    def choose(
+        self, position: Position, d1: int, d2: int, stakes: Stakes | None = None
+    ) -> tuple[Side, Side]:
+        """The (mine, theirs) reached by the chosen play, still from the mover's side.
+
+        Plays are ranked by what they are worth at ``stakes`` (money by default; in a match
+        the match winning chance at the score), as ``hint`` and ``analyze`` rank them."""
         if stand_in := self.stand_in(position.variant):
             after = stand_in.choose_play(position, d1, d2).position
             return after.mine, after.theirs
-        ranked = self.evaluator(position).rank(position, d1, d2, self.level.ply)
+        measure = None if stakes is None else stakes.equities
+        ranked = self.evaluator(position).rank(position, d1, d2, self.level.ply, measure)
         if self.level.noise and len(ranked) > 1:
-            noisy = [c.equity + self._rng.gauss(0.0, self.level.noise) for c in ranked]
+            noisy = [c.value + self._rng.gauss(0.0, self.level.noise) for c in ranked]
             return ranked[int(np.argmax(noisy))].after
         return ranked[0].after
 
-    def choose_play(self, position: Position, d1: int, d2: int) -> Play:
+    def choose_play(
+        self, position: Position, d1: int, d2: int, stakes: Stakes | None = None
+    ) -> Play:
         """The chosen play (the one :meth:`choose` reaches) as a legal :class:`Play`."""
         plays = position.legal_plays(d1, d2)
         if len(plays) == 1:
             return plays[0]
-        mine, theirs = self.choose(position, d1, d2)
+        mine, theirs = self.choose(position, d1, d2, stakes)
         return next(p for p in plays if p.position.mine == mine and p.position.theirs == theirs)
 
     def choose_double(self, position: Position) -> int:

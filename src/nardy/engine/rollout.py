@@ -53,6 +53,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nardy.core import CHECKERS, OFF, Position, variant
+from nardy.engine.errors import EngineError
 from nardy.engine.evaluator import ROLLS, Evaluator, Pair, consistent, evaluator
 from nardy.engine.features import F32
 from nardy.engine.net import OUTPUTS, equity, flip
@@ -133,7 +134,7 @@ def difference(a: RolloutResult, b: RolloutResult) -> tuple[float, float]:
     out of each game, the games of two plays are little correlated, and the paired error is
     about the unpaired one. It is the right error either way."""
     if len(a.equities) != len(b.equities):
-        raise ValueError("rollouts of different lengths cannot be paired")
+        raise EngineError("rollouts of different lengths cannot be paired")
     diff = a.equities - b.equities
     n = len(diff)
     error = float(diff.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
@@ -234,9 +235,9 @@ def rollouts(
     process, each :data:`CHUNK` in several) with the games finished so far over all the
     rollouts and each rollout's running mean equity (NaN before its first game)."""
     if games < 1:
-        raise ValueError(f"a rollout needs at least one game, not {games}")
+        raise EngineError(f"a rollout needs at least one game, not {games}")
     if truncate < 0:
-        raise ValueError(f"truncate is a number of plays (0: none), not {truncate}")
+        raise EngineError(f"truncate is a number of plays (0: none), not {truncate}")
     if not positions:
         return []
     ev = ev or evaluator(positions[0].variant)
