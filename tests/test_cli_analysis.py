@@ -17,7 +17,7 @@ from nardy.cli.main import main
 from nardy.core.dice import SeededDice
 from nardy.core.game import Game
 from nardy.core.settings import Settings
-from nardy.engine.analysis import cube_analysis, evaluate, rank_plays
+from nardy.engine.analysis import DEFAULT_PLY, cube_analysis, evaluate, rank_plays
 from nardy.engine.bots import HeuristicBot, play_game
 from nardy.engine.cube import MatchState
 from nardy.engine.evaluator import evaluator
@@ -382,3 +382,24 @@ def test_long_nardy_is_analysed_without_a_cube(capsys: pytest.CaptureFixture[str
     code, out, _ = run(capsys, "eval", START, "--ply", "0", "--format", "json")
     doc = json.loads(out)
     assert doc["cube-in-use"] is True and doc["jacoby"] is True
+
+
+def test_hint_eval_and_analyze_have_one_default_ply(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Issue 9: with the same default lookahead a hint and the analysis of the same play agree.
+    code, out, _ = run(capsys, "hint", START, "6", "5", "--format", "json")
+    hint_ply = json.loads(out)["ply"]
+    code, out, _ = run(capsys, "eval", START, "--format", "json")
+    eval_ply = json.loads(out)["ply"]
+    record = tmp_path / "game.json"
+    record.write_text(json.dumps(bot_game()), encoding="utf-8")
+    code, out, _ = run(capsys, "analyze", str(record), "--jobs", "1", "--format", "json")
+    assert code == 0
+    assert hint_ply == eval_ply == json.loads(out)["ply"] == DEFAULT_PLY
+    for command in ("hint", "eval", "analyze"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        assert f"({DEFAULT_PLY}; the same in hint, eval and analyze)" in " ".join(
+            capsys.readouterr().out.split()
+        )

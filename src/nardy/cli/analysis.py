@@ -33,6 +33,7 @@ from nardy.cli.records import group_matches, parse_jsonl
 from nardy.cli.selfplay import Progress
 from nardy.core import NardyError, NotationError, Position, Variant, variants
 from nardy.engine.analysis import (
+    DEFAULT_PLY,
     SKILLS,
     Analysis,
     GameAnalysis,
@@ -83,7 +84,7 @@ def add_parsers(subparsers: Any) -> None:
         "or pass.",
     )
     _position_arguments(hint, dice=True)
-    _ply_argument(hint, 2)
+    _ply_argument(hint, DEFAULT_PLY)
     hint.add_argument("--top", type=_positive, default=10, metavar="N", help="plays shown (10)")
     hint.add_argument(
         "--cube",
@@ -101,7 +102,7 @@ def add_parsers(subparsers: Any) -> None:
         "money equity.",
     )
     _position_arguments(ev, dice=False)
-    _ply_argument(ev, 2)
+    _ply_argument(ev, DEFAULT_PLY)
     _format_argument(ev)
     ev.set_defaults(handler=_guarded("eval", run_eval))
 
@@ -155,7 +156,7 @@ def add_parsers(subparsers: Any) -> None:
         "(GNU Backgammon's) and luck.",
     )
     an.add_argument("file", metavar="FILE", help="FILE.jsonl, FILE.json or FILE.mat ('-': stdin)")
-    _ply_argument(an, 1, what="the checker-play and cube analysis")
+    _ply_argument(an, DEFAULT_PLY, what="the checker-play and cube analysis")
     an.add_argument(
         "--jobs",
         type=_positive,
@@ -188,7 +189,9 @@ def _ply_argument(
         type=int,
         choices=range(MAX_PLY + 1),
         default=default,
-        help=f"the lookahead of {what}, 0-{MAX_PLY} ({default})",
+        help=f"the lookahead of {what}, 0-{MAX_PLY} ({default}"
+        + ("; the same in hint, eval and analyze" if default == DEFAULT_PLY else "")
+        + ")",
     )
 
 

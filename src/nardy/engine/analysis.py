@@ -155,6 +155,12 @@ def load_evaluator(v: Variant | str) -> Evaluator:
         raise NardyError(str(exc)) from None
 
 
+DEFAULT_PLY = 1
+"""The lookahead of ``nardy hint``, ``eval`` and ``analyze`` when none is asked: one and the
+same, so that a hint and the analysis of the same play agree (1-ply: a fraction of a second
+a hint, about a quarter of a second a turn of analysis; 2-ply costs about a second each)."""
+
+
 CLOSE_CUBE = 0.16
 """A cube decision is *close* when the proper action's equity is less than this above the
 double's (a take, or the pass capped at +1): gnubg's ``isCloseCubedecision`` (``eval.c``,
