@@ -7,6 +7,10 @@ import functools
 import json
 import os
 import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -403,3 +407,53 @@ def test_hint_eval_and_analyze_have_one_default_ply(
         assert f"({DEFAULT_PLY}; the same in hint, eval and analyze)" in " ".join(
             capsys.readouterr().out.split()
         )
+
+
+def _interrupt(args: list[str], started: re.Pattern[str]) -> tuple[int, str, str]:
+    """Run ``nardy ARGS`` in its own process group, and once its standard error shows
+    ``started``, press Ctrl-C as a terminal does: SIGINT to the whole group, the worker
+    processes included."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent / "src")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "nardy.cli.main", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        start_new_session=True,
+    )
+    assert proc.stderr is not None and proc.stdout is not None
+    seen = b""
+    deadline = time.monotonic() + 120
+    while not started.search(seen.decode("utf-8", "replace")):
+        chunk = os.read(proc.stderr.fileno(), 4096)
+        assert chunk and time.monotonic() < deadline, seen.decode("utf-8", "replace")
+        seen += chunk
+    os.killpg(proc.pid, signal.SIGINT)
+    out, rest = proc.communicate(timeout=60)
+    return proc.returncode, out.decode(), (seen + rest).decode("utf-8", "replace")
+
+
+def test_ctrl_c_stops_a_rollout_with_its_partial_result() -> None:
+    # Issue 9 defect 5: no traceback from the parent or its workers; the partial result.
+    code, out, err = _interrupt(
+        ["rollout", START, "--games", "2000", "--jobs", "2", "--progress", "--truncate", "4"],
+        re.compile(r"\] [1-9][0-9]*/2000 games"),
+    )
+    assert code == 130
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert re.search(r"interrupted: [0-9]+ of 2000 games finished", err)
+    assert re.search(r"Rollout of X on roll .*: [0-9]+ games of 2000 \(interrupted\)", out)
+    assert "mean" in out and "95% confidence interval" in out
+
+
+def test_ctrl_c_stops_an_analysis_saying_what_was_done(tmp_path: Path) -> None:
+    record = tmp_path / "games.jsonl"
+    game = bot_game()
+    record.write_text("\n".join(json.dumps({**game, "game": i + 1}) for i in range(6)), "utf-8")
+    code, out, err = _interrupt(
+        ["analyze", str(record), "--jobs", "2", "--progress"],
+        re.compile(r"\] [1-9][0-9]*/[0-9]+ turns"),
+    )
+    assert code == 130 and out == ""
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert re.search(r"interrupted after judging [0-9]+ of [0-9]+ turns", err)

@@ -53,6 +53,7 @@ from nardy.engine.features import F32
 from nardy.engine.rollout import (
     STRATUM,
     Z95,
+    RolloutInterrupted,
     RolloutResult,
     difference,
     rollout_processes,
@@ -70,6 +71,8 @@ play with truncation after 10 plays and variance reduction."""
 COLUMNS = ("Win", "W(g)", "W(bg)", "Lose", "L(g)", "L(bg)")
 """The five probabilities as GNU Backgammon heads them, with the losses' total."""
 _Bar = TypeVar("_Bar", bound=Progress)
+INTERRUPTED = 130
+"""The exit status of a command stopped by Ctrl-C (128 + SIGINT, as shells report it)."""
 
 
 def add_parsers(subparsers: Any) -> None:
@@ -227,6 +230,11 @@ def _guarded(
     def guarded(args: argparse.Namespace) -> int:
         try:
             return run(args)
+        except KeyboardInterrupt:
+            # Ctrl-C: stop without a traceback (the worker processes ignore it and go with
+            # their pool); a command that has something to show has shown it already.
+            print(f"\nnardy {command}: interrupted", file=sys.stderr)
+            return INTERRUPTED
         except BrokenPipeError:
             raise  # the reader went away: ``nardy.cli.main`` stops quietly
         except (NardyError, OSError, UnicodeDecodeError) as exc:
@@ -657,27 +665,49 @@ def run_rollout(args: argparse.Namespace) -> int:
         starts = [position]
     progress = _progress(args, _RolloutProgress(args.games * len(starts), sys.stderr))
     began = time.perf_counter()
-    results = rollouts(
-        starts,
-        games=args.games,
-        truncate=args.truncate,
-        seed=args.seed,
-        ply=args.ply,
-        reduce_variance=not args.no_reduction,
-        after_play=dice is not None,
-        jobs=args.jobs,
-        ev=ev,
-        progress=progress,
-    )
+    stopped = ""
+    try:
+        results = rollouts(
+            starts,
+            games=args.games,
+            truncate=args.truncate,
+            seed=args.seed,
+            ply=args.ply,
+            reduce_variance=not args.no_reduction,
+            after_play=dice is not None,
+            jobs=args.jobs,
+            ev=ev,
+            progress=progress,
+        )
+    except RolloutInterrupted as stop:
+        if progress is not None:
+            print(file=sys.stderr)  # end the progress bar's line
+        if stop.results is None:
+            print(
+                f"nardy rollout: interrupted after {stop.finished} of {stop.total} games, "
+                "before any game of every rollout was finished: no result",
+                file=sys.stderr,
+            )
+            return INTERRUPTED
+        results = stop.results
+        stopped = (
+            f"interrupted: {stop.finished} of {stop.total} games finished; the partial "
+            f"result of the {counted(results[0].games, 'game')} finished for every rollout"
+        )
+        print(f"nardy rollout: {stopped}", file=sys.stderr)
     seconds = time.perf_counter() - began
     processes = rollout_processes(args.jobs, len(starts), args.games)
+    games = results[0].games
     order = sorted(range(len(results)), key=lambda i: -results[i].equity)
     best = results[order[0]]
+    status = INTERRUPTED if stopped else 0
     if args.format == "json":
         doc: dict[str, Any] = {
             "position": position_id(position),
             "variant": position.variant.key,
-            "games": args.games,
+            "games": games,
+            "games-asked": args.games,
+            "interrupted": bool(stopped),
             "truncate": args.truncate,
             "seed": args.seed,
             "ply": args.ply,
@@ -698,9 +728,9 @@ def run_rollout(args: argparse.Namespace) -> int:
                 for i in order
             ]
         print(json.dumps(doc, indent=1))
-        return 0
+        return status
     settings = [
-        counted(args.games, "game"),
+        counted(games, "game") + (f" of {args.games} (interrupted)" if stopped else ""),
         f"{args.ply}-ply plays",
         f"truncated after {counted(args.truncate, 'play')}" if args.truncate else "to the end",
         "no variance reduction" if args.no_reduction else "variance reduction",
@@ -725,7 +755,7 @@ def run_rollout(args: argparse.Namespace) -> int:
                 "  95% confidence interval of the equity: "
                 f"{_fixed(low, '+.3f')} to {_fixed(high, '+.3f')}"
             )
-        return 0
+        return status
     print(_title(position, f"Rollout of X's best plays of {dice_text(dice)}") + ":")
     print(", ".join(settings) + f"; the same dice for each play; {on}")
     print()
@@ -753,7 +783,7 @@ def run_rollout(args: argparse.Namespace) -> int:
             "  Diff: from the best play, game by game with the same dice; "
             f"were the games independent: {', '.join(unpaired)}"
         )
-    return 0
+    return status
 
 
 def _error(x: float) -> str:
@@ -851,14 +881,24 @@ def run_analyze(args: argparse.Namespace) -> int:
     progress = _progress(args, Progress(total, "turns", sys.stderr))
     analyses = []
     done = 0
+    judged = [0]  # the turns judged so far, for the message of an interrupted analysis
     for match in matches:
         start = done
 
         def show(turns: int, _: int, start: int = start) -> None:
+            judged[0] = start + turns
             if progress is not None:
                 progress.show(start + turns)
 
-        analysis = analyze(match, ply=args.ply, jobs=args.jobs, progress=show)
+        try:
+            analysis = analyze(match, ply=args.ply, jobs=args.jobs, progress=show)
+        except KeyboardInterrupt:
+            print(
+                f"\nnardy analyze: interrupted after judging {judged[0]} of {total} turns "
+                f"({len(analyses)} of {counted(len(matches), 'match')} finished): no report",
+                file=sys.stderr,
+            )
+            return INTERRUPTED
         done += sum(len(r.get("turns", [])) for r in match)
         analyses.append(analysis)
     if progress is not None and done < total:
