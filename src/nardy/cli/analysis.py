@@ -879,7 +879,7 @@ def run_analyze(args: argparse.Namespace) -> int:
     matches = group_matches(records)
     total = sum(len(r.get("turns", [])) for r in records)
     progress = _progress(args, Progress(total, "turns", sys.stderr))
-    analyses = []
+    analyses: list[Analysis] = []
     done = 0
     judged = [0]  # the turns judged so far, for the message of an interrupted analysis
     for match in matches:
