@@ -376,3 +376,56 @@ def test_the_move_filter_ranks_by_the_measure_it_is_given() -> None:
             ranked, key=lambda c: -float(measure(ev.after(position.variant, [c.after], 0))[0])
         )
         assert ranked[0].after in [c.after for c in shallow[:8]]
+
+
+# -- resignations (issue 9 defect 6) ------------------------------------------------------------
+
+
+def _resigned_game(answers: list[bool], position: Position | None = None) -> Game:
+    """A money game: player 0's opening 6-4 (or, from ``position``, player 1 on roll), then
+    player 1 resigns a single before his roll, answered by ``answers`` in turn."""
+    if position is None:
+        game = Game(Settings(), FixedDice([6, 4]))
+        game.roll_opening()
+        game.play(0, game.legal_plays()[0])
+    else:
+        game = Game(Settings(), FixedDice([]), first_player=1, position=position)
+    for accepted in answers:
+        game.resign(1, 1)
+        (game.accept_resignation if accepted else game.decline_resignation)(0)
+    return game
+
+
+def test_resigning_after_the_opening_is_judged_as_gnubg_does() -> None:
+    # Resigning a single right after the opponent's opening 6-4 gives away a point for a
+    # game worth about nothing: a very bad resignation; declining it is as bad an answer.
+    game = _resigned_game([False, True])
+    judged = analyze_game(game, ply=1)
+    offer, decline, again, accept = judged.resignations
+    assert (offer.player, offer.role, offer.action) == (1, "offer", "resign a single")
+    assert offer.proper == "play on" and offer.skill == "very bad"
+    assert offer.offered == 1.0  # a single, and the Jacoby rule makes any resignation one
+    play_on = -cube_analysis(game.records[1].before, Stakes(), 1)[1].equity
+    assert offer.play_on == pytest.approx(play_on, abs=1e-6)
+    assert offer.loss == pytest.approx(1.0 - play_on, abs=1e-6)
+    assert (decline.player, decline.action, decline.proper) == (0, "decline", "accept")
+    assert decline.loss == pytest.approx(offer.loss)
+    assert (accept.action, accept.proper, accept.loss) == ("accept", "accept", 0.0)
+    assert again.loss == pytest.approx(offer.loss)
+    one, zero = judged.stats[1], judged.stats[0]
+    assert one.resignations == 2 and one.resign_error == pytest.approx(2 * offer.loss)
+    assert zero.resignations == 2 and zero.resign_error == pytest.approx(decline.loss)
+    assert one.resign_marked["very bad"] == 2 and zero.resign_marked["very bad"] == 1
+    assert one.error == pytest.approx(one.checker_error + one.cube_error + one.resign_error)
+
+
+def test_a_hopeless_resignation_is_no_marked_error() -> None:
+    # Player 1 cannot win (two checkers on his 23-point against one on the opponent's
+    # 1-point, himself past gammon): resigning a single is right, and so is accepting it.
+    doomed = pos("backgammon", {23: 2}, {1: 1})
+    judged = analyze_game(_resigned_game([True], doomed), ply=1)
+    offer, accept = judged.resignations
+    # The net sees a trace of a chance where there is none: at most a whisker of a loss.
+    assert offer.skill is None and offer.loss < 0.01
+    assert offer.play_on == pytest.approx(offer.offered, abs=0.01)
+    assert accept.proper == "accept" and accept.loss == 0.0

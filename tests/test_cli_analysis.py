@@ -18,7 +18,7 @@ import pytest
 from test_analysis import bot_game
 
 from nardy.cli.main import main
-from nardy.core.dice import SeededDice
+from nardy.core.dice import FixedDice, SeededDice
 from nardy.core.game import Game
 from nardy.core.settings import Settings
 from nardy.engine.analysis import DEFAULT_PLY, cube_analysis, evaluate, rank_plays
@@ -457,3 +457,25 @@ def test_ctrl_c_stops_an_analysis_saying_what_was_done(tmp_path: Path) -> None:
     assert code == 130 and out == ""
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
     assert re.search(r"interrupted after judging [0-9]+ of [0-9]+ turns", err)
+
+
+def test_analyze_reports_resignations(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    game = Game(Settings(), FixedDice([6, 4]))
+    game.roll_opening()
+    game.play(0, game.legal_plays()[0])
+    game.resign(1, 1)
+    game.accept_resignation(0)
+    record = tmp_path / "resigned.json"
+    record.write_text(json.dumps(game_record(game, players=("Ann", "Bob"))), "utf-8")
+    code, out, _ = run(capsys, "analyze", str(record), "--jobs", "1")
+    assert code == 0
+    row = next(line for line in out.splitlines() if "Resign a single" in line)
+    assert row.split()[:2] == ["2", "Bob"] and "(before the roll)" in row
+    assert "Play on" in row and "very bad" in row
+    assert "Resignations" in out
+    code, out, _ = run(capsys, "analyze", str(record), "--jobs", "1", "--format", "json")
+    doc = json.loads(out)
+    offer, answer = doc["games"][0]["resignations"]
+    assert (offer["role"], offer["player"], offer["mark"]) == ("offer", 1, "very bad")
+    assert (answer["role"], answer["action"], answer["loss"]) == ("answer", "accept", 0.0)
+    assert doc["stats"][1]["resignations"] == 1

@@ -963,6 +963,12 @@ def _game_rows(a: Analysis, game: GameAnalysis, every: bool) -> list[list[str]]:
             proper = c.proper if c.role == "double" else c.proper.capitalize()
             row = [str(c.turn), a.players[c.player], "", action.capitalize(), proper]
             entries.append((c.turn, 0, [*row, f"{c.loss:.3f}", c.skill or "", ""]))
+    for r in game.resignations:
+        if every or r.skill is not None:
+            when = "after the roll" if r.after_roll else "before the roll"
+            action = r.action.capitalize() + (f" ({when})" if r.role == "offer" else "")
+            row = [str(r.turn), a.players[r.player], "", action, r.proper.capitalize()]
+            entries.append((r.turn, 0, [*row, f"{r.loss:.3f}", r.skill or "", ""]))
     for p in game.plays:
         if every or p.skill is not None:
             roll = luck.get((p.turn, p.player))
@@ -1024,6 +1030,13 @@ def _totals(a: Analysis) -> str:
             *both(lambda s: f"{s.cube_error:.3f} ({price(s.cube_value, '')})"),
         ],
         ["  Error rate mEMG", *both(lambda s: rate(s.cube_rate))],
+        ["Resignations", "", ""],
+        ["  Offered or answered", *both(lambda s: str(s.resignations))],
+        ["  Doubtful / bad / very bad", *both(lambda s: marks(s.resign_marked))],
+        [
+            f"  Errors EMG ({unit})",
+            *both(lambda s: f"{s.resign_error:.3f} ({price(s.resign_value, '')})"),
+        ],
         ["Luck", "", ""],
         ["  Very lucky / lucky rolls", *both(lambda s: pair(s.lucky, "very lucky", "lucky"))],
         [
@@ -1066,6 +1079,10 @@ def analysis_json(a: Analysis) -> dict[str, Any]:
             "cube-error": number(s.cube_error),
             "cube-error-value": number(s.cube_value),
             "cube-error-rate": number(s.cube_rate),
+            "resignations": s.resignations,
+            "resign-marked": keys(s.resign_marked),
+            "resign-error": number(s.resign_error),
+            "resign-error-value": number(s.resign_value),
             "error-rate": number(s.error_rate),
             "rating": s.rating,
             "rolls": s.rolls,
@@ -1123,6 +1140,22 @@ def analysis_json(a: Analysis) -> dict[str, Any]:
                         "mark": c.skill,
                     }
                     for c in g.cubes
+                ],
+                "resignations": [
+                    {
+                        "turn": r.turn,
+                        "player": r.player,
+                        "role": r.role,
+                        "level": r.level,
+                        "after-roll": r.after_roll,
+                        "action": r.action,
+                        "proper": r.proper,
+                        "offered": number(r.offered),
+                        "play-on": number(r.play_on),
+                        "loss": number(r.loss),
+                        "mark": r.skill,
+                    }
+                    for r in g.resignations
                 ],
                 "rolls": [
                     {

@@ -351,6 +351,41 @@ class CubeAction:
         return skill(self.loss)
 
 
+RESIGN_WORDS = {1: "single", 2: "gammon", 3: "backgammon"}
+"""A resignation's level as a word."""
+
+
+@dataclass(frozen=True, slots=True)
+class ResignationAction:
+    """One resignation judged, as GNU Backgammon judges them: the resigner's offer
+    (``role`` "offer") or his opponent's answer ("answer"), against the equity of playing on.
+
+    ``offered`` is what accepting gives the opponent and ``play_on`` what playing on is
+    worth to him (his cubeful equity at the analysis ply, normalised to the cube: EMG), both
+    for the opponent. Offering more than playing on would cost is the resigner's error (an
+    offer is judged whether or not it was accepted); accepting less than playing on, or
+    declining more, the opponent's. ``loss`` is the error, for the player who made it;
+    ``unit`` prices it (see :class:`CheckerPlay`)."""
+
+    turn: int
+    player: int
+    role: str
+    level: int
+    after_roll: bool
+    action: str
+    """What was done: "resign a single" (gammon, backgammon), "accept" or "decline"."""
+    proper: str
+    """The right action: "resign" or "play on" for the offer, "accept" or "decline"."""
+    offered: float
+    play_on: float
+    loss: float
+    unit: float
+
+    @property
+    def skill(self) -> str | None:
+        return skill(self.loss)
+
+
 @dataclass(frozen=True, slots=True)
 class Roll:
     """The luck of one roll for its roller: the equity of the roll thrown minus the average
@@ -384,6 +419,11 @@ class PlayerStats:
     cube_marked: dict[str, int] = field(default_factory=lambda: {name: 0 for name, _ in SKILLS})
     cube_error: float = 0.0
     cube_value: float = 0.0
+    resignations: int = 0
+    """Resignations offered or answered (each a decision in the error rate)."""
+    resign_marked: dict[str, int] = field(default_factory=lambda: {name: 0 for name, _ in SKILLS})
+    resign_error: float = 0.0
+    resign_value: float = 0.0
     rolls: int = 0
     luck: float = 0.0
     luck_value: float = 0.0
@@ -401,6 +441,9 @@ class PlayerStats:
             "cube_decisions",
             "cube_error",
             "cube_value",
+            "resignations",
+            "resign_error",
+            "resign_value",
             "rolls",
             "luck",
             "luck_value",
@@ -410,6 +453,7 @@ class PlayerStats:
         for counts, more in (
             (self.marked, other.marked),
             (self.cube_marked, other.cube_marked),
+            (self.resign_marked, other.resign_marked),
             (self.lucky, other.lucky),
         ):
             for key, n in more.items():
@@ -417,13 +461,14 @@ class PlayerStats:
 
     @property
     def decisions(self) -> int:
-        """What the error rate is per: unforced moves and close or actual cube decisions."""
-        return self.unforced + self.cube_decisions
+        """What the error rate is per: unforced moves, close or actual cube decisions and
+        resignations offered or answered."""
+        return self.unforced + self.cube_decisions + self.resignations
 
     @property
     def error(self) -> float:
-        """The total normalised error, checker play and cube."""
-        return self.checker_error + self.cube_error
+        """The total normalised error: checker play, cube and resignations."""
+        return self.checker_error + self.cube_error + self.resign_error
 
     @property
     def error_rate(self) -> float | None:
@@ -472,6 +517,7 @@ class GameAnalysis:
     kind: str | None
     cube: int
     stats: tuple[PlayerStats, PlayerStats]
+    resignations: tuple[ResignationAction, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -625,6 +671,8 @@ class _TurnTask:
     cube_before: Stakes | None
     """Before the roll, from the mover's side, where he could double; None elsewhere."""
     cube_actions: tuple[str, ...]
+    resignations: tuple[tuple[int, bool, bool], ...] = ()
+    """The resignations offered in the turn: (level, accepted, after the roll)."""
 
     @property
     def doubled(self) -> bool:
@@ -632,7 +680,9 @@ class _TurnTask:
         return bool(self.cube_actions) and self.cube_actions[0] == "double"
 
 
-_Judged = tuple[float | None, CheckerPlay | None, tuple[CubeAction, ...]]
+_Judged = tuple[
+    float | None, CheckerPlay | None, tuple[CubeAction, ...], tuple[ResignationAction, ...]
+]
 
 
 def _turn_tasks(game: Game, index: int, score: tuple[int, int]) -> list[_TurnTask]:
@@ -665,7 +715,9 @@ def _turn_tasks(game: Game, index: int, score: tuple[int, int]) -> list[_TurnTas
                 cube *= 2
                 if action == "beaver" or "beaver" not in turn.cube:
                     owner = 1 - turn.player  # the doubler's take of a beaver leaves it there
-        if turn.dice is None and not may_double:
+        # A surrender (level 0, long nardy) has no equity to weigh: only resignations are.
+        resignations = tuple(r for r in turn.resignations if r[0] in RESIGN_WORDS)
+        if turn.dice is None and not may_double and not resignations:
             continue
         rolled = turn.dice is not None and not turn.chosen
         tasks.append(
@@ -682,6 +734,7 @@ def _turn_tasks(game: Game, index: int, score: tuple[int, int]) -> list[_TurnTas
                 stakes(turn.player, cube, owner),
                 before_roll if may_double else None,
                 turn.cube,
+                resignations,
             )
         )
     return tasks
@@ -746,9 +799,63 @@ def _evaluate(ev: Evaluator, task: _TurnTask, ply: int) -> _Judged:
             outputs = evaluate(before, cube_ply(ply), ev)
         decision = task.cube_before.decision(outputs, before, doubled=task.doubled)
         cubes = _judge_cube(task, decision)
+    resigned = _judge_resignations(ev, before, task, ply)
     if task.after is None or task.dice is None:
-        return luck, None, cubes
-    return luck, _judge(ev, before, task, ply), cubes
+        return luck, None, cubes, resigned
+    return luck, _judge(ev, before, task, ply), cubes, resigned
+
+
+def _judge_resignations(
+    ev: Evaluator, before: Position, task: _TurnTask, ply: int
+) -> tuple[ResignationAction, ...]:
+    """The turn's resignations, offer and answer, against the equity of playing on: before
+    the roll the resigner's cubeful equity on roll (he could still double), after it the
+    opponent's on roll after the resigner's best play of the dice — both at the analysis
+    ply, for the opponent (gnubg's resignation analysis)."""
+    judged: list[ResignationAction] = []
+    stakes, opponent = task.stakes, 1 - task.player
+    for level, accepted, after_roll in task.resignations:
+        if after_roll and task.dice is not None:
+            best = rank_plays(before, *task.dice, ply, ev, stakes)[0]
+            theirs: F32 = flip(best.outputs[None, :])[0]
+            reached = best.play.position.swap()
+            play_on = stakes.swap().decision(theirs, reached).equity
+        else:
+            outputs = evaluate(before, cube_ply(ply), ev)
+            play_on = -stakes.decision(outputs, before).equity
+        offered = -stakes.result_equity(-stakes.resignation_points(level))
+        right = offered <= play_on + 1e-9  # a resignation giving away no more than playing on
+        judged.append(
+            ResignationAction(
+                task.turn,
+                task.player,
+                "offer",
+                level,
+                after_roll,
+                f"resign a {RESIGN_WORDS[level]}",
+                "resign" if right else "play on",
+                offered,
+                play_on,
+                max(0.0, offered - play_on),
+                stakes.unit,
+            )
+        )
+        judged.append(
+            ResignationAction(
+                task.turn,
+                opponent,
+                "answer",
+                level,
+                after_roll,
+                "accept" if accepted else "decline",
+                "accept" if offered >= play_on else "decline",
+                offered,
+                play_on,
+                max(0.0, (play_on - offered) if accepted else (offered - play_on)),
+                stakes.unit,
+            )
+        )
+    return tuple(judged)
 
 
 def _judge(ev: Evaluator, before: Position, task: _TurnTask, ply: int) -> CheckerPlay:
@@ -850,8 +957,17 @@ def _assemble(
     plays: list[CheckerPlay] = []
     cubes: list[CubeAction] = []
     rolls: list[Roll] = []
-    for task, (luck, play, cube_actions) in judged:
+    resignations: list[ResignationAction] = []
+    for task, (luck, play, cube_actions, resigned) in judged:
         player = stats[task.player]
+        for r in resigned:
+            resignations.append(r)
+            who = stats[r.player]
+            who.resignations += 1
+            who.resign_error += r.loss
+            who.resign_value += r.loss * r.unit
+            if r.skill is not None:
+                who.resign_marked[r.skill] += 1
         for c in cube_actions:
             cubes.append(c)
             who = stats[c.player]
@@ -894,6 +1010,7 @@ def _assemble(
         None if result is None else result.kind,
         game.cube.value,
         stats,
+        tuple(resignations),
     )
 
 

@@ -34,6 +34,7 @@ from nardy.engine.cube import (
     mwc_to_emg,
     relative_owner,
 )
+from nardy.engine.errors import EngineError
 from nardy.engine.features import F32
 from nardy.engine.net import LOSE_BACKGAMMON, WIN_BACKGAMMON, equity
 
@@ -104,6 +105,33 @@ class Stakes:
     def mwc(self, outputs: F32) -> float | None:
         """The cubeless match winning chance of five probabilities (None for money)."""
         return None if self.match is None else mwc_cubeless(outputs, self.match, self.cube)
+
+    def result_equity(self, points: int) -> float:
+        """The normalised equity (EMG) of the game ending now with this player winning
+        ``points`` per unit of cube (negative: losing them): the points themselves for
+        money, the match winning chance at the score they lead to, as EMG, in a match."""
+        if self.match is None:
+            return float(points)
+        m, c = self.match, self.cube
+        if points >= 0:
+            mwc = m.equity_after(m.away_me - points * c, m.away_opp)
+        else:
+            mwc = m.equity_after(m.away_me, m.away_opp + points * c)
+        return mwc_to_emg(mwc, m, c)
+
+    def resignation_points(self, level: int) -> int:
+        """What resigning a single (1), gammon (2) or backgammon (3) gives the opponent per
+        unit of cube (RULES.md 1.4): a gammon or backgammon counts single under the Jacoby
+        rule while the cube is centred, and a backgammon counts its setting's value."""
+        if level not in (1, 2, 3):
+            raise EngineError(
+                f"a resignation is of a single (1), gammon (2) or backgammon (3), not {level}"
+            )
+        if self.match is None:
+            if self.money.jacoby and self.money.cube and self.owner is Owner.CENTRED:
+                return 1
+            return (1, 2, self.money.backgammon_value)[level - 1]
+        return (1, 2, self.match.backgammon_value)[level - 1]
 
     @property
     def unit(self) -> float:
