@@ -72,6 +72,11 @@ class Bot(Protocol):
         backgammon (3); declining plays on."""
         ...
 
+    def resign_level(self, game: Game, player: int) -> int:
+        """The resignation to offer on one's turn before rolling: a single (1), gammon (2)
+        or backgammon (3), or 0 to play on (asked only where the variant has the levels)."""
+        ...
+
     def choose_double(self, position: Position) -> int:
         """Acey-deucey: the double (1-6) to name and play after the 1-2 (RULES.md 2)."""
         ...
@@ -118,6 +123,9 @@ def step(game: Game, bots: Sequence[Bot | None]) -> str:
         raise ValueError(f"player {player} is not a bot")
     phase = game.phase
     if phase is Phase.ROLL:
+        if game.variant.resignation_levels and (level := bot.resign_level(game, player)):
+            game.resign(player, level)
+            return f"resigns {('a single', 'a gammon', 'a backgammon')[level - 1]}"
         if game.can_double(player) and bot.should_double(game, player):
             game.double(player)
             return f"doubles to {2 * game.cube.value}"
@@ -244,6 +252,9 @@ class RandomBot:
     def __init__(self, seed: int | str | None = None) -> None:
         self._rng = random.Random(seed)
 
+    def resign_level(self, game: Game, player: int) -> int:
+        return 0  # plays every game out
+
     def choose_play(
         self, position: Position, d1: int, d2: int, stakes: Stakes | None = None
     ) -> Play:
@@ -301,6 +312,9 @@ class HeuristicBot:
     REDOUBLE_LEAD = 0.18
     TAKE_LEAD = 0.30  # the taker takes while the roller leads by no more than this
     TOO_GOOD_LEAD = 0.50  # play on for a gammon rather than double the opponent out
+
+    def resign_level(self, game: Game, player: int) -> int:
+        return 0  # plays every game out
 
     def choose_play(
         self, position: Position, d1: int, d2: int, stakes: Stakes | None = None

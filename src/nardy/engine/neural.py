@@ -58,7 +58,7 @@ from nardy.engine.cube import (
 )
 from nardy.engine.errors import EngineError
 from nardy.engine.evaluator import Evaluator, evaluator, for_net, has_net
-from nardy.engine.net import Net
+from nardy.engine.net import Net, flip
 from nardy.engine.stakes import Stakes
 
 
@@ -120,6 +120,14 @@ def game_probabilities(ev: Evaluator, game: Game, player: int, ply: int) -> np.n
     return probs
 
 
+HOPELESS = 0.01
+"""The bot considers resigning only where the net gives it no more than this chance to win."""
+RESIGN_MARGIN = 0.01
+"""How close, in normalised equity, what a resignation gives away must be to what playing on
+is worth to the opponent: the net's own error on a lost position (it sees a trace of a chance
+where there is none)."""
+
+
 @functools.cache
 def _load_net(path: str) -> Net:
     return Net.load(path)
@@ -144,6 +152,7 @@ class NeuralBot:
         self.net = net
         self._rng = random.Random(seed)
         self._heuristic = HeuristicBot()
+        self._offered: set[tuple[int, int]] = set()  # (game, turn) where it has resigned
 
     @classmethod
     def load(cls, path: str | Path | None = None, level_name: str = DEFAULT_LEVEL) -> NeuralBot:
@@ -235,6 +244,36 @@ class NeuralBot:
         if stand_in := self.stand_in(game.variant):
             return stand_in.should_beaver(game, player)
         return self.cube_decision(game).response is Response.BEAVER
+
+    def resign_level(self, game: Game, player: int) -> int:
+        """The resignation to offer before the roll: the lowest level (1 single, 2 gammon,
+        3 backgammon) that the opponent is right to accept and that gives away no more
+        than playing on (within :data:`RESIGN_MARGIN`), in a position the net finds
+        hopeless; 0 to play on. Offered once a turn: declined, the bot plays on."""
+        v = game.variant
+        key = (id(game), len(game.records))
+        if self.stand_in(v) or not v.resignation_levels or key in self._offered:
+            return 0
+        position = game.turn_start
+        ev = self.evaluator(position)
+        # The net alone first (the position as the opponent left it), which costs one
+        # evaluation: most positions are far from hopeless.
+        if position.outcome() is not None:
+            return 0
+        theirs = ev.after(v, [(position.theirs, position.mine)], 0)
+        if float(flip(theirs)[0][0]) > HOPELESS:
+            return 0
+        stakes = Stakes.of(game, player)
+        probs = game_probabilities(ev, game, player, max(self.level.ply, 1))
+        play_on = -stakes.decision(probs, position).equity  # for the opponent
+        for level in (1, 2, 3):
+            offered = -stakes.result_equity(-stakes.resignation_points(level))
+            if offered >= play_on - RESIGN_MARGIN:
+                if offered <= play_on + RESIGN_MARGIN:
+                    self._offered.add(key)
+                    return level
+                return 0
+        return 0
 
     def accept_resignation(self, game: Game, player: int, level: int) -> bool:
         if stand_in := self.stand_in(game.variant):
