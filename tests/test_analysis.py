@@ -429,3 +429,42 @@ def test_a_hopeless_resignation_is_no_marked_error() -> None:
     assert offer.skill is None and offer.loss < 0.01
     assert offer.play_on == pytest.approx(offer.offered, abs=0.01)
     assert accept.proper == "accept" and accept.loss == 0.0
+
+
+# -- the engine's errors and JSON (issue 8) ----------------------------------------------------
+
+
+def test_the_engine_raises_nardy_errors_never_a_bare_value_error() -> None:
+    import ast
+    from pathlib import Path
+
+    from nardy.engine.cube import CubeState
+    from nardy.engine.errors import EngineError, NoNetError
+
+    engine = Path(analysis.__file__).parent
+    for source in sorted(engine.glob("*.py")):
+        tree = ast.parse(source.read_text("utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+                name = getattr(node.exc.func, "id", None)
+                assert name != "ValueError", f"{source.name}:{node.lineno} raises ValueError"
+    with pytest.raises(NoNetError):
+        evaluator("acey-deucey")
+    with pytest.raises(EngineError):
+        evaluator("backgammon").rank(nardy.variant("backgammon").start(), 3, 1, 5)
+    with pytest.raises(NardyError):
+        CubeState(0)
+    with pytest.raises(NardyError):
+        MatchState(0)
+
+
+def test_the_analysis_json_is_written_by_the_engine() -> None:
+    import json
+
+    from nardy.engine.analysis_json import analysis_json
+
+    doc = analysis_json(analyze([bot_game()], ply=0))
+    assert json.loads(json.dumps(doc)) == doc
+    assert doc["players"] == ["Heuristic", "Net"] and doc["value-unit"] == "points"
+    game = doc["games"][0]
+    assert {"plays", "cube-decisions", "resignations", "rolls", "stats"} <= set(game)

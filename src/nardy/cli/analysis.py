@@ -40,12 +40,21 @@ from nardy.engine.analysis import (
     PlayerStats,
     RankedPlay,
     analyze,
-    cube_action_key,
     cube_analysis,
     cube_ply,
     evaluate,
     load_evaluator,
     rank_plays,
+)
+from nardy.engine.analysis_json import (
+    OWNERS,
+    analysis_json,
+    cube_json,
+    difference_json,
+    eval_json,
+    hint_json,
+    rollout_json,
+    value_unit,
 )
 from nardy.engine.cube import CubeDecision, Owner
 from nardy.engine.evaluator import MAX_PLY
@@ -292,10 +301,6 @@ def _context(position: Position, text: str) -> Situation:
     return Situation(position, ctx.dice, stakes, ctx.cube_action)
 
 
-OWNERS = {Owner.CENTRED: "centred", Owner.ME: "X", Owner.OPPONENT: "O"}
-"""Who holds the cube, as the commands name him: X is the side on roll."""
-
-
 def _describe(stakes: Stakes, v: Variant) -> str:
     """What the game is played for, in words: money or the match score, and the cube (or
     why there is none)."""
@@ -314,25 +319,6 @@ def _describe(stakes: Stakes, v: Variant) -> str:
     return f"{m.length}-point match, X {m.score_me} - O {m.score_opp}{crawford}, {cube}"
 
 
-def _context_json(position: Position, stakes: Stakes) -> dict[str, Any]:
-    """The position and what the game is played for, the same keys in every situation:
-    ``match-length`` 0 and ``score`` ``[0, 0]`` for money, ``jacoby`` and ``beavers`` false
-    in a match; ``score`` is ``[X, O]`` and ``cube-owner`` ``"centred"``, ``"X"`` or ``"O"``."""
-    m = stakes.match
-    return {
-        "position": position_id(position),
-        "variant": position.variant.key,
-        "match-length": 0 if m is None else m.length,
-        "score": [0, 0] if m is None else [m.score_me, m.score_opp],
-        "crawford": m is not None and m.crawford_game,
-        "jacoby": m is None and stakes.money.jacoby,
-        "beavers": m is None and stakes.money.beaver,
-        "cube": stakes.cube,
-        "cube-owner": OWNERS[stakes.owner],
-        "cube-in-use": stakes.money.cube if m is None else m.cube,
-    }
-
-
 def _fixed(x: float, spec: str) -> str:
     """``x`` formatted by ``spec`` (``"+.3f"``, ``"5.1f"`` …), never as a negative zero."""
     text = format(x, spec)
@@ -347,16 +333,6 @@ def _probabilities(outputs: F32) -> list[str]:
     """Win, W(g), W(bg), Lose, L(g), L(bg) in percent."""
     win, wg, wbg, lg, lbg = (float(x) for x in outputs)
     return [_percent(x) for x in (win, wg, wbg, 1 - win, lg, lbg)]
-
-
-def _number(x: float | None) -> float | None:
-    """A number for JSON: rounded to 6 places, None (null) where there is none, or NaN."""
-    return None if x is None or math.isnan(x) else round(x, 6) + 0.0  # + 0.0: no -0.0
-
-
-def _outputs_json(outputs: F32) -> dict[str, float | None]:
-    keys = ("win", "win-gammon", "win-backgammon", "lose-gammon", "lose-backgammon")
-    return {k: _number(float(x)) for k, x in zip(keys, outputs, strict=True)}
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]], left: int = 2) -> str:
@@ -404,7 +380,7 @@ def run_hint(args: argparse.Namespace) -> int:
     ranked = rank_plays(position, *dice, args.ply, stakes=stakes)
     shown = ranked[: args.top]
     if args.format == "json":
-        print(json.dumps(_hint_json(s, dice, args.ply, ranked, shown), indent=1))
+        print(json.dumps(hint_json(position, stakes, dice, args.ply, ranked, shown), indent=1))
         return 0
     best = ranked[0].equity
     rows = []
@@ -436,83 +412,10 @@ def run_hint(args: argparse.Namespace) -> int:
     return 0
 
 
-def _hint_json(
-    s: Situation,
-    dice: tuple[int, int],
-    ply: int,
-    ranked: list[RankedPlay],
-    shown: list[RankedPlay],
-) -> dict[str, Any]:
-    best = ranked[0].equity
-    return {
-        **_context_json(s.position, s.stakes),
-        "dice": list(dice),
-        "ply": ply,
-        "legal-plays": len(ranked),
-        "plays": [
-            {
-                "play": str(r.play),
-                "ply": r.ply,
-                "equity": _number(r.equity),
-                "mwc": _number(r.mwc),
-                "difference": _number(r.equity - best),
-                **_outputs_json(r.outputs),
-            }
-            for r in shown
-        ],
-    }
-
-
-def _cube_json(s: Situation, ply: int, outputs: F32, d: CubeDecision) -> dict[str, Any]:
-    """A cube decision as JSON, the same keys whoever decides: X's cubeless equity and
-    chances; his cubeful equities (``cubeful``; ``cubeful-mwc``, match winning chances, in
-    a match, else null) by the stable keys ``no-double``, ``double-take``, ``double-pass``,
-    ``double-beaver`` (null where there is no such action); O's for his answers to a double
-    (``answers``: ``take``, ``pass``, ``beaver``; null where X cannot double); whose
-    decision it is (``decision``: ``"double"``, X's, or ``"take"``, O's answer to a double
-    made) and its proper action (``action``, a stable key; ``proper``, in words)."""
-
-    def negated(x: float | None) -> float | None:
-        return None if x is None else -x
-
-    answering = s.pending != ""
-    can_double = d.double_take is not None
-    answers = (d.double_take, d.double_pass, d.double_beaver)
-    return {
-        **_context_json(s.position, s.stakes),
-        "ply": cube_ply(ply),
-        "decision": "take" if answering else "double",
-        "equity": _number(s.stakes.equity(outputs)),
-        "mwc": _number(s.stakes.mwc(outputs)),
-        **_outputs_json(outputs),
-        **_cubeful_json(d, s.stakes.match is not None),
-        "answers": (
-            dict(zip(ANSWERS, map(_number, map(negated, answers)), strict=True))
-            if can_double
-            else None
-        ),
-        "action": str(d.response) if answering else cube_action_key(d),
-        "proper": str(d.response) if answering else d.text,
-        "take-point": _number(d.take_point),
-    }
-
-
-CUBEFUL = ("no-double", "double-take", "double-pass", "double-beaver")
-"""The keys of the doubler's cubeful equities in JSON, whatever the situation."""
-ANSWERS = ("take", "pass", "beaver")
-"""The keys of the doubled player's equities in JSON."""
-
-
-def _cubeful_json(d: CubeDecision, match: bool) -> dict[str, Any]:
-    """The doubler's cubeful equities by the keys of :data:`CUBEFUL` (``cubeful``; null
-    where there is no such action) and, in a ``match``, their match winning chances
-    (``cubeful-mwc``, without the beaver, which a match does not have; null for money)."""
-    values = (d.no_double, d.double_take, d.double_pass, d.double_beaver)
-    mwcs = (d.mwc_no_double, d.mwc_double_take, d.mwc_double_pass)
-    return {
-        "cubeful": dict(zip(CUBEFUL, map(_number, values), strict=True)),
-        "cubeful-mwc": dict(zip(CUBEFUL, map(_number, mwcs), strict=False)) if match else None,
-    }
+def _cube_document(s: Situation, ply: int, outputs: F32, d: CubeDecision) -> dict[str, Any]:
+    """The JSON of a cube decision of the command line's situation: X's, or O's answer to a
+    double pending."""
+    return cube_json(s.position, s.stakes, ply, outputs, d, answering=s.pending != "")
 
 
 def _cube_heading(s: Situation, title: str, ply: int, outputs: F32) -> None:
@@ -554,7 +457,7 @@ def _show_cube(args: argparse.Namespace, s: Situation) -> int:
     """X's cube decision before the roll: the cubeful equities and the proper action."""
     outputs, d = cube_analysis(s.position, s.stakes, args.ply)
     if args.format == "json":
-        print(json.dumps(_cube_json(s, args.ply, outputs, d), indent=1))
+        print(json.dumps(_cube_document(s, args.ply, outputs, d), indent=1))
         return 0
     _cube_heading(s, "Cube decision of X", args.ply, outputs)
     options = [("No redouble" if d.redouble else "No double", d.no_double, d.mwc_no_double)]
@@ -588,7 +491,7 @@ def _show_answer(args: argparse.Namespace, s: Situation) -> int:
     if d.response is None or d.double_take is None or d.double_pass is None:
         raise NardyError(f"X cannot double here: {d.reason}")
     if args.format == "json":
-        print(json.dumps(_cube_json(s, args.ply, outputs, d), indent=1))
+        print(json.dumps(_cube_document(s, args.ply, outputs, d), indent=1))
         return 0
     _cube_heading(s, f"O's answer to X's double to {2 * s.stakes.cube}", args.ply, outputs)
 
@@ -619,14 +522,7 @@ def run_eval(args: argparse.Namespace) -> int:
     value = stakes.equity(outputs)
     mwc = stakes.mwc(outputs)
     if args.format == "json":
-        doc = {
-            **_context_json(position, stakes),
-            "ply": args.ply,
-            "equity": _number(value),
-            "mwc": _number(mwc),
-            **_outputs_json(outputs),
-        }
-        print(json.dumps(doc, indent=1))
+        print(json.dumps(eval_json(position, stakes, args.ply, outputs), indent=1))
         return 0
     print(
         _title(position, "X on roll") + f": {_describe(stakes, position.variant)}; {args.ply}-ply"
@@ -716,14 +612,14 @@ def run_rollout(args: argparse.Namespace) -> int:
             "seconds": round(seconds, 3),
         }
         if dice is None:
-            doc.update(_rollout_json(best))
+            doc.update(rollout_json(best))
         else:
             doc["dice"] = list(dice)
             doc["plays"] = [
                 {
                     "play": str(candidates[i].play),
-                    **_rollout_json(results[i]),
-                    **_difference_json(results[i], best),
+                    **rollout_json(results[i]),
+                    **difference_json(results[i], best),
                 }
                 for i in order
             ]
@@ -795,29 +691,6 @@ def _errors(result: RolloutResult) -> list[str]:
     """The probabilities' standard errors in percent (Lose's is Win's), "n/a" for one game."""
     e = [float(x) for x in result.errors]
     return ["n/a" if math.isnan(x) else _percent(x) for x in (e[0], e[1], e[2], e[0], e[3], e[4])]
-
-
-def _rollout_json(result: RolloutResult) -> dict[str, Any]:
-    return {
-        "equity": _number(result.equity),
-        "equity-error": _number(result.equity_error),
-        **_outputs_json(result.outputs),
-        "errors": [_number(float(x)) for x in result.errors],
-    }
-
-
-def _difference_json(result: RolloutResult, best: RolloutResult) -> dict[str, Any]:
-    """A play's equity minus the best play's, with its paired standard error (from the
-    game-by-game differences) and the error were the games independent; for the best
-    itself 0 and no errors."""
-    if result is best:
-        return {"difference": 0.0, "difference-error": None, "difference-error-unpaired": None}
-    gap, error = difference(result, best)
-    return {
-        "difference": _number(gap),
-        "difference-error": _number(error),
-        "difference-error-unpaired": _number(unpaired_error(result, best)),
-    }
 
 
 class _RolloutProgress(Progress):
@@ -920,8 +793,8 @@ def _units(a: Analysis) -> tuple[str, Callable[[float, str], str]]:
     """The name and format of priced errors, luck and results: points, or match winning
     chance; the format takes a value and a sign ("+" for signed figures, "" for costs)."""
     if a.match_length:
-        return "MWC", lambda x, sign: _fixed(100 * x, f"{sign}.2f") + "%"
-    return "points", lambda x, sign: _fixed(x, f"{sign}.3f")
+        return value_unit(a), lambda x, sign: _fixed(100 * x, f"{sign}.2f") + "%"
+    return value_unit(a), lambda x, sign: _fixed(x, f"{sign}.3f")
 
 
 def analysis_text(a: Analysis, *, every: bool = False) -> str:
@@ -1056,121 +929,3 @@ def _totals(a: Analysis) -> str:
         [f"  Luck-adjusted result ({unit})", *[price(x, "+") for x in a.luck_adjusted]],
     ]
     return _table(["", *a.players], rows, left=1)
-
-
-def analysis_json(a: Analysis) -> dict[str, Any]:
-    """The analysis as a JSON object: every play, cube decision and roll, and the totals.
-    Keys are lowercase and hyphenated, the marks' too ("very-bad", "very-lucky")."""
-    number = _number
-
-    def keys(counts: dict[str, int]) -> dict[str, int]:
-        return {name.replace(" ", "-"): n for name, n in counts.items()}
-
-    def stats(s: PlayerStats) -> dict[str, Any]:
-        return {
-            "moves": s.moves,
-            "unforced": s.unforced,
-            "marked": keys(s.marked),
-            "checker-error": number(s.checker_error),
-            "checker-error-value": number(s.checker_value),
-            "checker-error-rate": number(s.checker_rate),
-            "cube-decisions": s.cube_decisions,
-            "cube-marked": keys(s.cube_marked),
-            "cube-error": number(s.cube_error),
-            "cube-error-value": number(s.cube_value),
-            "cube-error-rate": number(s.cube_rate),
-            "resignations": s.resignations,
-            "resign-marked": keys(s.resign_marked),
-            "resign-error": number(s.resign_error),
-            "resign-error-value": number(s.resign_value),
-            "error-rate": number(s.error_rate),
-            "rating": s.rating,
-            "rolls": s.rolls,
-            "luck": number(s.luck),
-            "luck-value": number(s.luck_value),
-            "luck-rate": number(s.luck_rate),
-            "luck-rating": s.luck_rating,
-            "lucky": keys(s.lucky),
-            "result": number(s.result),
-        }
-
-    return {
-        "players": list(a.players),
-        "variant": a.variant,
-        "match-length": a.match_length,
-        "value-unit": _units(a)[0],
-        "ply": a.ply,
-        "seconds": round(a.seconds, 3),
-        "games": [
-            {
-                "game": g.number,
-                "score": list(g.score),
-                "winner": g.winner,
-                "points": g.points,
-                "kind": g.kind,
-                "cube": g.cube,
-                "plays": [
-                    {
-                        "turn": p.turn,
-                        "player": p.player,
-                        "dice": list(p.dice),
-                        "position": p.position,
-                        "played": p.played,
-                        "best": p.best,
-                        "played-equity": number(p.played_equity),
-                        "best-equity": number(p.best_equity),
-                        "loss": number(p.loss),
-                        "ply": p.ply,
-                        "choices": p.choices,
-                        "mark": p.skill,
-                    }
-                    for p in g.plays
-                ],
-                "cube-decisions": [
-                    {
-                        "turn": c.turn,
-                        "player": c.player,
-                        "role": c.role,
-                        "action": c.action,
-                        "proper": c.proper,
-                        "proper-action": c.proper_key,
-                        **_cubeful_json(c.decision, bool(a.match_length)),
-                        "loss": number(c.loss),
-                        "close": c.close,
-                        "mark": c.skill,
-                    }
-                    for c in g.cubes
-                ],
-                "resignations": [
-                    {
-                        "turn": r.turn,
-                        "player": r.player,
-                        "role": r.role,
-                        "level": r.level,
-                        "after-roll": r.after_roll,
-                        "action": r.action,
-                        "proper": r.proper,
-                        "offered": number(r.offered),
-                        "play-on": number(r.play_on),
-                        "loss": number(r.loss),
-                        "mark": r.skill,
-                    }
-                    for r in g.resignations
-                ],
-                "rolls": [
-                    {
-                        "turn": r.turn,
-                        "player": r.player,
-                        "dice": list(r.dice),
-                        "luck": number(r.luck),
-                        "mark": r.mark,
-                    }
-                    for r in g.rolls
-                ],
-                "stats": [stats(s) for s in g.stats],
-            }
-            for g in a.games
-        ],
-        "stats": [stats(s) for s in a.stats],
-        "luck-adjusted": [number(x) for x in a.luck_adjusted],
-    }

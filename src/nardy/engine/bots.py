@@ -34,6 +34,7 @@ from typing import Protocol
 from nardy.core import BAR, OFF, Play, Position, Variant
 from nardy.core.game import Game, GameResult, Phase
 from nardy.core.match import Match
+from nardy.engine.errors import EngineError
 from nardy.engine.stakes import Stakes
 
 
@@ -117,10 +118,10 @@ def step(game: Game, bots: Sequence[Bot | None]) -> str:
         return f"opening roll {roll[0]}-{roll[1]}"
     player = deciding_player(game)
     if player is None:
-        raise ValueError("the game is over: there is nothing to do")
+        raise EngineError("the game is over: there is nothing to do")
     bot = bots[player]
     if bot is None:
-        raise ValueError(f"player {player} is not a bot")
+        raise EngineError(f"player {player} is not a bot")
     phase = game.phase
     if phase is Phase.ROLL:
         if game.variant.resignation_levels and (level := bot.resign_level(game, player)):
@@ -540,4 +541,4 @@ def make_bot(name: str, seed: int | str | None = None) -> Bot:
         from nardy.engine.neural import NeuralBot  # numpy and the weights load only when asked
 
         return NeuralBot(name, seed=seed)
-    raise ValueError(f"unknown bot {name!r}; known: {', '.join(BOTS)}")
+    raise EngineError(f"unknown bot {name!r}; known: {', '.join(BOTS)}")
