@@ -17,9 +17,11 @@ from typing import Any
 import pytest
 from test_analysis import bot_game
 
+from nardy.cli.chouette_cli import ChouetteBots, chouette_record, deciding
 from nardy.cli.main import main
+from nardy.core.chouette import BOX, TEAM, Chouette
 from nardy.core.dice import FixedDice, SeededDice
-from nardy.core.game import Game
+from nardy.core.game import Game, Phase
 from nardy.core.settings import Settings
 from nardy.engine.analysis import DEFAULT_PLY, cube_analysis, evaluate, rank_plays
 from nardy.engine.bots import HeuristicBot, play_game
@@ -479,3 +481,96 @@ def test_analyze_reports_resignations(capsys: pytest.CaptureFixture[str], tmp_pa
     assert (offer["role"], offer["player"], offer["mark"]) == ("offer", 1, "very bad")
     assert (answer["role"], answer["action"], answer["loss"]) == ("answer", "accept", 0.0)
     assert doc["stats"][1]["resignations"] == 1
+
+
+# -- chouette (issue 9 defect 2) -----------------------------------------------------------------
+
+
+@functools.cache
+def chouette_session() -> tuple[dict[str, Any], ...]:
+    """Two games of a chouette of Ann, Bob, Cy and Dee, the heuristic bot deciding for each,
+    except that in game 2 the box doubles at its first chance from turn 5 on, and the
+    captain passes while the other members take."""
+    names = ["Ann", "Bob", "Cy", "Dee"]
+    chouette = Chouette(names, Settings(), SeededDice(5))
+    bots = ChouetteBots({name: HeuristicBot() for name in names})
+    for number in range(2):
+        game = chouette.new_game()
+        line = chouette.current
+        assert line is not None
+        doubled = False
+        while not game.over:
+            who = deciding(chouette)
+            if who is None:
+                chouette.roll_opening()
+            elif number == 1 and game.phase is Phase.DOUBLED and who.side == TEAM:
+                if who.name == line.team[0]:
+                    chouette.pass_double(who.name)
+                else:
+                    chouette.take(who.name)
+            elif (
+                number == 1
+                and not doubled
+                and game.phase is Phase.ROLL
+                and who.side == BOX
+                and len(game.records) >= 4
+                and game.can_double(BOX)
+            ):
+                chouette.double(who.name)
+                doubled = True
+            else:
+                bots.act(chouette, who)
+    return tuple(chouette_record(chouette, i) for i in range(2))
+
+
+def test_a_chouette_is_analysed_as_one_session_member_by_member(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    records = chouette_session()
+    first, second = (r["chouette"] for r in records)
+    assert first["box"] == second["box"] and first["team"] != second["team"]
+    captain, *others = second["team"]
+    assert list(second["passed"]) == [captain]  # the scripted pass of game 2
+    source = tmp_path / "chouette.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
+    code, out, _ = run(capsys, "analyze", str(source), "--ply", "0", "--jobs", "1", "--all")
+    assert code == 0
+    assert out.count("Chouette of ") == 1 and " vs " not in out  # one session
+    code, out, _ = run(
+        capsys, "analyze", str(source), "--ply", "0", "--jobs", "1", "--format", "json"
+    )
+    doc = json.loads(out)
+    assert doc["chouette"] is True and sorted(doc["participants"]) == ["Ann", "Bob", "Cy", "Dee"]
+    game = doc["games"][1]
+    doubles = [c for c in game["cube-decisions"] if c["action"] == "double" and c["player"] == 0]
+    double_turn = doubles[0]["turn"]
+    answers = {
+        c["name"]: c["action"]
+        for c in game["cube-decisions"]
+        if c["role"] == "take" and c["turn"] == double_turn
+    }
+    # Each member's own answer, each judged.
+    assert answers == {captain: "pass", **dict.fromkeys(others, "take")}
+    right = {
+        c["proper"]
+        for c in game["cube-decisions"]
+        if c["turn"] == double_turn and c["role"] == "take"
+    }
+    assert len(right) == 1  # one proper answer, against which each is judged
+    for c in game["cube-decisions"]:
+        if c["role"] == "take" and c["turn"] == double_turn:
+            assert (c["loss"] == 0.0) == (c["action"] == c["proper"])
+    # The captain's plays until his pass, the next member's after it.
+    team_plays = [(p["turn"], p["name"]) for p in game["plays"] if p["player"] == 1]
+    assert {name for turn, name in team_plays if turn < double_turn} <= {captain}
+    assert {name for turn, name in team_plays if turn > double_turn} == {others[0]}
+    # Settled member by member: each one's result is his own settlement.
+    for number, record in enumerate(records):
+        settled = record["chouette"]["settlements"]
+        stats = doc["games"][number]["stats"]
+        assert {name: s["result"] for name, s in stats.items()} == settled
+        assert sum(settled.values()) == 0
+    total = {name: s["result"] for name, s in doc["stats"].items()}
+    assert total == {
+        name: first["settlements"][name] + second["settlements"][name] for name in total
+    }

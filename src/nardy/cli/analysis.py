@@ -36,9 +36,13 @@ from nardy.engine.analysis import (
     DEFAULT_PLY,
     SKILLS,
     Analysis,
+    CheckerPlay,
+    CubeAction,
     GameAnalysis,
     PlayerStats,
     RankedPlay,
+    ResignationAction,
+    Roll,
     analyze,
     cube_analysis,
     cube_ply,
@@ -49,6 +53,7 @@ from nardy.engine.analysis import (
 from nardy.engine.analysis_json import (
     OWNERS,
     analysis_json,
+    chouette_json,
     cube_json,
     difference_json,
     eval_json,
@@ -56,6 +61,7 @@ from nardy.engine.analysis_json import (
     rollout_json,
     value_unit,
 )
+from nardy.engine.chouette_analysis import ChouetteAnalysis, analyze_chouette, is_chouette
 from nardy.engine.cube import CubeDecision, Owner
 from nardy.engine.evaluator import MAX_PLY
 from nardy.engine.features import F32
@@ -72,7 +78,7 @@ from nardy.engine.rollout import (
 from nardy.engine.stakes import Stakes
 from nardy.notation import parse_position, position_id
 from nardy.notation.mat import import_mat
-from nardy.notation.xgid import CubeAction
+from nardy.notation.xgid import CubeAction as XgidCubeAction
 
 ROLLOUT_GAMES = 9 * STRATUM
 """``nardy rollout``'s default: nine times each first roll, about a minute of one core per
@@ -483,7 +489,7 @@ def _show_answer(args: argparse.Namespace, s: Situation) -> int:
     """O's answer to X's double: take, pass (or beaver), each with O's cubeful equity (the
     negation of X's, normalised to the cube before the double), as ``nardy engine``'s
     ``cube`` answers a position with a double pending."""
-    if s.pending != CubeAction.DOUBLED.value:
+    if s.pending != XgidCubeAction.DOUBLED.value:
         raise NardyError(
             "the XGID shows a beavered or raccooned cube: nardy hint answers a double (D)"
         )
@@ -749,10 +755,10 @@ def read_records(name: str) -> list[dict[str, Any]]:
 def run_analyze(args: argparse.Namespace) -> int:
     """``nardy analyze``: every play of the file's games judged, match by match."""
     records = read_records(args.file)
-    matches = group_matches(records)
+    matches = _sessions(records)
     total = sum(len(r.get("turns", [])) for r in records)
     progress = _progress(args, Progress(total, "turns", sys.stderr))
-    analyses: list[Analysis] = []
+    analyses: list[Analysis | ChouetteAnalysis] = []
     done = 0
     judged = [0]  # the turns judged so far, for the message of an interrupted analysis
     for match in matches:
@@ -763,8 +769,9 @@ def run_analyze(args: argparse.Namespace) -> int:
             if progress is not None:
                 progress.show(start + turns)
 
+        judge = analyze_chouette if is_chouette(match[0]) else analyze
         try:
-            analysis = analyze(match, ply=args.ply, jobs=args.jobs, progress=show)
+            analysis = judge(match, ply=args.ply, jobs=args.jobs, progress=show)
         except KeyboardInterrupt:
             print(
                 f"\nnardy analyze: interrupted after judging {judged[0]} of {total} turns "
@@ -777,11 +784,82 @@ def run_analyze(args: argparse.Namespace) -> int:
     if progress is not None and done < total:
         progress.show(total)  # turns without a roll or a cube decision are not judged
     if args.format == "json":
-        doc: Any = [analysis_json(a) for a in analyses]
+        doc: Any = [
+            chouette_json(a) if isinstance(a, ChouetteAnalysis) else analysis_json(a)
+            for a in analyses
+        ]
         print(json.dumps(doc[0] if len(doc) == 1 else doc, indent=1))
         return 0
-    print("\n\n".join(analysis_text(a, every=args.all) for a in analyses))
+    texts = [
+        chouette_text(a, every=args.all)
+        if isinstance(a, ChouetteAnalysis)
+        else analysis_text(a, every=args.all)
+        for a in analyses
+    ]
+    print("\n\n".join(texts))
     return 0
+
+
+def _sessions(records: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """The records by match or session: the consecutive games of one chouette session
+    (chouette records, numbered one after the other: the box and the captain change from
+    game to game) are one session, the others go by :func:`group_matches`."""
+    sessions: list[list[dict[str, Any]]] = []
+    others: list[dict[str, Any]] = []
+    for record in records:
+        if not is_chouette(record):
+            others.append(record)
+            continue
+        if others:
+            sessions += group_matches(others)
+            others = []
+        last = sessions[-1][-1] if sessions else {}
+        if is_chouette(last) and record.get("game") == last.get("game", 0) + 1:
+            sessions[-1].append(record)
+        else:
+            sessions.append([record])
+    if others:
+        sessions += group_matches(others)
+    return sessions
+
+
+def chouette_text(a: ChouetteAnalysis, *, every: bool = False) -> str:
+    """A chouette session's analysis as text: each game's line-up and settlements, its
+    errors (or every decision) with the name of the participant who made each, then every
+    participant's totals."""
+    lines = [
+        f"Chouette of {', '.join(a.participants)}, money session of {a.variant}, "
+        f"{counted(len(a.games), 'game')}, analysed at {a.ply}-ply "
+        f"({'' if cube_ply(a.ply) == a.ply else f'the cube at {cube_ply(a.ply)}-ply, '}"
+        f"luck at 0-ply) in {a.seconds:.1f} s",
+        "Equities are EMG: normalised to the cube, cubeless money equity for checker plays "
+        "and luck, cubeful for the cube; each member answers the box's doubles himself.",
+    ]
+    for game in a.games:
+        team = ", ".join([f"{game.team[0]} (captain)", *game.team[1:]])
+        settled = ", ".join(f"{name} {amount:+d}" for name, amount in game.settlements.items())
+        lines += ["", f"Game {game.number}: box {game.box}, team {team}; settled {settled}"]
+        rows = _rows(
+            game.cubes,
+            game.resignations,
+            game.plays,
+            [roll for _, roll in game.rolls],
+            every,
+        )
+        if not rows:
+            lines.append(f"  No decision lost more than {SKILLS[-1][1]:.3f}.")
+            continue
+        header = ["Turn", "Player", "Roll", "Played", "Best", "Loss", "Mark", "Luck"]
+        lines.append(_table(header, rows, left=5))
+    names = list(a.participants)
+    table = _totals_table(names, [a.stats[n] for n in names], "points", _money_price, None)
+    lines += ["", "Totals", table]
+    return "\n".join(lines)
+
+
+def _money_price(x: float, sign: str) -> str:
+    """Points, as priced errors, luck and results of money play are shown."""
+    return _fixed(x, f"{sign}.3f")
 
 
 def _match_name(a: Analysis) -> str:
@@ -794,7 +872,7 @@ def _units(a: Analysis) -> tuple[str, Callable[[float, str], str]]:
     chance; the format takes a value and a sign ("+" for signed figures, "" for costs)."""
     if a.match_length:
         return value_unit(a), lambda x, sign: _fixed(100 * x, f"{sign}.2f") + "%"
-    return value_unit(a), lambda x, sign: _fixed(x, f"{sign}.3f")
+    return value_unit(a), _money_price
 
 
 def analysis_text(a: Analysis, *, every: bool = False) -> str:
@@ -820,34 +898,52 @@ def analysis_text(a: Analysis, *, every: bool = False) -> str:
 
 
 def _game_rows(a: Analysis, game: GameAnalysis, every: bool) -> list[list[str]]:
-    """One row per judged decision worth showing, in the order of the game: the marked ones,
-    or with ``every`` every play and every close or actual cube decision (a cube decision
-    that is neither and lost nothing is no decision worth a row). A cube row shows what was
-    done ("No double", "Redouble", "Take") and the proper action ("No double, take",
-    "pass"); a play's Best is blank where the play was the best; a forced play, which is
-    not judged, has no loss."""
-    luck = {(r.turn, r.player): r.luck for r in game.rolls}
+    """The rows of a game of two players (:func:`_rows`)."""
+    names = a.players
+    return _rows(
+        [(names[c.player], c) for c in game.cubes],
+        [(names[r.player], r) for r in game.resignations],
+        [(names[p.player], p) for p in game.plays],
+        game.rolls,
+        every,
+    )
+
+
+def _rows(
+    cubes: Sequence[tuple[str, CubeAction]],
+    resignations: Sequence[tuple[str, ResignationAction]],
+    plays: Sequence[tuple[str, CheckerPlay]],
+    rolls: Sequence[Roll],
+    every: bool,
+) -> list[list[str]]:
+    """One row per judged decision worth showing, each with the name of who made it, in the
+    order of the game: the marked ones, or with ``every`` every play and every close or
+    actual cube decision (a cube decision that is neither and lost nothing is no decision
+    worth a row). A cube row shows what was done ("No double", "Redouble", "Take") and the
+    proper action ("No double, take", "pass"); a play's Best is blank where the play was
+    the best; a forced play, which is not judged, has no loss."""
+    luck = {(r.turn, r.player): r.luck for r in rolls}
     entries: list[tuple[int, int, list[str]]] = []
-    for c in game.cubes:
+    for name, c in cubes:
         if c.skill is not None or (every and (c.close or c.loss > 0)):
             action = c.action
             if c.decision.redouble and c.role == "double":
                 action = action.replace("double", "redouble")
             proper = c.proper if c.role == "double" else c.proper.capitalize()
-            row = [str(c.turn), a.players[c.player], "", action.capitalize(), proper]
+            row = [str(c.turn), name, "", action.capitalize(), proper]
             entries.append((c.turn, 0, [*row, f"{c.loss:.3f}", c.skill or "", ""]))
-    for r in game.resignations:
+    for name, r in resignations:
         if every or r.skill is not None:
             when = "after the roll" if r.after_roll else "before the roll"
             action = r.action.capitalize() + (f" ({when})" if r.role == "offer" else "")
-            row = [str(r.turn), a.players[r.player], "", action, r.proper.capitalize()]
+            row = [str(r.turn), name, "", action, r.proper.capitalize()]
             entries.append((r.turn, 0, [*row, f"{r.loss:.3f}", r.skill or "", ""]))
-    for p in game.plays:
+    for name, p in plays:
         if every or p.skill is not None:
             roll = luck.get((p.turn, p.player))
             row = [
                 str(p.turn),
-                a.players[p.player],
+                name,
                 dice_text(p.dice),
                 p.played or "(no legal move)",
                 "" if p.best == p.played else p.best,
@@ -873,9 +969,21 @@ def _game_heading(a: Analysis, game: GameAnalysis) -> str:
 
 def _totals(a: Analysis) -> str:
     unit, price = _units(a)
+    return _totals_table(a.players, a.stats, unit, price, a.luck_adjusted)
+
+
+def _totals_table(
+    names: Sequence[str],
+    stats: Sequence[PlayerStats],
+    unit: str,
+    price: Callable[[float, str], str],
+    luck_adjusted: Sequence[float] | None,
+) -> str:
+    """Each player's totals, one column each (the luck-adjusted result where there is one:
+    two players)."""
 
     def both(cell: Callable[[PlayerStats], str]) -> list[str]:
-        return [cell(s) for s in a.stats]
+        return [cell(s) for s in stats]
 
     def rate(x: float | None, sign: str = "") -> str:
         return "n/a" if x is None else _fixed(1000 * x, f"{sign}.1f")
@@ -886,8 +994,9 @@ def _totals(a: Analysis) -> str:
     def pair(counts: dict[str, int], first: str, second: str) -> str:
         return f"{counts[first]} / {counts[second]}"
 
+    blank = [""] * len(names)
     rows = [
-        ["Checker play", "", ""],
+        ["Checker play", *blank],
         ["  Moves (unforced)", *both(lambda s: f"{s.moves} ({s.unforced})")],
         ["  Doubtful / bad / very bad", *both(lambda s: marks(s.marked))],
         [
@@ -895,7 +1004,7 @@ def _totals(a: Analysis) -> str:
             *both(lambda s: f"{s.checker_error:.3f} ({price(s.checker_value, '')})"),
         ],
         ["  Error rate mEMG", *both(lambda s: rate(s.checker_rate))],
-        ["Cube", "", ""],
+        ["Cube", *blank],
         ["  Close or actual decisions", *both(lambda s: str(s.cube_decisions))],
         ["  Doubtful / bad / very bad", *both(lambda s: marks(s.cube_marked))],
         [
@@ -903,14 +1012,14 @@ def _totals(a: Analysis) -> str:
             *both(lambda s: f"{s.cube_error:.3f} ({price(s.cube_value, '')})"),
         ],
         ["  Error rate mEMG", *both(lambda s: rate(s.cube_rate))],
-        ["Resignations", "", ""],
+        ["Resignations", *blank],
         ["  Offered or answered", *both(lambda s: str(s.resignations))],
         ["  Doubtful / bad / very bad", *both(lambda s: marks(s.resign_marked))],
         [
             f"  Errors EMG ({unit})",
             *both(lambda s: f"{s.resign_error:.3f} ({price(s.resign_value, '')})"),
         ],
-        ["Luck", "", ""],
+        ["Luck", *blank],
         ["  Very lucky / lucky rolls", *both(lambda s: pair(s.lucky, "very lucky", "lucky"))],
         [
             "  Unlucky / very unlucky rolls",
@@ -922,10 +1031,11 @@ def _totals(a: Analysis) -> str:
         ],
         ["  Luck rate mEMG per move", *both(lambda s: rate(s.luck_rate, "+"))],
         ["  Luck rating", *both(lambda s: s.luck_rating or "n/a")],
-        ["Overall", "", ""],
+        ["Overall", *blank],
         ["  Error rate mEMG per decision", *both(lambda s: rate(s.error_rate))],
         ["  Rating", *both(lambda s: s.rating or "n/a")],
         [f"  Result ({unit})", *both(lambda s: price(s.result, "+"))],
-        [f"  Luck-adjusted result ({unit})", *[price(x, "+") for x in a.luck_adjusted]],
     ]
-    return _table(["", *a.players], rows, left=1)
+    if luck_adjusted is not None:
+        rows.append([f"  Luck-adjusted result ({unit})", *[price(x, "+") for x in luck_adjusted]])
+    return _table(["", *names], rows, left=1)

@@ -459,6 +459,40 @@ class PlayerStats:
             for key, n in more.items():
                 counts[key] += n
 
+    def count_play(self, play: CheckerPlay) -> None:
+        """Count one of the player's checker plays in."""
+        self.moves += 1
+        if not play.forced:
+            self.unforced += 1
+            self.checker_error += play.loss
+            self.checker_value += play.loss * play.unit
+            if play.skill is not None:
+                self.marked[play.skill] += 1
+
+    def count_cube(self, c: CubeAction) -> None:
+        """Count one of the player's cube decisions in."""
+        self.cube_error += c.loss
+        self.cube_value += c.loss * c.unit
+        self.cube_decisions += c.close
+        if c.skill is not None:
+            self.cube_marked[c.skill] += 1
+
+    def count_roll(self, roll: Roll) -> None:
+        """Count the luck of one of the player's rolls in."""
+        self.rolls += 1
+        self.luck += roll.luck
+        self.luck_value += roll.luck * roll.unit
+        if roll.mark is not None:
+            self.lucky[roll.mark] += 1
+
+    def count_resignation(self, r: ResignationAction) -> None:
+        """Count one resignation the player offered or answered in."""
+        self.resignations += 1
+        self.resign_error += r.loss
+        self.resign_value += r.loss * r.unit
+        if r.skill is not None:
+            self.resign_marked[r.skill] += 1
+
     @property
     def decisions(self) -> int:
         """What the error rate is per: unforced moves, close or actual cube decisions and
@@ -890,9 +924,6 @@ def _judge_cube(task: _TurnTask, d: CubeDecision) -> tuple[CubeAction, ...]:
     assert stakes is not None
     if d.double_take is None or d.double_pass is None:
         return ()  # the cube is not available after all (the opponent's, or dead)
-    answers = {Response.TAKE.value: d.double_take, Response.PASS.value: d.double_pass}
-    if d.double_beaver is not None:
-        answers[Response.BEAVER.value] = d.double_beaver
     best = d.equity
     doubled = task.doubled
     value = d.double_value if doubled else d.no_double
@@ -914,22 +945,22 @@ def _judge_cube(task: _TurnTask, d: CubeDecision) -> tuple[CubeAction, ...]:
         )
     ]
     if doubled and len(task.cube_actions) > 1:
-        answer = task.cube_actions[1]
-        right = min(answers, key=lambda a: (answers[a], a != Response.TAKE.value))
         judged.append(
-            CubeAction(
-                task.turn,
-                1 - task.player,
-                "take",
-                answer,
-                right,
-                d,
-                max(0.0, answers.get(answer, answers[right]) - answers[right]),
-                True,
-                stakes.unit,
-            )
+            answer_action(task.turn, 1 - task.player, task.cube_actions[1], d, stakes.unit)
         )
     return tuple(judged)
+
+
+def answer_action(turn: int, player: int, answer: str, d: CubeDecision, unit: float) -> CubeAction:
+    """``player``'s answer (take, pass or beaver) to the double of turn ``turn``, judged
+    against the doubler's cube decision ``d``: the right answer leaves the doubler least."""
+    assert d.double_take is not None and d.double_pass is not None
+    answers = {Response.TAKE.value: d.double_take, Response.PASS.value: d.double_pass}
+    if d.double_beaver is not None:
+        answers[Response.BEAVER.value] = d.double_beaver
+    right = min(answers, key=lambda a: (answers[a], a != Response.TAKE.value))
+    loss = max(0.0, answers.get(answer, answers[right]) - answers[right])
+    return CubeAction(turn, player, "take", answer, right, d, loss, True, unit)
 
 
 _OPENING = [i for i, (a, b, _) in enumerate(ROLLS) if a != b]
@@ -959,41 +990,19 @@ def _assemble(
     rolls: list[Roll] = []
     resignations: list[ResignationAction] = []
     for task, (luck, play, cube_actions, resigned) in judged:
-        player = stats[task.player]
         for r in resigned:
             resignations.append(r)
-            who = stats[r.player]
-            who.resignations += 1
-            who.resign_error += r.loss
-            who.resign_value += r.loss * r.unit
-            if r.skill is not None:
-                who.resign_marked[r.skill] += 1
+            stats[r.player].count_resignation(r)
         for c in cube_actions:
             cubes.append(c)
-            who = stats[c.player]
-            who.cube_error += c.loss
-            who.cube_value += c.loss * c.unit
-            who.cube_decisions += c.close
-            if c.skill is not None:
-                who.cube_marked[c.skill] += 1
+            stats[c.player].count_cube(c)
         if luck is not None and task.dice is not None:
             roll = Roll(task.turn, task.player, task.dice, luck, task.stakes.unit)
             rolls.append(roll)
-            player.rolls += 1
-            player.luck += luck
-            player.luck_value += luck * roll.unit
-            if roll.mark is not None:
-                player.lucky[roll.mark] += 1
-        if play is None:
-            continue
-        plays.append(play)
-        player.moves += 1
-        if not play.forced:
-            player.unforced += 1
-            player.checker_error += play.loss
-            player.checker_value += play.loss * play.unit
-            if play.skill is not None:
-                player.marked[play.skill] += 1
+            stats[task.player].count_roll(roll)
+        if play is not None:
+            plays.append(play)
+            stats[task.player].count_play(play)
     result = game.result
     if result is not None and result.winner is not None:
         gain = _result_value(game, score, result.winner, result.points)

@@ -12,7 +12,18 @@ import math
 from typing import Any
 
 from nardy.core import Position
-from nardy.engine.analysis import Analysis, PlayerStats, RankedPlay, cube_action_key, cube_ply
+from nardy.engine.analysis import (
+    Analysis,
+    CheckerPlay,
+    CubeAction,
+    PlayerStats,
+    RankedPlay,
+    ResignationAction,
+    Roll,
+    cube_action_key,
+    cube_ply,
+)
+from nardy.engine.chouette_analysis import ChouetteAnalysis
 from nardy.engine.cube import CubeDecision, Owner
 from nardy.engine.features import F32
 from nardy.engine.rollout import RolloutResult, difference, unpaired_error
@@ -167,41 +178,107 @@ def difference_json(result: RolloutResult, best: RolloutResult) -> dict[str, Any
     }
 
 
+def _keys(counts: dict[str, int]) -> dict[str, int]:
+    return {name.replace(" ", "-"): n for name, n in counts.items()}
+
+
+def stats_json(s: PlayerStats) -> dict[str, Any]:
+    """A player's totals (:class:`~nardy.engine.analysis.PlayerStats`)."""
+    return {
+        "moves": s.moves,
+        "unforced": s.unforced,
+        "marked": _keys(s.marked),
+        "checker-error": number(s.checker_error),
+        "checker-error-value": number(s.checker_value),
+        "checker-error-rate": number(s.checker_rate),
+        "cube-decisions": s.cube_decisions,
+        "cube-marked": _keys(s.cube_marked),
+        "cube-error": number(s.cube_error),
+        "cube-error-value": number(s.cube_value),
+        "cube-error-rate": number(s.cube_rate),
+        "resignations": s.resignations,
+        "resign-marked": _keys(s.resign_marked),
+        "resign-error": number(s.resign_error),
+        "resign-error-value": number(s.resign_value),
+        "error-rate": number(s.error_rate),
+        "rating": s.rating,
+        "rolls": s.rolls,
+        "luck": number(s.luck),
+        "luck-value": number(s.luck_value),
+        "luck-rate": number(s.luck_rate),
+        "luck-rating": s.luck_rating,
+        "lucky": _keys(s.lucky),
+        "result": number(s.result),
+    }
+
+
+def play_json(p: CheckerPlay) -> dict[str, Any]:
+    """One checker play judged."""
+    return {
+        "turn": p.turn,
+        "player": p.player,
+        "dice": list(p.dice),
+        "position": p.position,
+        "played": p.played,
+        "best": p.best,
+        "played-equity": number(p.played_equity),
+        "best-equity": number(p.best_equity),
+        "loss": number(p.loss),
+        "ply": p.ply,
+        "choices": p.choices,
+        "mark": p.skill,
+    }
+
+
+def cube_action_json(c: CubeAction, match: bool) -> dict[str, Any]:
+    """One cube decision judged, with the doubler's cubeful equities (and, in a ``match``,
+    their match winning chances)."""
+    return {
+        "turn": c.turn,
+        "player": c.player,
+        "role": c.role,
+        "action": c.action,
+        "proper": c.proper,
+        "proper-action": c.proper_key,
+        **cubeful_json(c.decision, match),
+        "loss": number(c.loss),
+        "close": c.close,
+        "mark": c.skill,
+    }
+
+
+def resignation_json(r: ResignationAction) -> dict[str, Any]:
+    """One resignation judged, offer or answer."""
+    return {
+        "turn": r.turn,
+        "player": r.player,
+        "role": r.role,
+        "level": r.level,
+        "after-roll": r.after_roll,
+        "action": r.action,
+        "proper": r.proper,
+        "offered": number(r.offered),
+        "play-on": number(r.play_on),
+        "loss": number(r.loss),
+        "mark": r.skill,
+    }
+
+
+def roll_json(r: Roll) -> dict[str, Any]:
+    """One roll's luck."""
+    return {
+        "turn": r.turn,
+        "player": r.player,
+        "dice": list(r.dice),
+        "luck": number(r.luck),
+        "mark": r.mark,
+    }
+
+
 def analysis_json(a: Analysis) -> dict[str, Any]:
     """The analysis as a JSON object: every play, cube decision and roll, and the totals.
     Keys are lowercase and hyphenated, the marks' too ("very-bad", "very-lucky")."""
-
-    def keys(counts: dict[str, int]) -> dict[str, int]:
-        return {name.replace(" ", "-"): n for name, n in counts.items()}
-
-    def stats(s: PlayerStats) -> dict[str, Any]:
-        return {
-            "moves": s.moves,
-            "unforced": s.unforced,
-            "marked": keys(s.marked),
-            "checker-error": number(s.checker_error),
-            "checker-error-value": number(s.checker_value),
-            "checker-error-rate": number(s.checker_rate),
-            "cube-decisions": s.cube_decisions,
-            "cube-marked": keys(s.cube_marked),
-            "cube-error": number(s.cube_error),
-            "cube-error-value": number(s.cube_value),
-            "cube-error-rate": number(s.cube_rate),
-            "resignations": s.resignations,
-            "resign-marked": keys(s.resign_marked),
-            "resign-error": number(s.resign_error),
-            "resign-error-value": number(s.resign_value),
-            "error-rate": number(s.error_rate),
-            "rating": s.rating,
-            "rolls": s.rolls,
-            "luck": number(s.luck),
-            "luck-value": number(s.luck_value),
-            "luck-rate": number(s.luck_rate),
-            "luck-rating": s.luck_rating,
-            "lucky": keys(s.lucky),
-            "result": number(s.result),
-        }
-
+    match = bool(a.match_length)
     return {
         "players": list(a.players),
         "variant": a.variant,
@@ -217,70 +294,57 @@ def analysis_json(a: Analysis) -> dict[str, Any]:
                 "points": g.points,
                 "kind": g.kind,
                 "cube": g.cube,
-                "plays": [
-                    {
-                        "turn": p.turn,
-                        "player": p.player,
-                        "dice": list(p.dice),
-                        "position": p.position,
-                        "played": p.played,
-                        "best": p.best,
-                        "played-equity": number(p.played_equity),
-                        "best-equity": number(p.best_equity),
-                        "loss": number(p.loss),
-                        "ply": p.ply,
-                        "choices": p.choices,
-                        "mark": p.skill,
-                    }
-                    for p in g.plays
-                ],
-                "cube-decisions": [
-                    {
-                        "turn": c.turn,
-                        "player": c.player,
-                        "role": c.role,
-                        "action": c.action,
-                        "proper": c.proper,
-                        "proper-action": c.proper_key,
-                        **cubeful_json(c.decision, bool(a.match_length)),
-                        "loss": number(c.loss),
-                        "close": c.close,
-                        "mark": c.skill,
-                    }
-                    for c in g.cubes
-                ],
-                "resignations": [
-                    {
-                        "turn": r.turn,
-                        "player": r.player,
-                        "role": r.role,
-                        "level": r.level,
-                        "after-roll": r.after_roll,
-                        "action": r.action,
-                        "proper": r.proper,
-                        "offered": number(r.offered),
-                        "play-on": number(r.play_on),
-                        "loss": number(r.loss),
-                        "mark": r.skill,
-                    }
-                    for r in g.resignations
-                ],
-                "rolls": [
-                    {
-                        "turn": r.turn,
-                        "player": r.player,
-                        "dice": list(r.dice),
-                        "luck": number(r.luck),
-                        "mark": r.mark,
-                    }
-                    for r in g.rolls
-                ],
-                "stats": [stats(s) for s in g.stats],
+                "plays": [play_json(p) for p in g.plays],
+                "cube-decisions": [cube_action_json(c, match) for c in g.cubes],
+                "resignations": [resignation_json(r) for r in g.resignations],
+                "rolls": [roll_json(r) for r in g.rolls],
+                "stats": [stats_json(s) for s in g.stats],
             }
             for g in a.games
         ],
-        "stats": [stats(s) for s in a.stats],
+        "stats": [stats_json(s) for s in a.stats],
         "luck-adjusted": [number(x) for x in a.luck_adjusted],
+    }
+
+
+def chouette_json(a: ChouetteAnalysis) -> dict[str, Any]:
+    """A chouette session's analysis as a JSON object: as :func:`analysis_json`'s, with
+    ``chouette`` true, the ``participants``, and each game's ``box``, ``team`` line and
+    ``settlements``; every play, cube decision, resignation and roll carries the ``name`` of
+    the participant it belongs to (``player`` stays the side: 0 the box, 1 the team), a
+    team's answer to a double of the box comes once per member, and ``stats`` are by
+    name."""
+
+    def named(name: str, doc: dict[str, Any]) -> dict[str, Any]:
+        return {"name": name, **doc}
+
+    return {
+        "chouette": True,
+        "participants": list(a.participants),
+        "variant": a.variant,
+        "match-length": 0,
+        "value-unit": "points",
+        "ply": a.ply,
+        "seconds": round(a.seconds, 3),
+        "games": [
+            {
+                "game": g.number,
+                "box": g.box,
+                "team": list(g.team),
+                "winner": g.game.winner,
+                "points": g.game.points,
+                "kind": g.game.kind,
+                "cube": g.game.cube,
+                "settlements": dict(g.settlements),
+                "plays": [named(n, play_json(p)) for n, p in g.plays],
+                "cube-decisions": [named(n, cube_action_json(c, False)) for n, c in g.cubes],
+                "resignations": [named(n, resignation_json(r)) for n, r in g.resignations],
+                "rolls": [named(n, roll_json(r)) for n, r in g.rolls],
+                "stats": {name: stats_json(s) for name, s in g.stats.items()},
+            }
+            for g in a.games
+        ],
+        "stats": {name: stats_json(s) for name, s in a.stats.items()},
     }
 
 
