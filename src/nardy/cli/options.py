@@ -20,7 +20,8 @@ from typing import Any
 
 from nardy.core import NotationError, Position, variants
 from nardy.core.settings import ENDINGS, FIRST_MOVES, OPENINGS, Settings
-from nardy.notation import MatchState, decode_match_id, parse_position, parse_xgid
+from nardy.notation import MatchState
+from nardy.notation.context import Context, read_context
 from nardy.notation.match_id import CubeOwner, GameState, Resignation
 
 
@@ -304,8 +305,8 @@ def start_from_args(args: argparse.Namespace) -> Start | None:
         return None
     position, state = None, _NO_ID
     if args.position is not None:
-        position = parse_position(args.position, args.variant)
-        state = _match_state(args.position, args.variant) or _NO_ID
+        context = read_context(args.position, args.variant)
+        position, state = context.position, _match_state(context)
     # gnubg's player 1 (XGID's X), the one at the bottom, is the user: our player 0.
     notes = []
     score = (state.score[1], state.score[0]) if args.score is None else tuple(args.score)
@@ -328,19 +329,13 @@ def start_from_args(args: argparse.Namespace) -> Start | None:
     )
 
 
-def _match_state(text: str, variant_name: str) -> MatchState | None:
-    """The Match ID of ``PositionID:MatchID``, or what an XGID says in its terms; None for a
-    bare Position ID. ``text`` has been read by ``parse_position`` already."""
-    parts = text.strip().split(":")
-    if len(parts) == 1:
-        return None
-    if len(parts) == 2:
-        state = decode_match_id(parts[1].strip())
-    else:
-        try:
-            state = parse_xgid(text, variant_name).to_match_state()
-        except NotationError as exc:
-            raise NotationError(f"cannot start a game from this XGID: {exc}") from None
+def _match_state(context: Context) -> MatchState:
+    """What the Match ID or XGID of a chosen start says in a Match ID's terms (a bare
+    Position ID: nothing, the user on roll)."""
+    try:
+        state = context.match_state()
+    except NotationError as exc:
+        raise NotationError(f"cannot start a game from this XGID: {exc}") from None
     if state.game_state not in (GameState.NONE, GameState.PLAYING):
         raise NotationError("the Match ID shows a finished game: there is nothing to play")
     return state
