@@ -468,3 +468,23 @@ def test_the_analysis_json_is_written_by_the_engine() -> None:
     assert doc["players"] == ["Heuristic", "Net"] and doc["value-unit"] == "points"
     game = doc["games"][0]
     assert {"plays", "cube-decisions", "resignations", "rolls", "stats"} <= set(game)
+
+
+def test_a_resignation_after_the_roll_is_weighed_after_the_best_play() -> None:
+    # Player 1 (two checkers on his 6-point) rolls 1-1 and cannot bear both off; the
+    # opponent bears off his last two with any roll: resigning a single after that roll
+    # gives away what playing on would, the value after the best play of the 1-1.
+    doomed = pos("backgammon", {6: 2}, {1: 1, 2: 1})
+    game = Game(Settings(), FixedDice([1, 1]), first_player=1, position=doomed)
+    game.roll(1)
+    game.resign(1, 1)
+    game.accept_resignation(0)
+    offer, accept = analyze_game(game, ply=1).resignations
+    assert offer.after_roll and accept.after_roll
+    best = rank_plays(doomed, 1, 1, 1)[0]
+    reached = best.play.position.swap()
+    theirs = flip(best.outputs[None, :])[0]
+    expected = Stakes().swap().decision(theirs, reached).equity
+    assert offer.play_on == pytest.approx(expected, abs=1e-6)
+    assert offer.offered == 1.0 and accept.action == "accept"
+    assert accept.loss == pytest.approx(max(0.0, offer.play_on - 1.0), abs=1e-9)
