@@ -169,11 +169,12 @@ def add_parsers(subparsers: Any) -> None:
     an = subparsers.add_parser(
         "analyze",
         help="judge every play of a game record or .mat match",
-        description="Judge every checker play and cube decision of the games in FILE — JSON "
-        "game records (one per line, as 'nardy selfplay' and 'nardy play' write them, or one "
-        "JSON object or array) or a GNU Backgammon .mat match — against the best one, and "
-        "measure each roll's luck; print the errors and each player's error rate, rating "
-        "(GNU Backgammon's) and luck.",
+        description="Judge every checker play, cube decision and resignation of the games "
+        "in FILE — JSON game records (one per line, as 'nardy selfplay' and 'nardy play' "
+        "write them, or one JSON object or array) or a GNU Backgammon .mat match — against "
+        "the best one, and measure each roll's luck; print the errors and each player's "
+        "error rate, rating (GNU Backgammon's) and luck. A chouette's games are one session, "
+        "each participant judged on his own decisions.",
     )
     an.add_argument("file", metavar="FILE", help="FILE.jsonl, FILE.json or FILE.mat ('-': stdin)")
     _ply_argument(an, DEFAULT_PLY, what="the checker-play and cube analysis")
