@@ -488,3 +488,17 @@ def test_a_resignation_after_the_roll_is_weighed_after_the_best_play() -> None:
     assert offer.play_on == pytest.approx(expected, abs=1e-6)
     assert offer.offered == 1.0 and accept.action == "accept"
     assert accept.loss == pytest.approx(max(0.0, offer.play_on - 1.0), abs=1e-9)
+
+
+def test_long_nardy_oin_counts_every_result_as_one_stake() -> None:
+    # RULES.md 3: with ending=oin a mars is one stake, so the plays are worth their wins.
+    start = nardy.variant("long").start()
+    oin = Stakes.at(Settings(variant="long", ending="oin"), (0, 0), 0, crawford=False)
+    mars = Stakes.at(Settings(variant="long"), (0, 0), 0, crawford=False)
+    assert not oin.gammons and mars.gammons
+    ranked = rank_plays(start, 6, 5, 0, stakes=oin)
+    for r in ranked:
+        assert r.equity == pytest.approx(2 * float(r.outputs[0]) - 1, abs=1e-6)
+    assert any(
+        abs(mars.equity(r.outputs) - r.equity) > 1e-3 for r in ranked
+    )  # with mars the gammons count

@@ -59,7 +59,7 @@ from nardy.engine.cube import (
 from nardy.engine.errors import EngineError
 from nardy.engine.evaluator import Evaluator, evaluator, for_net, has_net
 from nardy.engine.net import Net, flip
-from nardy.engine.stakes import Stakes
+from nardy.engine.stakes import Stakes, counts_gammons
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +114,7 @@ def game_probabilities(ev: Evaluator, game: Game, player: int, ply: int) -> np.n
     the start of the turn, as the cube sees them: in long nardy with ``ending=oin`` a mars
     counts single, so its probabilities are dropped."""
     probs = ev.on_roll(game.position_for(player) if player != game.turn else game.turn_start, ply)
-    if game.settings.ending == "oin" and not game.variant.has_bar:
+    if not counts_gammons(game.settings):
         probs = probs.copy()
         probs[1:] = 0.0
     return probs

@@ -53,6 +53,9 @@ class Stakes:
     match: MatchState | None = None
     cube_in_use: bool = True
     """False where the game has no cube (the settings, or no cube decisions to judge)."""
+    gammons: bool = True
+    """False where every result counts one stake whatever its kind: long nardy with
+    ``ending=oin`` (RULES.md 3), where a mars counts single (:func:`counts_gammons`)."""
 
     @classmethod
     def at(
@@ -69,7 +72,8 @@ class Stakes:
         the cube's value and owner (player 0 or 1, None while centred)."""
         money, match = game_rules(settings, score, player, crawford)
         in_use = bool(settings.cube) and not crawford
-        return cls(cube, relative_owner(owner, player), money, match, in_use)
+        owned = relative_owner(owner, player)
+        return cls(cube, owned, money, match, in_use, counts_gammons(settings))
 
     @classmethod
     def of(cls, game: Game, player: int) -> Stakes:
@@ -86,8 +90,18 @@ class Stakes:
             match = replace(match, score_me=match.score_opp, score_opp=match.score_me)
         return replace(self, owner=owner, match=match)
 
+    def counted(self, outputs: F32) -> F32:
+        """The probabilities as the game counts them: without gammons (and backgammons)
+        where every result is one stake (:attr:`gammons`)."""
+        if self.gammons:
+            return outputs
+        single = outputs.copy()
+        single[..., 1:] = 0.0
+        return single
+
     def equities(self, outputs: F32) -> F64:
         """Normalised equity (EMG) of each row of five probabilities, for their owner."""
+        outputs = self.counted(outputs)
         if self.match is None:
             extra = 3 - self.money.backgammon_value  # net.equity counts a backgammon triple
             values: F64 = equity(outputs).astype(np.float64)
@@ -104,7 +118,9 @@ class Stakes:
 
     def mwc(self, outputs: F32) -> float | None:
         """The cubeless match winning chance of five probabilities (None for money)."""
-        return None if self.match is None else mwc_cubeless(outputs, self.match, self.cube)
+        if self.match is None:
+            return None
+        return mwc_cubeless(self.counted(outputs), self.match, self.cube)
 
     def result_equity(self, points: int) -> float:
         """The normalised equity (EMG) of the game ending now with this player winning
@@ -161,7 +177,7 @@ class Stakes:
         double's equities, unless he has ``doubled`` already: then it is his opponent's take
         or pass that is to be decided, and the equities are all there."""
         d = cube_decision(
-            outputs,
+            self.counted(outputs),
             CubeState(self.cube, self.owner),
             money=None if self.match is not None else self.money,
             match=self.match,
@@ -183,3 +199,9 @@ class Stakes:
             mwc_double_pass=None,
             reason="the cube is dead",
         )
+
+
+def counts_gammons(settings: Settings) -> bool:
+    """Whether a game under ``settings`` counts gammons (marses, backgammons) above a single:
+    not in long nardy with ``ending=oin``, where every result is one stake (RULES.md 3)."""
+    return not (settings.ending == "oin" and not settings.rules.has_bar)
