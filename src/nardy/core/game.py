@@ -489,6 +489,8 @@ class Game:
         if format_moves(chosen.moves) != str(legal[chosen]):
             # A Play is equal to any play reaching its position: its moves must get there too.
             raise IllegalPlayError(f"the moves {chosen} do not reach the play's position")
+        for move, _ in reversed(self._current.moves):  # a whole play replaces single moves
+            self.log.append(ev.MoveUndone(player, move.start, move.end))
         self._current.moves = []
         self._confirm(chosen)
         return chosen
