@@ -318,7 +318,7 @@ def _describe(stakes: Stakes, v: Variant) -> str:
     m = stakes.match
     if not (stakes.money.cube if m is None else m.cube):
         cube = "no cube"
-        if not v.cube_by_default:
+        if not v.uses_cube_by_default:
             cube += f" ({v.name} is played without it unless the settings turn it on)"
     if m is None:
         rules = [("Jacoby", stakes.money.jacoby), ("beavers", stakes.money.beaver)]

@@ -74,7 +74,9 @@ class LongNardy(Variant):
     own_settings: ClassVar[frozenset[str]] = frozenset(
         {"ending", "first-move-in-series", "last-roll"}
     )
-    cube_by_default = False  # RULES.md 3.4: the cube is a setting, off by default
+    uses_cube_by_default = False  # RULES.md 3.4: the cube is a setting, off by default
+    hits = False  # RULES.md 3.2: no hitting
+    has_backgammons = False  # RULES.md 3.4: oin or mars
     opening_dice_played = False
     ordered_doubles = False  # the six-block rule is checked after every single move
 

@@ -25,7 +25,7 @@ Side = bytes
 """26 counts, indexable like a tuple: 0 = borne off, 1-24 = points, 25 = bar."""
 
 
-class ResultKind(enum.Enum):
+class ResultKind(enum.StrEnum):
     """How a game was won: the seeds' names for the stakes (RULES.md 1.4, 3.4)."""
 
     SINGLE = "single"

@@ -90,11 +90,17 @@ class Variant:
             raise InvalidPositionError("both sides have borne off all their checkers")
 
     has_bar: ClassVar[bool] = True
+    """Whether the board has a bar at all (checkers may stand on index 25)."""
     enters_from_outside: ClassVar[bool] = False
     ordered_doubles: ClassVar[bool] = True
     own_settings: ClassVar[frozenset[str]] = frozenset()
     """Settings (RULES.md names) that only this variant's family has."""
-    cube_by_default: ClassVar[bool] = True
+    uses_cube_by_default: ClassVar[bool] = True
+    """Whether the cube is on unless the settings turn it off (RULES.md 1.5, 3.4)."""
+    hits: ClassVar[bool] = True
+    """Whether a blot can be hit (and sent to the bar): the backgammon family."""
+    has_backgammons: ClassVar[bool] = True
+    """Whether a win can be a backgammon (long nardy's wins are oin or mars)."""
     resignation_levels: ClassVar[tuple[ResultKind, ...]] = ()
     """What a player may resign (single, gammon, backgammon); none where one surrenders."""
     opening_dice_played: ClassVar[bool] = True

@@ -343,13 +343,14 @@ class HeuristicBot:
         between positions reached from the same one mean anything."""
         if position.is_race():
             return self._race(position)
-        if position.variant.has_bar:
+        if position.variant.hits:
             return self._hitting(position)
         return self._blocking(position)
 
     def _race(self, position: Position) -> float:
         # No more contact: bear off as fast as possible, wasting as few pips as possible.
-        mine, _ = keith_count(position) if position.variant.has_bar else position.pips()
+        # The Keith count is the hitting family's race count (backgammon's bear-off).
+        mine, _ = keith_count(position) if position.variant.hits else position.pips()
         return -mine + 2.0 * position.mine[OFF]
 
     def _hitting(self, position: Position) -> float:
@@ -419,7 +420,7 @@ class HeuristicBot:
         lead = (theirs - mine + 4) / max(mine, theirs, 1)
         v = position.variant
         me, op = position.mine, v.to_mine(position.theirs)
-        if v.has_bar:
+        if v.hits:
             my_home = sum(1 for p in range(1, 7) if me[p] >= 2)
             their_home = sum(1 for p in range(19, 25) if op[p] >= 2)
             lead += 0.03 * (my_home - their_home)
@@ -432,7 +433,7 @@ class HeuristicBot:
     def _race_margin(self, position: Position) -> tuple[str, float]:
         """("keith", the roller's Keith count plus a seventh minus the opponent's) in a
         backgammon race, or ("8-9-12", the roller's pip lead over their own count)."""
-        if position.variant.has_bar:
+        if position.variant.hits:
             mine, theirs = keith_count(position)
             return "keith", mine * 8 / 7 - theirs
         mine, theirs = position.pips()
@@ -467,7 +468,7 @@ class HeuristicBot:
         position = game.position_for(game.turn)
         if not position.is_race():
             return self.lead(position) < -0.05
-        if position.variant.has_bar:
+        if position.variant.hits:
             mine, theirs = keith_count(position)
             return mine - theirs > 4 + theirs / 20  # behind by more than the roll is worth
         mine, theirs = position.pips()

@@ -192,7 +192,7 @@ def game_rules(
     """What a game under ``settings`` is played for, from ``player``'s side: the money rules,
     and in a match not yet won at ``score`` (players 0 and 1) the match state. A backgammon
     counts its setting's value only where the variant has one (long nardy has none)."""
-    backgammon_value = settings.backgammon_value if settings.rules.has_bar else 1
+    backgammon_value = settings.backgammon_value if settings.rules.has_backgammons else 1
     cube = bool(settings.cube)
     money = MoneyRules(bool(settings.jacoby), bool(settings.beaver), backgammon_value, cube)
     length = settings.match_length

@@ -142,7 +142,7 @@ class Evaluator:
             out[live] = flip(self.on_roll_pairs(v, opp, ply))
         for i in np.flatnonzero(done).tolist():
             out[i] = terminal_outputs(v, *pairs[i])
-        if not v.has_bar:  # long nardy has no backgammons: its net's outputs 2 and 4 are noise
+        if not v.has_backgammons:  # long nardy has none: its net's outputs 2 and 4 are noise
             out[:, [2, 4]] = 0.0
         return out
 

@@ -204,4 +204,4 @@ class Stakes:
 def counts_gammons(settings: Settings) -> bool:
     """Whether a game under ``settings`` counts gammons (marses, backgammons) above a single:
     not in long nardy with ``ending=oin``, where every result is one stake (RULES.md 3)."""
-    return not (settings.ending == "oin" and not settings.rules.has_bar)
+    return not (settings.ending == "oin" and not settings.rules.has_backgammons)
