@@ -18,7 +18,6 @@ from nardy.core.game import Cube, Game, Phase
 from nardy.core.settings import Settings
 from nardy.engine import analysis, features_long
 from nardy.engine.analysis import (
-    Stakes,
     analyze,
     analyze_game,
     cube_action_key,
@@ -34,7 +33,9 @@ from nardy.engine.bots import HeuristicBot, play_game, step
 from nardy.engine.cube import Action, MatchState
 from nardy.engine.evaluator import ROLLS, evaluator, for_net
 from nardy.engine.net import Net, equity, flip
-from nardy.notation import position_from_id
+from nardy.engine.neural import NeuralBot
+from nardy.engine.stakes import Stakes
+from nardy.notation import parse_position, position_from_id
 from nardy.notation.record import game_record
 
 CONTACT = position_from_id("mGs8Awiw8+CAQQ", "backgammon")
@@ -48,8 +49,10 @@ class NetBot(HeuristicBot):
 
     name = "net0"
 
-    def choose_play(self, position: Position, d1: int, d2: int) -> Play:
-        return rank_plays(position, d1, d2, 0)[0].play
+    def choose_play(
+        self, position: Position, d1: int, d2: int, stakes: Stakes | None = None
+    ) -> Play:
+        return rank_plays(position, d1, d2, 0, stakes=stakes)[0].play
 
 
 @functools.cache
@@ -317,3 +320,185 @@ def test_equity_of_candidates_matches_the_net() -> None:
     ranked = rank_plays(CONTACT, 3, 1, 0)
     outputs = np.stack([r.outputs for r in ranked])
     np.testing.assert_allclose([r.equity for r in ranked], equity(outputs), atol=1e-6)
+
+
+# -- checker play by the match score (issue 12 item 4) -----------------------------------------
+
+CRAWFORD_55 = "rJ0jA0A2O1PAAA:sIF2ACAAAAAE"
+"""X to play 5-5 at 2-0 in a 3-point match, the Crawford game: X needs one point, so his
+gammons are worth nothing, while the money equity prizes them."""
+
+
+@pytest.mark.parametrize(("ply", "level"), [(1, "expert"), (2, "world-class")])
+def test_hint_bot_and_analysis_give_one_answer_at_the_match_score(ply: int, level: str) -> None:
+    position = parse_position(CRAWFORD_55)
+    stakes = Stakes.at(Settings(match_length=3), (2, 0), 0, crawford=True)
+    hinted = rank_plays(position, 5, 5, ply, stakes=stakes)
+    # The hint ranks by match winning chances, its move filter too: no play that the filter
+    # left shallower is worth more than the best one searched to the full ply.
+    assert hinted[0].ply == ply
+    assert all(r.equity <= hinted[0].equity + 1e-9 for r in hinted)
+    assert hinted[0].mwc == pytest.approx(max(r.mwc or 0.0 for r in hinted if r.ply == ply))
+    # The bot, playing the game at that score, plays the hint's play ...
+    game = Game(
+        Settings(match_length=3),
+        FixedDice([5, 5]),
+        crawford=True,
+        score=(2, 0),
+        first_player=0,
+        position=position,
+    )
+    bots = (NeuralBot(level), NeuralBot(level))
+    step(game, bots)
+    assert step(game, bots) == f"plays {hinted[0].play}"
+    # ... and the analysis at the same ply finds no error in it.
+    judged = analyze_game(game, ply=ply, score=(2, 0)).plays[0]
+    assert judged.played == judged.best == str(hinted[0].play)
+    assert judged.loss == 0.0
+    assert judged.best_equity == pytest.approx(hinted[0].equity, abs=1e-6)
+
+
+def test_the_move_filter_ranks_by_the_measure_it_is_given() -> None:
+    ev = evaluator("backgammon")
+    position = parse_position(CRAWFORD_55)
+    stakes = Stakes.at(Settings(match_length=3), (2, 0), 0, crawford=True)
+    by_money = ev.rank(position, 5, 5, 1)
+    by_match = ev.rank(position, 5, 5, 1, stakes.equities)
+    for ranked, measure in ((by_money, equity), (by_match, stakes.equities)):
+        values = [c.value for c in ranked]
+        assert values == pytest.approx(
+            [float(measure(c.outputs[None, :])[0]) for c in ranked], abs=1e-6
+        )
+        deep = [c.value for c in ranked if c.ply == 1]
+        assert deep == sorted(deep, reverse=True)
+        # The filter searched the best plays by this measure at 0-ply.
+        shallow = sorted(
+            ranked, key=lambda c: -float(measure(ev.after(position.variant, [c.after], 0))[0])
+        )
+        assert ranked[0].after in [c.after for c in shallow[:8]]
+
+
+# -- resignations (issue 9 defect 6) ------------------------------------------------------------
+
+
+def _resigned_game(answers: list[bool], position: Position | None = None) -> Game:
+    """A money game: player 0's opening 6-4 (or, from ``position``, player 1 on roll), then
+    player 1 resigns a single before his roll, answered by ``answers`` in turn."""
+    if position is None:
+        game = Game(Settings(), FixedDice([6, 4]))
+        game.roll_opening()
+        game.play(0, game.legal_plays()[0])
+    else:
+        game = Game(Settings(), FixedDice([]), first_player=1, position=position)
+    for accepted in answers:
+        game.resign(1, 1)
+        (game.accept_resignation if accepted else game.decline_resignation)(0)
+    return game
+
+
+def test_resigning_after_the_opening_is_judged_as_gnubg_does() -> None:
+    # Resigning a single right after the opponent's opening 6-4 gives away a point for a
+    # game worth about nothing: a very bad resignation; declining it is as bad an answer.
+    game = _resigned_game([False, True])
+    judged = analyze_game(game, ply=1)
+    offer, decline, again, accept = judged.resignations
+    assert (offer.player, offer.role, offer.action) == (1, "offer", "resign a single")
+    assert offer.proper == "play on" and offer.skill == "very bad"
+    assert offer.offered == 1.0  # a single, and the Jacoby rule makes any resignation one
+    play_on = -cube_analysis(game.records[1].before, Stakes(), 1)[1].equity
+    assert offer.play_on == pytest.approx(play_on, abs=1e-6)
+    assert offer.loss == pytest.approx(1.0 - play_on, abs=1e-6)
+    assert (decline.player, decline.action, decline.proper) == (0, "decline", "accept")
+    assert decline.loss == pytest.approx(offer.loss)
+    assert (accept.action, accept.proper, accept.loss) == ("accept", "accept", 0.0)
+    assert again.loss == pytest.approx(offer.loss)
+    one, zero = judged.stats[1], judged.stats[0]
+    assert one.resignations == 2 and one.resign_error == pytest.approx(2 * offer.loss)
+    assert zero.resignations == 2 and zero.resign_error == pytest.approx(decline.loss)
+    assert one.resign_marked["very bad"] == 2 and zero.resign_marked["very bad"] == 1
+    assert one.error == pytest.approx(one.checker_error + one.cube_error + one.resign_error)
+
+
+def test_a_hopeless_resignation_is_no_marked_error() -> None:
+    # Player 1 cannot win (two checkers on his 23-point against one on the opponent's
+    # 1-point, himself past gammon): resigning a single is right, and so is accepting it.
+    doomed = pos("backgammon", {23: 2}, {1: 1})
+    judged = analyze_game(_resigned_game([True], doomed), ply=1)
+    offer, accept = judged.resignations
+    # The net sees a trace of a chance where there is none: at most a whisker of a loss.
+    assert offer.skill is None and offer.loss < 0.01
+    assert offer.play_on == pytest.approx(offer.offered, abs=0.01)
+    assert accept.proper == "accept" and accept.loss == 0.0
+
+
+# -- the engine's errors and JSON (issue 8) ----------------------------------------------------
+
+
+def test_the_engine_raises_nardy_errors_never_a_bare_value_error() -> None:
+    import ast
+    from pathlib import Path
+
+    from nardy.engine.cube import CubeState
+    from nardy.engine.errors import EngineError, NoNetError
+
+    engine = Path(analysis.__file__).parent
+    for source in sorted(engine.glob("*.py")):
+        tree = ast.parse(source.read_text("utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call):
+                name = getattr(node.exc.func, "id", None)
+                assert name != "ValueError", f"{source.name}:{node.lineno} raises ValueError"
+    with pytest.raises(NoNetError):
+        evaluator("acey-deucey")
+    with pytest.raises(EngineError):
+        evaluator("backgammon").rank(nardy.variant("backgammon").start(), 3, 1, 5)
+    with pytest.raises(NardyError):
+        CubeState(0)
+    with pytest.raises(NardyError):
+        MatchState(0)
+
+
+def test_the_analysis_json_is_written_by_the_engine() -> None:
+    import json
+
+    from nardy.engine.analysis_json import analysis_json
+
+    doc = analysis_json(analyze([bot_game()], ply=0))
+    assert json.loads(json.dumps(doc)) == doc
+    assert doc["players"] == ["Heuristic", "Net"] and doc["value-unit"] == "points"
+    game = doc["games"][0]
+    assert {"plays", "cube-decisions", "resignations", "rolls", "stats"} <= set(game)
+
+
+def test_a_resignation_after_the_roll_is_weighed_after_the_best_play() -> None:
+    # Player 1 (two checkers on his 6-point) rolls 1-1 and cannot bear both off; the
+    # opponent bears off his last two with any roll: resigning a single after that roll
+    # gives away what playing on would, the value after the best play of the 1-1.
+    doomed = pos("backgammon", {6: 2}, {1: 1, 2: 1})
+    game = Game(Settings(), FixedDice([1, 1]), first_player=1, position=doomed)
+    game.roll(1)
+    game.resign(1, 1)
+    game.accept_resignation(0)
+    offer, accept = analyze_game(game, ply=1).resignations
+    assert offer.after_roll and accept.after_roll
+    best = rank_plays(doomed, 1, 1, 1)[0]
+    reached = best.play.position.swap()
+    theirs = flip(best.outputs[None, :])[0]
+    expected = Stakes().swap().decision(theirs, reached).equity
+    assert offer.play_on == pytest.approx(expected, abs=1e-6)
+    assert offer.offered == 1.0 and accept.action == "accept"
+    assert accept.loss == pytest.approx(max(0.0, offer.play_on - 1.0), abs=1e-9)
+
+
+def test_long_nardy_oin_counts_every_result_as_one_stake() -> None:
+    # RULES.md 3: with ending=oin a mars is one stake, so the plays are worth their wins.
+    start = nardy.variant("long").start()
+    oin = Stakes.at(Settings(variant="long", ending="oin"), (0, 0), 0, crawford=False)
+    mars = Stakes.at(Settings(variant="long"), (0, 0), 0, crawford=False)
+    assert not oin.gammons and mars.gammons
+    ranked = rank_plays(start, 6, 5, 0, stakes=oin)
+    for r in ranked:
+        assert r.equity == pytest.approx(2 * float(r.outputs[0]) - 1, abs=1e-6)
+    assert any(
+        abs(mars.equity(r.outputs) - r.equity) > 1e-3 for r in ranked
+    )  # with mars the gammons count

@@ -7,21 +7,28 @@ import functools
 import json
 import os
 import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from test_analysis import bot_game
 
+from nardy.cli.chouette_cli import ChouetteBots, chouette_record, deciding
 from nardy.cli.main import main
-from nardy.core.dice import SeededDice
-from nardy.core.game import Game
+from nardy.core.chouette import BOX, TEAM, Chouette
+from nardy.core.dice import FixedDice, SeededDice
+from nardy.core.game import Game, Phase
 from nardy.core.settings import Settings
-from nardy.engine.analysis import Stakes, cube_analysis, evaluate, rank_plays
+from nardy.engine.analysis import DEFAULT_PLY, cube_analysis, evaluate, rank_plays
 from nardy.engine.bots import HeuristicBot, play_game
 from nardy.engine.cube import MatchState
 from nardy.engine.evaluator import evaluator
 from nardy.engine.net import equity
+from nardy.engine.stakes import Stakes
 from nardy.notation import parse_position
 from nardy.notation.mat import export_mat
 from nardy.notation.record import game_record
@@ -358,3 +365,212 @@ def test_long_nardy_without_or_with_its_net(capsys: pytest.CaptureFixture[str]) 
         assert err.startswith("nardy hint: error: ") and "no trained net for" in err
     else:
         assert code == 0 and "X to play 6-5" in out
+
+
+LONG_START = "AACA/z8AAAb+Pw"
+
+
+def test_long_nardy_is_analysed_without_a_cube(capsys: pytest.CaptureFixture[str]) -> None:
+    # RULES.md 3.4: long nardy has no cube unless the settings turn it on, and so no Jacoby.
+    code, out, err = run(capsys, "eval", "--variant", "long", LONG_START, "--ply", "0")
+    assert (code, err) == (0, "")
+    head = out.splitlines()[0]
+    assert "no cube" in head and "Jacoby" not in head and "cube 1" not in head
+    assert "--cube" not in out
+    code, out, _ = run(capsys, "hint", "--variant", "long", LONG_START, "--ply", "0")
+    assert code == 0 and "Proper cube action: No double: no cube in this game" in out
+    assert "Double, pass" not in out and "Double, take" not in out
+    code, out, _ = run(capsys, "hint", "--variant", "long", LONG_START, "--format", "json")
+    doc = json.loads(out)
+    assert doc["cube-in-use"] is False and doc["jacoby"] is False
+    assert doc["action"] == "cannot-double" and doc["answers"] is None
+    # Backgammon keeps its cube and the Jacoby rule.
+    code, out, _ = run(capsys, "eval", START, "--ply", "0", "--format", "json")
+    doc = json.loads(out)
+    assert doc["cube-in-use"] is True and doc["jacoby"] is True
+
+
+def test_hint_eval_and_analyze_have_one_default_ply(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # Issue 9: with the same default lookahead a hint and the analysis of the same play agree.
+    code, out, _ = run(capsys, "hint", START, "6", "5", "--format", "json")
+    hint_ply = json.loads(out)["ply"]
+    code, out, _ = run(capsys, "eval", START, "--format", "json")
+    eval_ply = json.loads(out)["ply"]
+    record = tmp_path / "game.json"
+    record.write_text(json.dumps(bot_game()), encoding="utf-8")
+    code, out, _ = run(capsys, "analyze", str(record), "--jobs", "1", "--format", "json")
+    assert code == 0
+    assert hint_ply == eval_ply == json.loads(out)["ply"] == DEFAULT_PLY
+    for command in ("hint", "eval", "analyze"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        assert f"({DEFAULT_PLY}; the same in hint, eval and analyze)" in " ".join(
+            capsys.readouterr().out.split()
+        )
+
+
+def _interrupt(args: list[str], started: re.Pattern[str]) -> tuple[int, str, str]:
+    """Run ``nardy ARGS`` in its own process group, and once its standard error shows
+    ``started``, press Ctrl-C as a terminal does: SIGINT to the whole group, the worker
+    processes included."""
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent / "src")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "nardy.cli.main", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        start_new_session=True,
+    )
+    assert proc.stderr is not None and proc.stdout is not None
+    seen = b""
+    deadline = time.monotonic() + 120
+    while not started.search(seen.decode("utf-8", "replace")):
+        chunk = os.read(proc.stderr.fileno(), 4096)
+        assert chunk and time.monotonic() < deadline, seen.decode("utf-8", "replace")
+        seen += chunk
+    os.killpg(proc.pid, signal.SIGINT)
+    out, rest = proc.communicate(timeout=60)
+    return proc.returncode, out.decode(), (seen + rest).decode("utf-8", "replace")
+
+
+def test_ctrl_c_stops_a_rollout_with_its_partial_result() -> None:
+    # Issue 9 defect 5: no traceback from the parent or its workers; the partial result.
+    code, out, err = _interrupt(
+        ["rollout", START, "--games", "2000", "--jobs", "2", "--progress", "--truncate", "4"],
+        re.compile(r"\] [1-9][0-9]*/2000 games"),
+    )
+    assert code == 130
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert re.search(r"interrupted: [0-9]+ of 2000 games finished", err)
+    assert re.search(r"Rollout of X on roll .*: [0-9]+ games of 2000 \(interrupted\)", out)
+    assert "mean" in out and "95% confidence interval" in out
+
+
+def test_ctrl_c_stops_an_analysis_saying_what_was_done(tmp_path: Path) -> None:
+    record = tmp_path / "games.jsonl"
+    game = bot_game()
+    record.write_text("\n".join(json.dumps({**game, "game": i + 1}) for i in range(6)), "utf-8")
+    code, out, err = _interrupt(
+        ["analyze", str(record), "--jobs", "2", "--progress"],
+        re.compile(r"\] [1-9][0-9]*/[0-9]+ turns"),
+    )
+    assert code == 130 and out == ""
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert re.search(r"interrupted after judging [0-9]+ of [0-9]+ turns", err)
+
+
+def test_analyze_reports_resignations(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    game = Game(Settings(), FixedDice([6, 4]))
+    game.roll_opening()
+    game.play(0, game.legal_plays()[0])
+    game.resign(1, 1)
+    game.accept_resignation(0)
+    record = tmp_path / "resigned.json"
+    record.write_text(json.dumps(game_record(game, players=("Ann", "Bob"))), "utf-8")
+    code, out, _ = run(capsys, "analyze", str(record), "--jobs", "1")
+    assert code == 0
+    row = next(line for line in out.splitlines() if "Resign a single" in line)
+    assert row.split()[:2] == ["2", "Bob"] and "(before the roll)" in row
+    assert "Play on" in row and "very bad" in row
+    assert "Resignations" in out
+    code, out, _ = run(capsys, "analyze", str(record), "--jobs", "1", "--format", "json")
+    doc = json.loads(out)
+    offer, answer = doc["games"][0]["resignations"]
+    assert (offer["role"], offer["player"], offer["mark"]) == ("offer", 1, "very bad")
+    assert (answer["role"], answer["action"], answer["loss"]) == ("answer", "accept", 0.0)
+    assert doc["stats"][1]["resignations"] == 1
+
+
+# -- chouette (issue 9 defect 2) -----------------------------------------------------------------
+
+
+@functools.cache
+def chouette_session() -> tuple[dict[str, Any], ...]:
+    """Two games of a chouette of Ann, Bob, Cy and Dee, the heuristic bot deciding for each,
+    except that in game 2 the box doubles at its first chance from turn 5 on, and the
+    captain passes while the other members take."""
+    names = ["Ann", "Bob", "Cy", "Dee"]
+    chouette = Chouette(names, Settings(), SeededDice(5))
+    bots = ChouetteBots({name: HeuristicBot() for name in names})
+    for number in range(2):
+        game = chouette.new_game()
+        line = chouette.current
+        assert line is not None
+        doubled = False
+        while not game.over:
+            who = deciding(chouette)
+            if who is None:
+                chouette.roll_opening()
+            elif number == 1 and game.phase is Phase.DOUBLED and who.side == TEAM:
+                if who.name == line.team[0]:
+                    chouette.pass_double(who.name)
+                else:
+                    chouette.take(who.name)
+            elif (
+                number == 1
+                and not doubled
+                and game.phase is Phase.ROLL
+                and who.side == BOX
+                and len(game.records) >= 4
+                and game.can_double(BOX)
+            ):
+                chouette.double(who.name)
+                doubled = True
+            else:
+                bots.act(chouette, who)
+    return tuple(chouette_record(chouette, i) for i in range(2))
+
+
+def test_a_chouette_is_analysed_as_one_session_member_by_member(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    records = chouette_session()
+    first, second = (r["chouette"] for r in records)
+    assert first["box"] == second["box"] and first["team"] != second["team"]
+    captain, *others = second["team"]
+    assert list(second["passed"]) == [captain]  # the scripted pass of game 2
+    source = tmp_path / "chouette.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in records), "utf-8")
+    code, out, _ = run(capsys, "analyze", str(source), "--ply", "0", "--jobs", "1", "--all")
+    assert code == 0
+    assert out.count("Chouette of ") == 1 and " vs " not in out  # one session
+    code, out, _ = run(
+        capsys, "analyze", str(source), "--ply", "0", "--jobs", "1", "--format", "json"
+    )
+    doc = json.loads(out)
+    assert doc["chouette"] is True and sorted(doc["participants"]) == ["Ann", "Bob", "Cy", "Dee"]
+    game = doc["games"][1]
+    doubles = [c for c in game["cube-decisions"] if c["action"] == "double" and c["player"] == 0]
+    double_turn = doubles[0]["turn"]
+    answers = {
+        c["name"]: c["action"]
+        for c in game["cube-decisions"]
+        if c["role"] == "take" and c["turn"] == double_turn
+    }
+    # Each member's own answer, each judged.
+    assert answers == {captain: "pass", **dict.fromkeys(others, "take")}
+    right = {
+        c["proper"]
+        for c in game["cube-decisions"]
+        if c["turn"] == double_turn and c["role"] == "take"
+    }
+    assert len(right) == 1  # one proper answer, against which each is judged
+    for c in game["cube-decisions"]:
+        if c["role"] == "take" and c["turn"] == double_turn:
+            assert (c["loss"] == 0.0) == (c["action"] == c["proper"])
+    # The captain's plays until his pass, the next member's after it.
+    team_plays = [(p["turn"], p["name"]) for p in game["plays"] if p["player"] == 1]
+    assert {name for turn, name in team_plays if turn < double_turn} <= {captain}
+    assert {name for turn, name in team_plays if turn > double_turn} == {others[0]}
+    # Settled member by member: each one's result is his own settlement.
+    for number, record in enumerate(records):
+        settled = record["chouette"]["settlements"]
+        stats = doc["games"][number]["stats"]
+        assert {name: s["result"] for name, s in stats.items()} == settled
+        assert sum(settled.values()) == 0
+    total = {name: s["result"] for name, s in doc["stats"].items()}
+    assert total == {
+        name: first["settlements"][name] + second["settlements"][name] for name in total
+    }

@@ -29,8 +29,9 @@ from nardy.cli.seats import Seat
 from nardy.core import actions
 from nardy.core.chouette import TEAM, Chouette
 from nardy.core.dice import SeededDice
-from nardy.core.game import Phase
+from nardy.core.game import Game, Phase
 from nardy.engine.bots import HeuristicBot
+from nardy.engine.neural import NeuralBot
 
 PLAYERS = "Ann,Bob:bot,Cy:bot,Dee"
 NAMES = ("Ann", "Bob", "Cy", "Dee")
@@ -373,3 +374,28 @@ def test_bad_arguments(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> No
     ]:
         assert main(args) == 2
         assert message in capsys.readouterr().err
+
+
+def test_selfplay_chouette_bots_take_the_nets_cube_decisions(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Issue 12: the chouette's bots decide the cube by the net, not by the heuristic (whose
+    # eager redoubles reached a 256 cube); every decision goes through the neural bot.
+    asked: list[str] = []
+    decide = NeuralBot.cube_decision
+
+    def counting(self: NeuralBot, game: Game) -> Any:
+        asked.append("net")
+        return decide(self, game)
+
+    def never(self: HeuristicBot, game: Game, player: int) -> bool:
+        raise AssertionError("the heuristic's cube was asked")
+
+    monkeypatch.setattr(NeuralBot, "cube_decision", counting)
+    monkeypatch.setattr(HeuristicBot, "should_double", never)
+    monkeypatch.setattr(HeuristicBot, "should_take", never)
+    path = tmp_path / "selfplay.jsonl"
+    args = ["selfplay", "--chouette", "3", "--games", "1", "--seed", "2", "--out", str(path)]
+    assert main(args) == 0
+    capsys.readouterr()
+    assert asked and len(read(path)) == 1

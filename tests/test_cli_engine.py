@@ -35,6 +35,7 @@ from nardy.core.game import Cube, Game
 from nardy.core.settings import Settings
 from nardy.engine import cube as cube_module
 from nardy.engine import evaluator as evaluator_module
+from nardy.engine.analysis import evaluate
 from nardy.engine.cube import CubeDecision, MoneyRules, Owner
 from nardy.engine.evaluator import evaluator, for_net
 from nardy.engine.net import Net, flip
@@ -385,6 +386,19 @@ def test_cube_reads_the_score_of_a_match_id() -> None:
     assert (rules.length, rules.score_me, rules.score_opp) == (9, 4, 2)
     _, _, pairs = fields(answer(f"cube backgammon {START}:QYkqASAAIAAE"))
     assert pairs["action"] == "cannot-double" and "mwc-nodouble" in pairs
+
+
+def test_cube_of_long_nardy_is_off_by_default() -> None:
+    # RULES.md 3.4: long nardy is played without the cube unless the settings turn it on.
+    reply = answer("cube long AACA/z8AAAb+Pw")
+    pairs = dict(token.split("=", 1) for token in reply.split()[1:])
+    assert pairs["action"] == "cannot-double" and pairs["reason"] == "no-cube"
+    assert "take" not in pairs and "pass" not in pairs
+    # The cubeless equity stands: nothing to gain from a cube that is not there.
+    probs = evaluate(parse_position("AACA/z8AAAb+Pw", LONG_NARDY), 1, evaluator(LONG_NARDY))
+    assert float(pairs["nodouble"]) == pytest.approx(
+        cube_module.cubeless_equity(probs, 1), abs=2e-3
+    )
 
 
 def test_cube_in_a_match() -> None:
@@ -764,3 +778,16 @@ def test_the_documented_session_still_has_this_form() -> None:
             return keyword, list(keys)
 
         assert form(got) == form(documented), question
+
+
+def test_move_ranks_by_the_match_score_of_a_match_id() -> None:
+    # Issue 12: the engine's bot plays what hint ranks first at the score (2-0 of 3,
+    # Crawford), not the money play.
+    from nardy.engine.analysis import rank_plays
+    from nardy.engine.stakes import Stakes
+
+    text = "rJ0jA0A2O1PAAA:sIF2ACAAAAAE"
+    reply = answer(f"move backgammon {text} --level world-class")
+    stakes = Stakes.at(Settings(match_length=3), (2, 0), 0, crawford=True)
+    best = rank_plays(parse_position(text), 5, 5, 2, stakes=stakes)[0]
+    assert reply.startswith(f"move {best.play} ")

@@ -8,17 +8,19 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import pos as make_position
 
 from nardy.core import CHECKERS, OFF, Position, variant
-from nardy.core.dice import SeededDice
+from nardy.core.dice import FixedDice, SeededDice
 from nardy.core.game import Game
 from nardy.core.settings import Settings
 from nardy.engine import HeuristicBot, RandomBot, make_bot
-from nardy.engine.bots import play_game
+from nardy.engine.bots import play_game, step
 from nardy.engine.evaluator import ROLLS, consistent, evaluator, for_net
 from nardy.engine.features import INPUTS, RAW_PER_SIDE, encode, encode_sides, sides_array
 from nardy.engine.net import Net, equity, flip
-from nardy.engine.neural import LEVELS, NeuralBot
+from nardy.engine.neural import LEVELS, RESIGN_MARGIN, NeuralBot, game_probabilities
+from nardy.engine.stakes import Stakes
 
 BG = variant("backgammon")
 
@@ -362,3 +364,59 @@ def test_long_nardy_has_no_backgammon_chances() -> None:
     ranked = evaluator(long).rank(long.start(), 6, 5, 1)
     assert all(c.outputs[2] == 0 and c.outputs[4] == 0 for c in ranked)
     assert evaluator(long).on_roll(long.start())[[2, 4]].tolist() == [0, 0]
+
+
+# -- resigning hopeless positions (issue 12 item 5) -----------------------------------------
+
+
+class _Declines(HeuristicBot):
+    """Declines every resignation."""
+
+    def accept_resignation(self, game: Game, player: int, level: int) -> bool:
+        return False
+
+
+def _lost_game(mine: dict[int, int], settings: Settings | None = None) -> Game:
+    """Player 0 on roll with ``mine`` against one checker on the opponent's 1-point."""
+    doomed = make_position("backgammon", mine, {1: 1})
+    return Game(settings or Settings(), FixedDice([6, 5]), first_player=0, position=doomed)
+
+
+def test_the_bot_resigns_the_lowest_level_that_is_certain() -> None:
+    bots = (NeuralBot(), NeuralBot())
+    # Past gammon and unable to win: a single, which the net's bot accepts.
+    game = _lost_game({23: 2})
+    assert step(game, bots) == "resigns a single"
+    assert step(game, bots) == "accepts the resignation"
+    assert game.result is not None and (game.result.winner, game.result.points) == (1, 1)
+    # Gammoned for sure without the Jacoby rule: the bot offers the lowest level the
+    # opponent is right to accept, and only if it gives away no more than playing on.
+    for mine in ({13: 15}, {7: 15}, {23: 15}, {6: 14, 23: 1}):
+        game = _lost_game(mine, Settings(jacoby=False))
+        bot = NeuralBot()
+        stakes = Stakes.of(game, 0)
+        probs = game_probabilities(bot.evaluator(game.turn_start), game, 0, 1)
+        play_on = -stakes.decision(probs, game.turn_start).equity
+        fair = [level for level in (1, 2, 3) if level >= play_on - RESIGN_MARGIN]
+        level = bot.resign_level(game, 0)
+        if fair and fair[0] <= play_on + RESIGN_MARGIN:
+            assert level == fair[0], mine
+        else:
+            assert level == 0, mine
+    # With the Jacoby rule and the cube centred any resignation counts single (RULES.md
+    # 1.5), and so does playing on, the opponent cashing with a double: a single.
+    game = _lost_game({13: 15})
+    assert step(game, bots) == "resigns a single"
+
+
+def test_the_bot_plays_on_where_it_can_win_and_offers_once_a_turn() -> None:
+    bot = NeuralBot()
+    game = Game(Settings(), SeededDice(3))
+    game.roll_opening()
+    game.play(game.turn, game.legal_plays()[0])
+    assert bot.resign_level(game, game.turn) == 0
+    game = _lost_game({23: 2})
+    bots = (bot, _Declines())
+    assert step(game, bots) == "resigns a single"
+    assert step(game, bots) == "declines the resignation"
+    assert step(game, bots).startswith("rolls ")  # declined: it plays the turn out

@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 import math
 import os
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -22,6 +23,7 @@ from nardy.engine.rollout import (
     ROLL_WEIGHTS,
     SECOND_STRATUM,
     STRATUM,
+    RolloutInterrupted,
     _dice,
     best_plays,
     difference,
@@ -214,3 +216,45 @@ def test_the_paired_difference_and_when_pairing_helps() -> None:
     diffs = a.equities - b.equities
     assert gap == pytest.approx(a.equity - b.equity)
     assert error == pytest.approx(float(diffs.std(ddof=1)) / math.sqrt(8))
+
+
+def test_an_interrupted_rollout_keeps_the_games_finished_by_every_rollout() -> None:
+    # Issue 9 defect 5: Ctrl-C stops a rollout with its partial result, still paired.
+    ev = evaluator("backgammon")
+    start = position_from_id("4HPwATDgc/ABMA")
+    plays = [p.position for p in start.legal_plays(4, 3)[:2]]
+    games = 12
+
+    def stop_after(n: int) -> Callable[[int, list[float]], None]:
+        def progress(done: int, _: list[float]) -> None:
+            if done >= n:
+                raise KeyboardInterrupt
+
+        return progress
+
+    def run(n: int) -> RolloutInterrupted:
+        with pytest.raises(RolloutInterrupted) as stopped:
+            rollouts(
+                plays,
+                games=games,
+                truncate=2,
+                after_play=True,
+                jobs=1,
+                ev=ev,
+                progress=stop_after(n),
+            )
+        return stopped.value
+
+    full = rollouts(plays, games=games, truncate=2, after_play=True, jobs=1, ev=ev)
+    # In one process the first rollout's games come first: stopped within them, no game
+    # is finished by both rollouts and there is no result to show.
+    early = run(5)
+    assert (early.finished, early.total, early.results) == (5, 2 * games, None)
+    # Stopped 3 games into the second, both keep their first 3 games, paired.
+    late = run(games + 3)
+    assert (late.finished, late.total) == (games + 3, 2 * games)
+    assert late.results is not None
+    for partial, whole in zip(late.results, full, strict=True):
+        assert partial.games == 3
+        assert partial.equities == pytest.approx(whole.equities[:3])
+        assert partial.equity == pytest.approx(float(whole.equities[:3].mean()))

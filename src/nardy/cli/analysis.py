@@ -26,43 +26,61 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
-from nardy.cli.engine import cube_rules, read_position
+from nardy.cli.engine import context_stakes, read_position
 from nardy.cli.options import die
 from nardy.cli.play import counted, dice_text
 from nardy.cli.records import group_matches
 from nardy.cli.selfplay import Progress
-from nardy.core import NardyError, NotationError, Position, variants
+from nardy.core import NardyError, NotationError, Position, Variant, variants
 from nardy.engine.analysis import (
+    DEFAULT_PLY,
     SKILLS,
     Analysis,
+    CheckerPlay,
+    CubeAction,
     GameAnalysis,
     PlayerStats,
     RankedPlay,
-    Stakes,
+    ResignationAction,
+    Roll,
     analyze,
-    cube_action_key,
     cube_analysis,
     cube_ply,
     evaluate,
     load_evaluator,
     rank_plays,
 )
-from nardy.engine.cube import CubeDecision, MoneyRules, Owner
+from nardy.engine.analysis_json import (
+    OWNERS,
+    analysis_json,
+    chouette_json,
+    cube_json,
+    difference_json,
+    eval_json,
+    hint_json,
+    rollout_json,
+    value_unit,
+)
+from nardy.engine.chouette_analysis import ChouetteAnalysis, analyze_chouette, is_chouette
+from nardy.engine.cube import CubeDecision, Owner
 from nardy.engine.evaluator import MAX_PLY
 from nardy.engine.features import F32
 from nardy.engine.rollout import (
     STRATUM,
     Z95,
+    RolloutInterrupted,
     RolloutResult,
     difference,
     rollout_processes,
     rollouts,
     unpaired_error,
 )
+from nardy.engine.stakes import Stakes
 from nardy.notation import parse_position, position_id
+from nardy.notation.context import Context
 from nardy.notation.mat import import_mat
 from nardy.notation.record import parse_records
-from nardy.notation.xgid import CubeAction
+from nardy.notation.xgid import CubeAction as XgidCubeAction
 
 ROLLOUT_GAMES = 9 * STRATUM
 """``nardy rollout``'s default: nine times each first roll, about a minute of one core per
@@ -70,6 +88,8 @@ play with truncation after 10 plays and variance reduction."""
 COLUMNS = ("Win", "W(g)", "W(bg)", "Lose", "L(g)", "L(bg)")
 """The five probabilities as GNU Backgammon heads them, with the losses' total."""
 _Bar = TypeVar("_Bar", bound=Progress)
+INTERRUPTED = 130
+"""The exit status of a command stopped by Ctrl-C (128 + SIGINT, as shells report it)."""
 
 
 def add_parsers(subparsers: Any) -> None:
@@ -84,7 +104,7 @@ def add_parsers(subparsers: Any) -> None:
         "or pass.",
     )
     _position_arguments(hint, dice=True)
-    _ply_argument(hint, 2)
+    _ply_argument(hint, DEFAULT_PLY)
     hint.add_argument("--top", type=_positive, default=10, metavar="N", help="plays shown (10)")
     hint.add_argument(
         "--cube",
@@ -102,7 +122,7 @@ def add_parsers(subparsers: Any) -> None:
         "money equity.",
     )
     _position_arguments(ev, dice=False)
-    _ply_argument(ev, 2)
+    _ply_argument(ev, DEFAULT_PLY)
     _format_argument(ev)
     ev.set_defaults(handler=_guarded("eval", run_eval))
 
@@ -149,14 +169,15 @@ def add_parsers(subparsers: Any) -> None:
     an = subparsers.add_parser(
         "analyze",
         help="judge every play of a game record or .mat match",
-        description="Judge every checker play and cube decision of the games in FILE — JSON "
-        "game records (one per line, as 'nardy selfplay' and 'nardy play' write them, or one "
-        "JSON object or array) or a GNU Backgammon .mat match — against the best one, and "
-        "measure each roll's luck; print the errors and each player's error rate, rating "
-        "(GNU Backgammon's) and luck.",
+        description="Judge every checker play, cube decision and resignation of the games "
+        "in FILE — JSON game records (one per line, as 'nardy selfplay' and 'nardy play' "
+        "write them, or one JSON object or array) or a GNU Backgammon .mat match — against "
+        "the best one, and measure each roll's luck; print the errors and each player's "
+        "error rate, rating (GNU Backgammon's) and luck. A chouette's games are one session, "
+        "each participant judged on his own decisions.",
     )
     an.add_argument("file", metavar="FILE", help="FILE.jsonl, FILE.json or FILE.mat ('-': stdin)")
-    _ply_argument(an, 1, what="the checker-play and cube analysis")
+    _ply_argument(an, DEFAULT_PLY, what="the checker-play and cube analysis")
     an.add_argument(
         "--jobs",
         type=_positive,
@@ -189,7 +210,9 @@ def _ply_argument(
         type=int,
         choices=range(MAX_PLY + 1),
         default=default,
-        help=f"the lookahead of {what}, 0-{MAX_PLY} ({default})",
+        help=f"the lookahead of {what}, 0-{MAX_PLY} ({default}"
+        + ("; the same in hint, eval and analyze" if default == DEFAULT_PLY else "")
+        + ")",
     )
 
 
@@ -225,6 +248,11 @@ def _guarded(
     def guarded(args: argparse.Namespace) -> int:
         try:
             return run(args)
+        except KeyboardInterrupt:
+            # Ctrl-C: stop without a traceback (the worker processes ignore it and go with
+            # their pool); a command that has something to show has shown it already.
+            print(f"\nnardy {command}: interrupted", file=sys.stderr)
+            return INTERRUPTED
         except BrokenPipeError:
             raise  # the reader went away: ``nardy.cli.main`` stops quietly
         except (NardyError, OSError, UnicodeDecodeError) as exc:
@@ -271,50 +299,33 @@ def _context(position: Position, text: str) -> Situation:
     roll: the cube, the score or money rules, the dice and a pending double (read as
     ``nardy engine`` reads it)."""
     text = text.strip()
-    if not (text.upper().startswith("XGID=") or ":" in text):
-        return Situation(position, None, Stakes())
-    ctx = read_position(text, position.variant)
+    if text.upper().startswith("XGID=") or ":" in text:
+        ctx = read_position(text, position.variant)
+    else:  # a bare Position ID: money play with the variant's default rules
+        ctx = Context(position)
     try:
-        cube, rules = cube_rules(ctx)
+        stakes = context_stakes(ctx)
     except ValueError as exc:
         raise NardyError(f"cannot analyse this score: {exc}") from None
-    money, match = (rules, None) if isinstance(rules, MoneyRules) else (MoneyRules(), rules)
-    stakes = Stakes(cube.value, cube.owner, money, match)
     return Situation(position, ctx.dice, stakes, ctx.cube_action)
 
 
-OWNERS = {Owner.CENTRED: "centred", Owner.ME: "X", Owner.OPPONENT: "O"}
-"""Who holds the cube, as the commands name him: X is the side on roll."""
-
-
-def _describe(stakes: Stakes) -> str:
+def _describe(stakes: Stakes, v: Variant) -> str:
+    """What the game is played for, in words: money or the match score, and the cube (or
+    why there is none)."""
     owner = "centred" if stakes.owner is Owner.CENTRED else f"{OWNERS[stakes.owner]}'s"
     cube = f"cube {stakes.cube} {owner}"
     m = stakes.match
+    if not (stakes.money.cube if m is None else m.cube):
+        cube = "no cube"
+        if not v.uses_cube_by_default:
+            cube += f" ({v.name} is played without it unless the settings turn it on)"
     if m is None:
         rules = [("Jacoby", stakes.money.jacoby), ("beavers", stakes.money.beaver)]
         used = [name for name, on in rules if on]
         return f"money play{' (' + ', '.join(used) + ')' if used else ''}, {cube}"
     crawford = ", Crawford game" if m.crawford_game else ""
     return f"{m.length}-point match, X {m.score_me} - O {m.score_opp}{crawford}, {cube}"
-
-
-def _context_json(position: Position, stakes: Stakes) -> dict[str, Any]:
-    """The position and what the game is played for, the same keys in every situation:
-    ``match-length`` 0 and ``score`` ``[0, 0]`` for money, ``jacoby`` and ``beavers`` false
-    in a match; ``score`` is ``[X, O]`` and ``cube-owner`` ``"centred"``, ``"X"`` or ``"O"``."""
-    m = stakes.match
-    return {
-        "position": position_id(position),
-        "variant": position.variant.key,
-        "match-length": 0 if m is None else m.length,
-        "score": [0, 0] if m is None else [m.score_me, m.score_opp],
-        "crawford": m is not None and m.crawford_game,
-        "jacoby": m is None and stakes.money.jacoby,
-        "beavers": m is None and stakes.money.beaver,
-        "cube": stakes.cube,
-        "cube-owner": OWNERS[stakes.owner],
-    }
 
 
 def _fixed(x: float, spec: str) -> str:
@@ -331,16 +342,6 @@ def _probabilities(outputs: F32) -> list[str]:
     """Win, W(g), W(bg), Lose, L(g), L(bg) in percent."""
     win, wg, wbg, lg, lbg = (float(x) for x in outputs)
     return [_percent(x) for x in (win, wg, wbg, 1 - win, lg, lbg)]
-
-
-def _number(x: float | None) -> float | None:
-    """A number for JSON: rounded to 6 places, None (null) where there is none, or NaN."""
-    return None if x is None or math.isnan(x) else round(x, 6) + 0.0  # + 0.0: no -0.0
-
-
-def _outputs_json(outputs: F32) -> dict[str, float | None]:
-    keys = ("win", "win-gammon", "win-backgammon", "lose-gammon", "lose-backgammon")
-    return {k: _number(float(x)) for k, x in zip(keys, outputs, strict=True)}
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]], left: int = 2) -> str:
@@ -388,7 +389,7 @@ def run_hint(args: argparse.Namespace) -> int:
     ranked = rank_plays(position, *dice, args.ply, stakes=stakes)
     shown = ranked[: args.top]
     if args.format == "json":
-        print(json.dumps(_hint_json(s, dice, args.ply, ranked, shown), indent=1))
+        print(json.dumps(hint_json(position, stakes, dice, args.ply, ranked, shown), indent=1))
         return 0
     best = ranked[0].equity
     rows = []
@@ -408,7 +409,10 @@ def run_hint(args: argparse.Namespace) -> int:
     mwc_column = [] if stakes.match is None else ["MWC"]
     header = ["#", "Play", "Ply", "Equity", *mwc_column, "Diff", *COLUMNS]
     plays = counted(len(ranked), "legal play")
-    print(_title(position, f"X to play {dice_text(dice)}") + f": {plays}; {_describe(stakes)}")
+    print(
+        _title(position, f"X to play {dice_text(dice)}")
+        + f": {plays}; {_describe(stakes, position.variant)}"
+    )
     print(f"X's {_equity_label(stakes)} after each play; chances in %")
     print()
     print(_table(header, rows))
@@ -417,88 +421,18 @@ def run_hint(args: argparse.Namespace) -> int:
     return 0
 
 
-def _hint_json(
-    s: Situation,
-    dice: tuple[int, int],
-    ply: int,
-    ranked: list[RankedPlay],
-    shown: list[RankedPlay],
-) -> dict[str, Any]:
-    best = ranked[0].equity
-    return {
-        **_context_json(s.position, s.stakes),
-        "dice": list(dice),
-        "ply": ply,
-        "legal-plays": len(ranked),
-        "plays": [
-            {
-                "play": str(r.play),
-                "ply": r.ply,
-                "equity": _number(r.equity),
-                "mwc": _number(r.mwc),
-                "difference": _number(r.equity - best),
-                **_outputs_json(r.outputs),
-            }
-            for r in shown
-        ],
-    }
-
-
-def _cube_json(s: Situation, ply: int, outputs: F32, d: CubeDecision) -> dict[str, Any]:
-    """A cube decision as JSON, the same keys whoever decides: X's cubeless equity and
-    chances; his cubeful equities (``cubeful``; ``cubeful-mwc``, match winning chances, in
-    a match, else null) by the stable keys ``no-double``, ``double-take``, ``double-pass``,
-    ``double-beaver`` (null where there is no such action); O's for his answers to a double
-    (``answers``: ``take``, ``pass``, ``beaver``; null where X cannot double); whose
-    decision it is (``decision``: ``"double"``, X's, or ``"take"``, O's answer to a double
-    made) and its proper action (``action``, a stable key; ``proper``, in words)."""
-
-    def negated(x: float | None) -> float | None:
-        return None if x is None else -x
-
-    answering = s.pending != ""
-    can_double = d.double_take is not None
-    answers = (d.double_take, d.double_pass, d.double_beaver)
-    return {
-        **_context_json(s.position, s.stakes),
-        "ply": cube_ply(ply),
-        "decision": "take" if answering else "double",
-        "equity": _number(s.stakes.equity(outputs)),
-        "mwc": _number(s.stakes.mwc(outputs)),
-        **_outputs_json(outputs),
-        **_cubeful_json(d, s.stakes.match is not None),
-        "answers": (
-            dict(zip(ANSWERS, map(_number, map(negated, answers)), strict=True))
-            if can_double
-            else None
-        ),
-        "action": str(d.response) if answering else cube_action_key(d),
-        "proper": str(d.response) if answering else d.text,
-        "take-point": _number(d.take_point),
-    }
-
-
-CUBEFUL = ("no-double", "double-take", "double-pass", "double-beaver")
-"""The keys of the doubler's cubeful equities in JSON, whatever the situation."""
-ANSWERS = ("take", "pass", "beaver")
-"""The keys of the doubled player's equities in JSON."""
-
-
-def _cubeful_json(d: CubeDecision, match: bool) -> dict[str, Any]:
-    """The doubler's cubeful equities by the keys of :data:`CUBEFUL` (``cubeful``; null
-    where there is no such action) and, in a ``match``, their match winning chances
-    (``cubeful-mwc``, without the beaver, which a match does not have; null for money)."""
-    values = (d.no_double, d.double_take, d.double_pass, d.double_beaver)
-    mwcs = (d.mwc_no_double, d.mwc_double_take, d.mwc_double_pass)
-    return {
-        "cubeful": dict(zip(CUBEFUL, map(_number, values), strict=True)),
-        "cubeful-mwc": dict(zip(CUBEFUL, map(_number, mwcs), strict=False)) if match else None,
-    }
+def _cube_document(s: Situation, ply: int, outputs: F32, d: CubeDecision) -> dict[str, Any]:
+    """The JSON of a cube decision of the command line's situation: X's, or O's answer to a
+    double pending."""
+    return cube_json(s.position, s.stakes, ply, outputs, d, answering=s.pending != "")
 
 
 def _cube_heading(s: Situation, title: str, ply: int, outputs: F32) -> None:
     """The first lines of a cube decision: whose, where, at what stakes, and X's chances."""
-    print(_title(s.position, title) + f": {_describe(s.stakes)}; {cube_ply(ply)}-ply")
+    print(
+        _title(s.position, title)
+        + f": {_describe(s.stakes, s.position.variant)}; {cube_ply(ply)}-ply"
+    )
     print()
     cubeless = s.stakes.equity(outputs)
     mwc = s.stakes.mwc(outputs)
@@ -532,7 +466,7 @@ def _show_cube(args: argparse.Namespace, s: Situation) -> int:
     """X's cube decision before the roll: the cubeful equities and the proper action."""
     outputs, d = cube_analysis(s.position, s.stakes, args.ply)
     if args.format == "json":
-        print(json.dumps(_cube_json(s, args.ply, outputs, d), indent=1))
+        print(json.dumps(_cube_document(s, args.ply, outputs, d), indent=1))
         return 0
     _cube_heading(s, "Cube decision of X", args.ply, outputs)
     options = [("No redouble" if d.redouble else "No double", d.no_double, d.mwc_no_double)]
@@ -558,7 +492,7 @@ def _show_answer(args: argparse.Namespace, s: Situation) -> int:
     """O's answer to X's double: take, pass (or beaver), each with O's cubeful equity (the
     negation of X's, normalised to the cube before the double), as ``nardy engine``'s
     ``cube`` answers a position with a double pending."""
-    if s.pending != CubeAction.DOUBLED.value:
+    if s.pending != XgidCubeAction.DOUBLED.value:
         raise NardyError(
             "the XGID shows a beavered or raccooned cube: nardy hint answers a double (D)"
         )
@@ -566,7 +500,7 @@ def _show_answer(args: argparse.Namespace, s: Situation) -> int:
     if d.response is None or d.double_take is None or d.double_pass is None:
         raise NardyError(f"X cannot double here: {d.reason}")
     if args.format == "json":
-        print(json.dumps(_cube_json(s, args.ply, outputs, d), indent=1))
+        print(json.dumps(_cube_document(s, args.ply, outputs, d), indent=1))
         return 0
     _cube_heading(s, f"O's answer to X's double to {2 * s.stakes.cube}", args.ply, outputs)
 
@@ -597,16 +531,11 @@ def run_eval(args: argparse.Namespace) -> int:
     value = stakes.equity(outputs)
     mwc = stakes.mwc(outputs)
     if args.format == "json":
-        doc = {
-            **_context_json(position, stakes),
-            "ply": args.ply,
-            "equity": _number(value),
-            "mwc": _number(mwc),
-            **_outputs_json(outputs),
-        }
-        print(json.dumps(doc, indent=1))
+        print(json.dumps(eval_json(position, stakes, args.ply, outputs), indent=1))
         return 0
-    print(_title(position, "X on roll") + f": {_describe(stakes)}; {args.ply}-ply")
+    print(
+        _title(position, "X on roll") + f": {_describe(stakes, position.variant)}; {args.ply}-ply"
+    )
     print()
     theirs = _probabilities(outputs)
     mwc_column = [] if mwc is None else ["MWC"]
@@ -619,7 +548,9 @@ def run_eval(args: argparse.Namespace) -> int:
         rows[1].append(f"{100 * (1 - mwc):.1f}%")
     equity_name = "Equity" if stakes.match is None else "EMG"
     print(_table(["", "", *COLUMNS, equity_name, *mwc_column], rows))
-    print(f"  {_equity_label(stakes)}; the cube decision: nardy hint POSITION --cube")
+    in_use = stakes.money.cube if stakes.match is None else stakes.match.cube
+    cube_hint = "; the cube decision: nardy hint POSITION --cube" if in_use else ""
+    print(f"  {_equity_label(stakes)}{cube_hint}")
     return 0
 
 
@@ -639,27 +570,49 @@ def run_rollout(args: argparse.Namespace) -> int:
         starts = [position]
     progress = _progress(args, _RolloutProgress(args.games * len(starts), sys.stderr))
     began = time.perf_counter()
-    results = rollouts(
-        starts,
-        games=args.games,
-        truncate=args.truncate,
-        seed=args.seed,
-        ply=args.ply,
-        reduce_variance=not args.no_reduction,
-        after_play=dice is not None,
-        jobs=args.jobs,
-        ev=ev,
-        progress=progress,
-    )
+    stopped = ""
+    try:
+        results = rollouts(
+            starts,
+            games=args.games,
+            truncate=args.truncate,
+            seed=args.seed,
+            ply=args.ply,
+            reduce_variance=not args.no_reduction,
+            after_play=dice is not None,
+            jobs=args.jobs,
+            ev=ev,
+            progress=progress,
+        )
+    except RolloutInterrupted as stop:
+        if progress is not None:
+            print(file=sys.stderr)  # end the progress bar's line
+        if stop.results is None:
+            print(
+                f"nardy rollout: interrupted after {stop.finished} of {stop.total} games, "
+                "before any game of every rollout was finished: no result",
+                file=sys.stderr,
+            )
+            return INTERRUPTED
+        results = stop.results
+        stopped = (
+            f"interrupted: {stop.finished} of {stop.total} games finished; the partial "
+            f"result of the {counted(results[0].games, 'game')} finished for every rollout"
+        )
+        print(f"nardy rollout: {stopped}", file=sys.stderr)
     seconds = time.perf_counter() - began
     processes = rollout_processes(args.jobs, len(starts), args.games)
+    games = results[0].games
     order = sorted(range(len(results)), key=lambda i: -results[i].equity)
     best = results[order[0]]
+    status = INTERRUPTED if stopped else 0
     if args.format == "json":
         doc: dict[str, Any] = {
             "position": position_id(position),
             "variant": position.variant.key,
-            "games": args.games,
+            "games": games,
+            "games-asked": args.games,
+            "interrupted": bool(stopped),
             "truncate": args.truncate,
             "seed": args.seed,
             "ply": args.ply,
@@ -668,21 +621,21 @@ def run_rollout(args: argparse.Namespace) -> int:
             "seconds": round(seconds, 3),
         }
         if dice is None:
-            doc.update(_rollout_json(best))
+            doc.update(rollout_json(best))
         else:
             doc["dice"] = list(dice)
             doc["plays"] = [
                 {
                     "play": str(candidates[i].play),
-                    **_rollout_json(results[i]),
-                    **_difference_json(results[i], best),
+                    **rollout_json(results[i]),
+                    **difference_json(results[i], best),
                 }
                 for i in order
             ]
         print(json.dumps(doc, indent=1))
-        return 0
+        return status
     settings = [
-        counted(args.games, "game"),
+        counted(games, "game") + (f" of {args.games} (interrupted)" if stopped else ""),
         f"{args.ply}-ply plays",
         f"truncated after {counted(args.truncate, 'play')}" if args.truncate else "to the end",
         "no variance reduction" if args.no_reduction else "variance reduction",
@@ -707,7 +660,7 @@ def run_rollout(args: argparse.Namespace) -> int:
                 "  95% confidence interval of the equity: "
                 f"{_fixed(low, '+.3f')} to {_fixed(high, '+.3f')}"
             )
-        return 0
+        return status
     print(_title(position, f"Rollout of X's best plays of {dice_text(dice)}") + ":")
     print(", ".join(settings) + f"; the same dice for each play; {on}")
     print()
@@ -735,7 +688,7 @@ def run_rollout(args: argparse.Namespace) -> int:
             "  Diff: from the best play, game by game with the same dice; "
             f"were the games independent: {', '.join(unpaired)}"
         )
-    return 0
+    return status
 
 
 def _error(x: float) -> str:
@@ -747,29 +700,6 @@ def _errors(result: RolloutResult) -> list[str]:
     """The probabilities' standard errors in percent (Lose's is Win's), "n/a" for one game."""
     e = [float(x) for x in result.errors]
     return ["n/a" if math.isnan(x) else _percent(x) for x in (e[0], e[1], e[2], e[0], e[3], e[4])]
-
-
-def _rollout_json(result: RolloutResult) -> dict[str, Any]:
-    return {
-        "equity": _number(result.equity),
-        "equity-error": _number(result.equity_error),
-        **_outputs_json(result.outputs),
-        "errors": [_number(float(x)) for x in result.errors],
-    }
-
-
-def _difference_json(result: RolloutResult, best: RolloutResult) -> dict[str, Any]:
-    """A play's equity minus the best play's, with its paired standard error (from the
-    game-by-game differences) and the error were the games independent; for the best
-    itself 0 and no errors."""
-    if result is best:
-        return {"difference": 0.0, "difference-error": None, "difference-error-unpaired": None}
-    gap, error = difference(result, best)
-    return {
-        "difference": _number(gap),
-        "difference-error": _number(error),
-        "difference-error-unpaired": _number(unpaired_error(result, best)),
-    }
 
 
 class _RolloutProgress(Progress):
@@ -818,29 +748,111 @@ def read_records(name: str) -> list[dict[str, Any]]:
 def run_analyze(args: argparse.Namespace) -> int:
     """``nardy analyze``: every play of the file's games judged, match by match."""
     records = read_records(args.file)
-    matches = group_matches(records)
+    matches = _sessions(records)
     total = sum(len(r.get("turns", [])) for r in records)
     progress = _progress(args, Progress(total, "turns", sys.stderr))
-    analyses = []
+    analyses: list[Analysis | ChouetteAnalysis] = []
     done = 0
+    judged = [0]  # the turns judged so far, for the message of an interrupted analysis
     for match in matches:
         start = done
 
         def show(turns: int, _: int, start: int = start) -> None:
+            judged[0] = start + turns
             if progress is not None:
                 progress.show(start + turns)
 
-        analysis = analyze(match, ply=args.ply, jobs=args.jobs, progress=show)
+        judge = analyze_chouette if is_chouette(match[0]) else analyze
+        try:
+            analysis = judge(match, ply=args.ply, jobs=args.jobs, progress=show)
+        except KeyboardInterrupt:
+            print(
+                f"\nnardy analyze: interrupted after judging {judged[0]} of {total} turns "
+                f"({len(analyses)} of {counted(len(matches), 'match')} finished): no report",
+                file=sys.stderr,
+            )
+            return INTERRUPTED
         done += sum(len(r.get("turns", [])) for r in match)
         analyses.append(analysis)
     if progress is not None and done < total:
         progress.show(total)  # turns without a roll or a cube decision are not judged
     if args.format == "json":
-        doc: Any = [analysis_json(a) for a in analyses]
+        doc: Any = [
+            chouette_json(a) if isinstance(a, ChouetteAnalysis) else analysis_json(a)
+            for a in analyses
+        ]
         print(json.dumps(doc[0] if len(doc) == 1 else doc, indent=1))
         return 0
-    print("\n\n".join(analysis_text(a, every=args.all) for a in analyses))
+    texts = [
+        chouette_text(a, every=args.all)
+        if isinstance(a, ChouetteAnalysis)
+        else analysis_text(a, every=args.all)
+        for a in analyses
+    ]
+    print("\n\n".join(texts))
     return 0
+
+
+def _sessions(records: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """The records by match or session: the consecutive games of one chouette session
+    (chouette records, numbered one after the other: the box and the captain change from
+    game to game) are one session, the others go by :func:`group_matches`."""
+    sessions: list[list[dict[str, Any]]] = []
+    others: list[dict[str, Any]] = []
+    for record in records:
+        if not is_chouette(record):
+            others.append(record)
+            continue
+        if others:
+            sessions += group_matches(others)
+            others = []
+        last = sessions[-1][-1] if sessions else {}
+        if is_chouette(last) and record.get("game") == last.get("game", 0) + 1:
+            sessions[-1].append(record)
+        else:
+            sessions.append([record])
+    if others:
+        sessions += group_matches(others)
+    return sessions
+
+
+def chouette_text(a: ChouetteAnalysis, *, every: bool = False) -> str:
+    """A chouette session's analysis as text: each game's line-up and settlements, its
+    errors (or every decision) with the name of the participant who made each, then every
+    participant's totals."""
+    lines = [
+        f"Chouette of {', '.join(a.participants)}, money session of {a.variant}, "
+        f"{counted(len(a.games), 'game')}, analysed at {a.ply}-ply "
+        f"({'' if cube_ply(a.ply) == a.ply else f'the cube at {cube_ply(a.ply)}-ply, '}"
+        f"luck at 0-ply) in {a.seconds:.1f} s",
+        "Equities are EMG: normalised to the cube, cubeless money equity for checker plays "
+        "and luck, cubeful for the cube; each member answers the box's doubles himself.",
+    ]
+    for game in a.games:
+        team = ", ".join([f"{game.team[0]} (captain)", *game.team[1:]])
+        settled = ", ".join(f"{name} {amount:+d}" for name, amount in game.settlements.items())
+        lines += ["", f"Game {game.number}: box {game.box}, team {team}; settled {settled}"]
+        rows = _rows(
+            game.cubes,
+            game.resignations,
+            game.plays,
+            [roll for _, roll in game.rolls],
+            every,
+        )
+        if not rows:
+            lines.append(f"  No decision lost more than {SKILLS[-1][1]:.3f}.")
+            continue
+        header = ["Turn", "Player", "Roll", "Played", "Best", "Loss", "Mark", "Luck"]
+        lines.append(_table(header, rows, left=5))
+    names = list(a.participants)
+    table = _totals_table(names, [a.stats[n] for n in names], "points", _money_price, None)
+    lines += ["", "Totals", table]
+    return "\n".join(lines)
+
+
+def _money_price(x: float, sign: str) -> str:
+    """Points, as priced errors, luck and results of money play are shown."""
+    return _fixed(x, f"{sign}.3f")
 
 
 def _match_name(a: Analysis) -> str:
@@ -852,8 +864,8 @@ def _units(a: Analysis) -> tuple[str, Callable[[float, str], str]]:
     """The name and format of priced errors, luck and results: points, or match winning
     chance; the format takes a value and a sign ("+" for signed figures, "" for costs)."""
     if a.match_length:
-        return "MWC", lambda x, sign: _fixed(100 * x, f"{sign}.2f") + "%"
-    return "points", lambda x, sign: _fixed(x, f"{sign}.3f")
+        return value_unit(a), lambda x, sign: _fixed(100 * x, f"{sign}.2f") + "%"
+    return value_unit(a), _money_price
 
 
 def analysis_text(a: Analysis, *, every: bool = False) -> str:
@@ -879,28 +891,52 @@ def analysis_text(a: Analysis, *, every: bool = False) -> str:
 
 
 def _game_rows(a: Analysis, game: GameAnalysis, every: bool) -> list[list[str]]:
-    """One row per judged decision worth showing, in the order of the game: the marked ones,
-    or with ``every`` every play and every close or actual cube decision (a cube decision
-    that is neither and lost nothing is no decision worth a row). A cube row shows what was
-    done ("No double", "Redouble", "Take") and the proper action ("No double, take",
-    "pass"); a play's Best is blank where the play was the best; a forced play, which is
-    not judged, has no loss."""
-    luck = {(r.turn, r.player): r.luck for r in game.rolls}
+    """The rows of a game of two players (:func:`_rows`)."""
+    names = a.players
+    return _rows(
+        [(names[c.player], c) for c in game.cubes],
+        [(names[r.player], r) for r in game.resignations],
+        [(names[p.player], p) for p in game.plays],
+        game.rolls,
+        every,
+    )
+
+
+def _rows(
+    cubes: Sequence[tuple[str, CubeAction]],
+    resignations: Sequence[tuple[str, ResignationAction]],
+    plays: Sequence[tuple[str, CheckerPlay]],
+    rolls: Sequence[Roll],
+    every: bool,
+) -> list[list[str]]:
+    """One row per judged decision worth showing, each with the name of who made it, in the
+    order of the game: the marked ones, or with ``every`` every play and every close or
+    actual cube decision (a cube decision that is neither and lost nothing is no decision
+    worth a row). A cube row shows what was done ("No double", "Redouble", "Take") and the
+    proper action ("No double, take", "pass"); a play's Best is blank where the play was
+    the best; a forced play, which is not judged, has no loss."""
+    luck = {(r.turn, r.player): r.luck for r in rolls}
     entries: list[tuple[int, int, list[str]]] = []
-    for c in game.cubes:
+    for name, c in cubes:
         if c.skill is not None or (every and (c.close or c.loss > 0)):
             action = c.action
             if c.decision.redouble and c.role == "double":
                 action = action.replace("double", "redouble")
             proper = c.proper if c.role == "double" else c.proper.capitalize()
-            row = [str(c.turn), a.players[c.player], "", action.capitalize(), proper]
+            row = [str(c.turn), name, "", action.capitalize(), proper]
             entries.append((c.turn, 0, [*row, f"{c.loss:.3f}", c.skill or "", ""]))
-    for p in game.plays:
+    for name, r in resignations:
+        if every or r.skill is not None:
+            when = "after the roll" if r.after_roll else "before the roll"
+            action = r.action.capitalize() + (f" ({when})" if r.role == "offer" else "")
+            row = [str(r.turn), name, "", action, r.proper.capitalize()]
+            entries.append((r.turn, 0, [*row, f"{r.loss:.3f}", r.skill or "", ""]))
+    for name, p in plays:
         if every or p.skill is not None:
             roll = luck.get((p.turn, p.player))
             row = [
                 str(p.turn),
-                a.players[p.player],
+                name,
                 dice_text(p.dice),
                 p.played or "(no legal move)",
                 "" if p.best == p.played else p.best,
@@ -926,9 +962,21 @@ def _game_heading(a: Analysis, game: GameAnalysis) -> str:
 
 def _totals(a: Analysis) -> str:
     unit, price = _units(a)
+    return _totals_table(a.players, a.stats, unit, price, a.luck_adjusted)
+
+
+def _totals_table(
+    names: Sequence[str],
+    stats: Sequence[PlayerStats],
+    unit: str,
+    price: Callable[[float, str], str],
+    luck_adjusted: Sequence[float] | None,
+) -> str:
+    """Each player's totals, one column each (the luck-adjusted result where there is one:
+    two players)."""
 
     def both(cell: Callable[[PlayerStats], str]) -> list[str]:
-        return [cell(s) for s in a.stats]
+        return [cell(s) for s in stats]
 
     def rate(x: float | None, sign: str = "") -> str:
         return "n/a" if x is None else _fixed(1000 * x, f"{sign}.1f")
@@ -939,8 +987,9 @@ def _totals(a: Analysis) -> str:
     def pair(counts: dict[str, int], first: str, second: str) -> str:
         return f"{counts[first]} / {counts[second]}"
 
+    blank = [""] * len(names)
     rows = [
-        ["Checker play", "", ""],
+        ["Checker play", *blank],
         ["  Moves (unforced)", *both(lambda s: f"{s.moves} ({s.unforced})")],
         ["  Doubtful / bad / very bad", *both(lambda s: marks(s.marked))],
         [
@@ -948,7 +997,7 @@ def _totals(a: Analysis) -> str:
             *both(lambda s: f"{s.checker_error:.3f} ({price(s.checker_value, '')})"),
         ],
         ["  Error rate mEMG", *both(lambda s: rate(s.checker_rate))],
-        ["Cube", "", ""],
+        ["Cube", *blank],
         ["  Close or actual decisions", *both(lambda s: str(s.cube_decisions))],
         ["  Doubtful / bad / very bad", *both(lambda s: marks(s.cube_marked))],
         [
@@ -956,7 +1005,14 @@ def _totals(a: Analysis) -> str:
             *both(lambda s: f"{s.cube_error:.3f} ({price(s.cube_value, '')})"),
         ],
         ["  Error rate mEMG", *both(lambda s: rate(s.cube_rate))],
-        ["Luck", "", ""],
+        ["Resignations", *blank],
+        ["  Offered or answered", *both(lambda s: str(s.resignations))],
+        ["  Doubtful / bad / very bad", *both(lambda s: marks(s.resign_marked))],
+        [
+            f"  Errors EMG ({unit})",
+            *both(lambda s: f"{s.resign_error:.3f} ({price(s.resign_value, '')})"),
+        ],
+        ["Luck", *blank],
         ["  Very lucky / lucky rolls", *both(lambda s: pair(s.lucky, "very lucky", "lucky"))],
         [
             "  Unlucky / very unlucky rolls",
@@ -968,108 +1024,11 @@ def _totals(a: Analysis) -> str:
         ],
         ["  Luck rate mEMG per move", *both(lambda s: rate(s.luck_rate, "+"))],
         ["  Luck rating", *both(lambda s: s.luck_rating or "n/a")],
-        ["Overall", "", ""],
+        ["Overall", *blank],
         ["  Error rate mEMG per decision", *both(lambda s: rate(s.error_rate))],
         ["  Rating", *both(lambda s: s.rating or "n/a")],
         [f"  Result ({unit})", *both(lambda s: price(s.result, "+"))],
-        [f"  Luck-adjusted result ({unit})", *[price(x, "+") for x in a.luck_adjusted]],
     ]
-    return _table(["", *a.players], rows, left=1)
-
-
-def analysis_json(a: Analysis) -> dict[str, Any]:
-    """The analysis as a JSON object: every play, cube decision and roll, and the totals.
-    Keys are lowercase and hyphenated, the marks' too ("very-bad", "very-lucky")."""
-    number = _number
-
-    def keys(counts: dict[str, int]) -> dict[str, int]:
-        return {name.replace(" ", "-"): n for name, n in counts.items()}
-
-    def stats(s: PlayerStats) -> dict[str, Any]:
-        return {
-            "moves": s.moves,
-            "unforced": s.unforced,
-            "marked": keys(s.marked),
-            "checker-error": number(s.checker_error),
-            "checker-error-value": number(s.checker_value),
-            "checker-error-rate": number(s.checker_rate),
-            "cube-decisions": s.cube_decisions,
-            "cube-marked": keys(s.cube_marked),
-            "cube-error": number(s.cube_error),
-            "cube-error-value": number(s.cube_value),
-            "cube-error-rate": number(s.cube_rate),
-            "error-rate": number(s.error_rate),
-            "rating": s.rating,
-            "rolls": s.rolls,
-            "luck": number(s.luck),
-            "luck-value": number(s.luck_value),
-            "luck-rate": number(s.luck_rate),
-            "luck-rating": s.luck_rating,
-            "lucky": keys(s.lucky),
-            "result": number(s.result),
-        }
-
-    return {
-        "players": list(a.players),
-        "variant": a.variant,
-        "match-length": a.match_length,
-        "value-unit": _units(a)[0],
-        "ply": a.ply,
-        "seconds": round(a.seconds, 3),
-        "games": [
-            {
-                "game": g.number,
-                "score": list(g.score),
-                "winner": g.winner,
-                "points": g.points,
-                "kind": g.kind,
-                "cube": g.cube,
-                "plays": [
-                    {
-                        "turn": p.turn,
-                        "player": p.player,
-                        "dice": list(p.dice),
-                        "position": p.position,
-                        "played": p.played,
-                        "best": p.best,
-                        "played-equity": number(p.played_equity),
-                        "best-equity": number(p.best_equity),
-                        "loss": number(p.loss),
-                        "ply": p.ply,
-                        "choices": p.choices,
-                        "mark": p.skill,
-                    }
-                    for p in g.plays
-                ],
-                "cube-decisions": [
-                    {
-                        "turn": c.turn,
-                        "player": c.player,
-                        "role": c.role,
-                        "action": c.action,
-                        "proper": c.proper,
-                        "proper-action": c.proper_key,
-                        **_cubeful_json(c.decision, bool(a.match_length)),
-                        "loss": number(c.loss),
-                        "close": c.close,
-                        "mark": c.skill,
-                    }
-                    for c in g.cubes
-                ],
-                "rolls": [
-                    {
-                        "turn": r.turn,
-                        "player": r.player,
-                        "dice": list(r.dice),
-                        "luck": number(r.luck),
-                        "mark": r.mark,
-                    }
-                    for r in g.rolls
-                ],
-                "stats": [stats(s) for s in g.stats],
-            }
-            for g in a.games
-        ],
-        "stats": [stats(s) for s in a.stats],
-        "luck-adjusted": [number(x) for x in a.luck_adjusted],
-    }
+    if luck_adjusted is not None:
+        rows.append([f"  Luck-adjusted result ({unit})", *[price(x, "+") for x in luck_adjusted]])
+    return _table(["", *names], rows, left=1)

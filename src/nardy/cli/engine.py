@@ -27,6 +27,7 @@ from nardy.core import NotationError, Variant, variant, variants
 from nardy.core.settings import Settings
 from nardy.engine.analysis import cube_action_key, evaluate
 from nardy.engine.cube import (
+    NO_CUBE,
     Action,
     CubeDecision,
     CubeState,
@@ -46,6 +47,7 @@ from nardy.engine.net import (
 )
 from nardy.engine.net import equity as cubeless_equity
 from nardy.engine.neural import DEFAULT_LEVEL, LEVELS, Level, NeuralBot, level
+from nardy.engine.stakes import Stakes
 from nardy.notation import decode_match_id, position_id
 from nardy.notation.context import Context, read_context
 from nardy.notation.match_id import MATCH_ID_LENGTH
@@ -269,10 +271,14 @@ def cmd_move(args: Sequence[str], defaults: Defaults = DEFAULTS) -> str:
     pos = ctx.position
     if pos.outcome() is not None:
         raise ProtocolError("the game is over: a side has borne off all its checkers")
-    ranked = net_for(v).rank(pos, dice[0], dice[1], lvl.ply)
+    # Plays are ranked by what they are worth at the score of a Match ID or XGID, as the bot
+    # ranks them in a game.
+    stakes = context_stakes(ctx)
+    ranked = net_for(v).rank(pos, dice[0], dice[1], lvl.ply, stakes.equities)
     # Without noise the bot plays the best play ranked (no need to rank twice); with noise it
     # draws, and only the bot knows how: ask it, at 0 ply the second ranking is cheap.
-    after = NeuralBot(lvl.name, seed=seed).choose(pos, *dice) if lvl.noise else ranked[0].after
+    bot = NeuralBot(lvl.name, seed=seed)
+    after = bot.choose(pos, *dice, stakes) if lvl.noise else ranked[0].after
     chosen = next(c for c in ranked if c.after == after)
     play = next(p for p in pos.legal_plays(*dice) if (p.position.mine, p.position.theirs) == after)
     return (
@@ -301,7 +307,11 @@ def cube_rules(ctx: Context) -> tuple[CubeState, MoneyRules | MatchState]:
     v = ctx.position.variant
     defaults = Settings(variant=v.key).resolve()  # what POSITION cannot say: RULES.md's
     # defaults. Long nardy has no backgammon: its wins count 1 or 2 (as NeuralBot counts).
-    backgammon_value = defaults.backgammon_value if v.has_bar else 1
+    backgammon_value = defaults.backgammon_value if v.has_backgammons else 1
+    # A variant played without the cube by default (long nardy, RULES.md 3.4) has one only
+    # where POSITION shows it in use: turned, owned, or a double pending. Every ID carries
+    # a cube field, so a centred cube at 1 says nothing.
+    cube = bool(defaults.cube) or ctx.cube > 1 or ctx.cube_mine is not None or ctx.doubled
     if ctx.match_length:
         my_score, their_score = ctx.score
         return CubeState(ctx.cube, owner), MatchState(
@@ -310,12 +320,24 @@ def cube_rules(ctx: Context) -> tuple[CubeState, MoneyRules | MatchState]:
             their_score,
             crawford=ctx.crawford,
             backgammon_value=backgammon_value,
+            cube=cube,
         )
     # Unsaid (a bare Position ID): the Jacoby rule is on in money play wherever the variant
-    # has it (RULES.md 1.5).
-    jacoby = ctx.jacoby if ctx.jacoby is not None else bool(defaults.jacoby)
-    rules = MoneyRules(jacoby=jacoby, beaver=ctx.beavers, backgammon_value=backgammon_value)
+    # has it and the cube is used (RULES.md 1.5).
+    jacoby = cube and (ctx.jacoby if ctx.jacoby is not None else bool(defaults.jacoby))
+    rules = MoneyRules(jacoby, ctx.beavers and cube, backgammon_value, cube)
     return CubeState(ctx.cube, owner), rules
+
+
+def context_stakes(ctx: Context) -> Stakes:
+    """What the game of a :class:`Context` is played for, from the side on roll: the
+    :class:`~nardy.engine.stakes.Stakes` by which the bot, ``hint`` and ``analyze`` value
+    plays and cube decisions."""
+    cube, rules = cube_rules(ctx)
+    if isinstance(rules, MoneyRules):
+        return Stakes(cube.value, cube.owner, rules, None, rules.cube)
+    in_use = rules.cube and not rules.crawford_game
+    return Stakes(cube.value, cube.owner, MoneyRules(cube=rules.cube), rules, in_use)
 
 
 def cmd_cube(args: Sequence[str], defaults: Defaults = DEFAULTS) -> str:
@@ -356,7 +378,9 @@ def cube_answer(d: CubeDecision, *, doubled: bool, crawford: bool) -> str:
         return f"cube action={d.response.value} {' '.join(fields)}"
     fields = [f"nodouble={_signed(d.no_double)}"]
     if d.action is Action.UNAVAILABLE:
-        reason = "crawford" if crawford else "opponent-owns-cube"
+        reason = (
+            "no-cube" if d.reason == NO_CUBE else "crawford" if crawford else "opponent-owns-cube"
+        )
         fields += [f"mwc-{k}={m:.3f}" for k, m in mwc.items() if m is not None]
         return f"cube action=cannot-double {' '.join(fields)} reason={reason}"
     assert d.response is not None and d.double_take is not None and d.double_pass is not None

@@ -5,7 +5,7 @@ file replays game by game with :func:`nardy.notation.record.replay`. Game (or ma
 rolls dice seeded by ``SEED-i`` and a random bot in seat ``s`` is seeded by ``SEED-i-s``:
 any one game or match of a run can be played again on its own.
 
-With ``--chouette N``, N heuristic bots (Bot1 … BotN) play one chouette session of
+With ``--chouette N``, N neural bots (Bot1 … BotN) play one chouette session of
 ``--games`` games with dice seeded by ``SEED`` (RULES.md 1.7); each line also carries the
 ``chouette`` object of :func:`nardy.cli.chouette_cli.chouette_record`.
 """
@@ -25,7 +25,8 @@ from nardy.core.chouette import Chouette
 from nardy.core.dice import SeededDice
 from nardy.core.match import Match
 from nardy.core.settings import Settings
-from nardy.engine.bots import BOTS, HeuristicBot, make_bot, play_game
+from nardy.engine.bots import BOTS, make_bot, play_game
+from nardy.engine.neural import NeuralBot
 from nardy.notation.record import game_record
 
 
@@ -36,7 +37,7 @@ def add_parser(subparsers: Any) -> None:
         help="let two bots (or a chouette of bots) play and write the games as JSON lines",
         description="Let two bots play each other and write every game as a JSON record, one "
         "per line. With --match N, --games counts matches, each played to its end; in money "
-        "play it counts games. With --chouette N, N heuristic bots play a chouette of "
+        "play it counts games. With --chouette N, N neural bots play a chouette of "
         "--games games.",
     )
     add_settings_arguments(parser)
@@ -57,7 +58,7 @@ def add_parser(subparsers: Any) -> None:
         "--chouette",
         type=_chouette_size,
         metavar="N",
-        help="a chouette of N heuristic bots, Bot1 … BotN (nardy rules 1.7; money play)",
+        help="a chouette of N neural bots, Bot1 … BotN (nardy rules 1.7; money play)",
     )
     parser.add_argument(
         "--progress",
@@ -193,11 +194,13 @@ def _progress(args: argparse.Namespace, unit: str) -> Progress | None:
 
 
 def _run_chouette(args: argparse.Namespace, settings: Settings) -> int:
-    """``--chouette N``: one chouette of N heuristic bots, ``--games`` games; the final
+    """``--chouette N``: one chouette of N neural bots, ``--games`` games; the final
     scores (which sum to zero) go to standard error."""
     names = [f"Bot{i}" for i in range(1, args.chouette + 1)]
     chouette = Chouette(names, settings, SeededDice(args.seed))
-    bots = ChouetteBots({name: HeuristicBot() for name in names})
+    # The net's bot, its cube decisions included (the heuristic's cube redoubles far too
+    # eagerly for a chouette's many cubes); where a variant has no net it stands in itself.
+    bots = ChouetteBots({name: NeuralBot() for name in names})
     progress = _progress(args, "games")
     with Path(args.out).open("w", encoding="utf-8") as out:
         for i in range(args.games):

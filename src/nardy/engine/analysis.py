@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -52,21 +52,13 @@ from nardy.core.game import Game
 from nardy.engine.cube import (
     Action,
     CubeDecision,
-    CubeState,
     MatchState,
-    MoneyRules,
-    Owner,
     Response,
-    cube_decision,
-    game_rules,
-    mwc_cubeless,
-    mwc_to_emg,
-    relative_owner,
 )
 from nardy.engine.evaluator import MAX_PLY, ROLLS, Candidate, Evaluator, Pair, evaluator
 from nardy.engine.features import F32
 from nardy.engine.met import match_equity
-from nardy.engine.net import LOSE_BACKGAMMON, WIN_BACKGAMMON, equity, flip
+from nardy.engine.net import flip
 from nardy.engine.rollout import (
     ROLL_WEIGHTS,
     best_plays,
@@ -74,6 +66,7 @@ from nardy.engine.rollout import (
     roll_index,
     worker_pool,
 )
+from nardy.engine.stakes import Stakes
 from nardy.notation.position_id import position_id
 from nardy.notation.record import replay
 
@@ -162,6 +155,12 @@ def load_evaluator(v: Variant | str) -> Evaluator:
         raise NardyError(str(exc)) from None
 
 
+DEFAULT_PLY = 1
+"""The lookahead of ``nardy hint``, ``eval`` and ``analyze`` when none is asked: one and the
+same, so that a hint and the analysis of the same play agree (1-ply: a fraction of a second
+a hint, about a quarter of a second a turn of analysis; 2-ply costs about a second each)."""
+
+
 CLOSE_CUBE = 0.16
 """A cube decision is *close* when the proper action's equity is less than this above the
 double's (a take, or the pass capped at +1): gnubg's ``isCloseCubedecision`` (``eval.c``,
@@ -172,102 +171,6 @@ the error rate; the others only add their error, if any."""
 def _check_ply(ply: int) -> None:
     if not 0 <= ply <= MAX_PLY:
         raise NardyError(f"the ply is 0-{MAX_PLY}, not {ply}")
-
-
-# -- what an equity is worth ----------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Stakes:
-    """What the game is played for, seen from one player: money (``match`` None) with its
-    rules, or a match at a score, and the cube's value and owner. It turns the net's five
-    probabilities into normalised equity (EMG) and prices an equity difference."""
-
-    cube: int = 1
-    owner: Owner = Owner.CENTRED
-    money: MoneyRules = field(default_factory=MoneyRules)
-    match: MatchState | None = None
-    cube_in_use: bool = True
-    """False where the game has no cube (the settings, or no cube decisions to judge)."""
-
-    def swap(self) -> Stakes:
-        """The same stakes seen from the opponent."""
-        owner = {Owner.ME: Owner.OPPONENT, Owner.OPPONENT: Owner.ME}.get(self.owner, self.owner)
-        match = self.match
-        if match is not None:
-            match = replace(match, score_me=match.score_opp, score_opp=match.score_me)
-        return replace(self, owner=owner, match=match)
-
-    def equities(self, outputs: F32) -> F64:
-        """Normalised equity (EMG) of each row of five probabilities, for their owner."""
-        if self.match is None:
-            extra = 3 - self.money.backgammon_value  # net.equity counts a backgammon triple
-            values: F64 = equity(outputs).astype(np.float64)
-            return values - extra * (outputs[:, WIN_BACKGAMMON] - outputs[:, LOSE_BACKGAMMON])
-        match, cube = self.match, self.cube
-        return np.array(
-            [mwc_to_emg(mwc_cubeless(row, match, cube), match, cube) for row in outputs],
-            dtype=np.float64,
-        )
-
-    def equity(self, outputs: F32) -> float:
-        """Normalised equity of one row of five probabilities."""
-        return float(self.equities(outputs[None, :])[0])
-
-    def mwc(self, outputs: F32) -> float | None:
-        """The cubeless match winning chance of five probabilities (None for money)."""
-        return None if self.match is None else mwc_cubeless(outputs, self.match, self.cube)
-
-    @property
-    def unit(self) -> float:
-        """What one unit of normalised equity is worth: points (the cube) for money, match
-        winning chance for a match (half the swing between winning and losing a single
-        game at this cube, gnubg's ``eq2mwc``)."""
-        if self.match is None:
-            return float(self.cube)
-        m, c = self.match, self.cube
-        win = m.equity_after(m.away_me - c, m.away_opp)
-        lose = m.equity_after(m.away_me, m.away_opp - c)
-        return (win - lose) / 2.0
-
-    @property
-    def cube_dead(self) -> bool:
-        """In a match, whether the cube is dead for the player on roll: a single game won at
-        the current cube already wins him the match (his score plus the cube reaches the
-        length), so doubling can gain him nothing. GNU Backgammon offers no double then
-        (``GetDPEq``). In a 1-point match it is dead from the start; the Crawford game, where
-        no one may double, is :attr:`cube_in_use`'s business."""
-        return self.match is not None and self.match.away_me <= self.cube
-
-    def decision(self, outputs: F32, position: Position, *, doubled: bool = False) -> CubeDecision:
-        """The cube decision of the side on roll in ``position`` with these probabilities.
-
-        Where the cube is dead for him it is "No double: the cube is dead", without the
-        double's equities, unless he has ``doubled`` already: then it is his opponent's take
-        or pass that is to be decided, and the equities are all there."""
-        d = cube_decision(
-            outputs,
-            CubeState(self.cube, self.owner),
-            money=None if self.match is not None else self.money,
-            match=self.match,
-            race=position.is_race(),
-            pips=position.pips()[0],
-        )
-        if doubled or d.action is Action.UNAVAILABLE or not self.cube_dead:
-            return d
-        return replace(
-            d,
-            double_take=None,
-            double_pass=None,
-            double_beaver=None,
-            action=Action.UNAVAILABLE,
-            response=None,
-            take_point=None,
-            cash_point=None,
-            mwc_double_take=None,
-            mwc_double_pass=None,
-            reason="the cube is dead",
-        )
 
 
 # -- hints ----------------------------------------------------------------------------------------
@@ -299,25 +202,25 @@ def rank_plays(
     (money by default).
 
     Plays are compared at the deepest ply they reached: all at 0-ply, the most promising
-    ones at 1-ply and then ``ply`` (the evaluator's move filter, by money equity), so the
-    tail of the list has shallower values (see :attr:`RankedPlay.ply`)."""
+    ones at 1-ply and then ``ply`` (the evaluator's move filter, by the same measure:
+    :meth:`Stakes.equities`, match winning chances in a match), so the tail of the list has
+    shallower values (see :attr:`RankedPlay.ply`). The bot ranks the same way
+    (:meth:`nardy.engine.neural.NeuralBot.choose` with the game's stakes)."""
     _check_ply(ply)
     ev = ev or load_evaluator(position.variant)
     stakes = stakes or Stakes()
     plays = _plays_by_result(position, d1, d2)
-    candidates = ev.rank(position, d1, d2, ply)
+    candidates = ev.rank(position, d1, d2, ply, stakes.equities)
     if len(candidates) == 1 and candidates[0].ply < ply:
         # A forced play, or no legal move at all: nothing to choose, but valued at the ply
         # asked, like the plays of any other roll.
         only = candidates[0].after
-        candidates = [Candidate(only, ev.after(position.variant, [only], ply)[0], ply)]
-    values = stakes.equities(np.stack([c.outputs for c in candidates]))
-    ranked = [
-        RankedPlay(plays[c.after], c.outputs, c.ply, float(value), stakes.mwc(c.outputs))
-        for c, value in zip(candidates, values, strict=True)
+        outputs = ev.after(position.variant, [only], ply)[0]
+        candidates = [Candidate(only, outputs, ply, stakes.equity(outputs))]
+    return [
+        RankedPlay(plays[c.after], c.outputs, c.ply, c.value, stakes.mwc(c.outputs))
+        for c in candidates
     ]
-    ranked.sort(key=lambda r: (-r.ply, -r.equity))
-    return ranked
 
 
 def _plays_by_result(position: Position, d1: int, d2: int) -> dict[Pair, Play]:
@@ -448,6 +351,41 @@ class CubeAction:
         return skill(self.loss)
 
 
+RESIGN_WORDS = {1: "single", 2: "gammon", 3: "backgammon"}
+"""A resignation's level as a word."""
+
+
+@dataclass(frozen=True, slots=True)
+class ResignationAction:
+    """One resignation judged, as GNU Backgammon judges them: the resigner's offer
+    (``role`` "offer") or his opponent's answer ("answer"), against the equity of playing on.
+
+    ``offered`` is what accepting gives the opponent and ``play_on`` what playing on is
+    worth to him (his cubeful equity at the analysis ply, normalised to the cube: EMG), both
+    for the opponent. Offering more than playing on would cost is the resigner's error (an
+    offer is judged whether or not it was accepted); accepting less than playing on, or
+    declining more, the opponent's. ``loss`` is the error, for the player who made it;
+    ``unit`` prices it (see :class:`CheckerPlay`)."""
+
+    turn: int
+    player: int
+    role: str
+    level: int
+    after_roll: bool
+    action: str
+    """What was done: "resign a single" (gammon, backgammon), "accept" or "decline"."""
+    proper: str
+    """The right action: "resign" or "play on" for the offer, "accept" or "decline"."""
+    offered: float
+    play_on: float
+    loss: float
+    unit: float
+
+    @property
+    def skill(self) -> str | None:
+        return skill(self.loss)
+
+
 @dataclass(frozen=True, slots=True)
 class Roll:
     """The luck of one roll for its roller: the equity of the roll thrown minus the average
@@ -481,6 +419,11 @@ class PlayerStats:
     cube_marked: dict[str, int] = field(default_factory=lambda: {name: 0 for name, _ in SKILLS})
     cube_error: float = 0.0
     cube_value: float = 0.0
+    resignations: int = 0
+    """Resignations offered or answered (each a decision in the error rate)."""
+    resign_marked: dict[str, int] = field(default_factory=lambda: {name: 0 for name, _ in SKILLS})
+    resign_error: float = 0.0
+    resign_value: float = 0.0
     rolls: int = 0
     luck: float = 0.0
     luck_value: float = 0.0
@@ -498,6 +441,9 @@ class PlayerStats:
             "cube_decisions",
             "cube_error",
             "cube_value",
+            "resignations",
+            "resign_error",
+            "resign_value",
             "rolls",
             "luck",
             "luck_value",
@@ -507,20 +453,56 @@ class PlayerStats:
         for counts, more in (
             (self.marked, other.marked),
             (self.cube_marked, other.cube_marked),
+            (self.resign_marked, other.resign_marked),
             (self.lucky, other.lucky),
         ):
             for key, n in more.items():
                 counts[key] += n
 
+    def count_play(self, play: CheckerPlay) -> None:
+        """Count one of the player's checker plays in."""
+        self.moves += 1
+        if not play.forced:
+            self.unforced += 1
+            self.checker_error += play.loss
+            self.checker_value += play.loss * play.unit
+            if play.skill is not None:
+                self.marked[play.skill] += 1
+
+    def count_cube(self, c: CubeAction) -> None:
+        """Count one of the player's cube decisions in."""
+        self.cube_error += c.loss
+        self.cube_value += c.loss * c.unit
+        self.cube_decisions += c.close
+        if c.skill is not None:
+            self.cube_marked[c.skill] += 1
+
+    def count_roll(self, roll: Roll) -> None:
+        """Count the luck of one of the player's rolls in."""
+        self.rolls += 1
+        self.luck += roll.luck
+        self.luck_value += roll.luck * roll.unit
+        if roll.mark is not None:
+            self.lucky[roll.mark] += 1
+
+    def count_resignation(self, r: ResignationAction) -> None:
+        """Count one resignation the player offered or answered in."""
+        self.resignations += 1
+        self.resign_error += r.loss
+        self.resign_value += r.loss * r.unit
+        if r.skill is not None:
+            self.resign_marked[r.skill] += 1
+
     @property
     def decisions(self) -> int:
-        """What the error rate is per: unforced moves and close or actual cube decisions."""
-        return self.unforced + self.cube_decisions
+        """What the error rate is per: unforced moves, close or actual cube decisions and
+        resignations offered or answered."""
+        return self.unforced + self.cube_decisions + self.resignations
 
     @property
     def error(self) -> float:
-        """The total normalised error, checker play and cube."""
-        return self.checker_error + self.cube_error
+        """The total normalised error: checker play, cube and resignations."""
+        return self.checker_error + self.cube_error + self.resign_error
 
     @property
     def error_rate(self) -> float | None:
@@ -569,6 +551,7 @@ class GameAnalysis:
     kind: str | None
     cube: int
     stats: tuple[PlayerStats, PlayerStats]
+    resignations: tuple[ResignationAction, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -722,6 +705,8 @@ class _TurnTask:
     cube_before: Stakes | None
     """Before the roll, from the mover's side, where he could double; None elsewhere."""
     cube_actions: tuple[str, ...]
+    resignations: tuple[tuple[int, bool, bool], ...] = ()
+    """The resignations offered in the turn: (level, accepted, after the roll)."""
 
     @property
     def doubled(self) -> bool:
@@ -729,7 +714,9 @@ class _TurnTask:
         return bool(self.cube_actions) and self.cube_actions[0] == "double"
 
 
-_Judged = tuple[float | None, CheckerPlay | None, tuple[CubeAction, ...]]
+_Judged = tuple[
+    float | None, CheckerPlay | None, tuple[CubeAction, ...], tuple[ResignationAction, ...]
+]
 
 
 def _turn_tasks(game: Game, index: int, score: tuple[int, int]) -> list[_TurnTask]:
@@ -737,9 +724,7 @@ def _turn_tasks(game: Game, index: int, score: tuple[int, int]) -> list[_TurnTas
     settings = game.settings
 
     def stakes(player: int, cube: int, owner: int | None) -> Stakes:
-        money, match = game_rules(settings, score, player, game.crawford)
-        in_use = bool(settings.cube) and not game.crawford
-        return Stakes(cube, relative_owner(owner, player), money, match, in_use)
+        return Stakes.at(settings, score, player, game.crawford, cube, owner)
 
     cube, owner = game.start_cube[0] << game.cube.automatic, game.start_cube[1]
     opening = bool(game.opening_rolls) and game.variant.opening_dice_played
@@ -764,7 +749,9 @@ def _turn_tasks(game: Game, index: int, score: tuple[int, int]) -> list[_TurnTas
                 cube *= 2
                 if action == "beaver" or "beaver" not in turn.cube:
                     owner = 1 - turn.player  # the doubler's take of a beaver leaves it there
-        if turn.dice is None and not may_double:
+        # A surrender (level 0, long nardy) has no equity to weigh: only resignations are.
+        resignations = tuple(r for r in turn.resignations if r[0] in RESIGN_WORDS)
+        if turn.dice is None and not may_double and not resignations:
             continue
         rolled = turn.dice is not None and not turn.chosen
         tasks.append(
@@ -781,6 +768,7 @@ def _turn_tasks(game: Game, index: int, score: tuple[int, int]) -> list[_TurnTas
                 stakes(turn.player, cube, owner),
                 before_roll if may_double else None,
                 turn.cube,
+                resignations,
             )
         )
     return tasks
@@ -845,9 +833,63 @@ def _evaluate(ev: Evaluator, task: _TurnTask, ply: int) -> _Judged:
             outputs = evaluate(before, cube_ply(ply), ev)
         decision = task.cube_before.decision(outputs, before, doubled=task.doubled)
         cubes = _judge_cube(task, decision)
+    resigned = _judge_resignations(ev, before, task, ply)
     if task.after is None or task.dice is None:
-        return luck, None, cubes
-    return luck, _judge(ev, before, task, ply), cubes
+        return luck, None, cubes, resigned
+    return luck, _judge(ev, before, task, ply), cubes, resigned
+
+
+def _judge_resignations(
+    ev: Evaluator, before: Position, task: _TurnTask, ply: int
+) -> tuple[ResignationAction, ...]:
+    """The turn's resignations, offer and answer, against the equity of playing on: before
+    the roll the resigner's cubeful equity on roll (he could still double), after it the
+    opponent's on roll after the resigner's best play of the dice — both at the analysis
+    ply, for the opponent (gnubg's resignation analysis)."""
+    judged: list[ResignationAction] = []
+    stakes, opponent = task.stakes, 1 - task.player
+    for level, accepted, after_roll in task.resignations:
+        if after_roll and task.dice is not None:
+            best = rank_plays(before, *task.dice, ply, ev, stakes)[0]
+            theirs: F32 = flip(best.outputs[None, :])[0]
+            reached = best.play.position.swap()
+            play_on = stakes.swap().decision(theirs, reached).equity
+        else:
+            outputs = evaluate(before, cube_ply(ply), ev)
+            play_on = -stakes.decision(outputs, before).equity
+        offered = -stakes.result_equity(-stakes.resignation_points(level))
+        right = offered <= play_on + 1e-9  # a resignation giving away no more than playing on
+        judged.append(
+            ResignationAction(
+                task.turn,
+                task.player,
+                "offer",
+                level,
+                after_roll,
+                f"resign a {RESIGN_WORDS[level]}",
+                "resign" if right else "play on",
+                offered,
+                play_on,
+                max(0.0, offered - play_on),
+                stakes.unit,
+            )
+        )
+        judged.append(
+            ResignationAction(
+                task.turn,
+                opponent,
+                "answer",
+                level,
+                after_roll,
+                "accept" if accepted else "decline",
+                "accept" if offered >= play_on else "decline",
+                offered,
+                play_on,
+                max(0.0, (play_on - offered) if accepted else (offered - play_on)),
+                stakes.unit,
+            )
+        )
+    return tuple(judged)
 
 
 def _judge(ev: Evaluator, before: Position, task: _TurnTask, ply: int) -> CheckerPlay:
@@ -882,9 +924,6 @@ def _judge_cube(task: _TurnTask, d: CubeDecision) -> tuple[CubeAction, ...]:
     assert stakes is not None
     if d.double_take is None or d.double_pass is None:
         return ()  # the cube is not available after all (the opponent's, or dead)
-    answers = {Response.TAKE.value: d.double_take, Response.PASS.value: d.double_pass}
-    if d.double_beaver is not None:
-        answers[Response.BEAVER.value] = d.double_beaver
     best = d.equity
     doubled = task.doubled
     value = d.double_value if doubled else d.no_double
@@ -906,22 +945,22 @@ def _judge_cube(task: _TurnTask, d: CubeDecision) -> tuple[CubeAction, ...]:
         )
     ]
     if doubled and len(task.cube_actions) > 1:
-        answer = task.cube_actions[1]
-        right = min(answers, key=lambda a: (answers[a], a != Response.TAKE.value))
         judged.append(
-            CubeAction(
-                task.turn,
-                1 - task.player,
-                "take",
-                answer,
-                right,
-                d,
-                max(0.0, answers.get(answer, answers[right]) - answers[right]),
-                True,
-                stakes.unit,
-            )
+            answer_action(task.turn, 1 - task.player, task.cube_actions[1], d, stakes.unit)
         )
     return tuple(judged)
+
+
+def answer_action(turn: int, player: int, answer: str, d: CubeDecision, unit: float) -> CubeAction:
+    """``player``'s answer (take, pass or beaver) to the double of turn ``turn``, judged
+    against the doubler's cube decision ``d``: the right answer leaves the doubler least."""
+    assert d.double_take is not None and d.double_pass is not None
+    answers = {Response.TAKE.value: d.double_take, Response.PASS.value: d.double_pass}
+    if d.double_beaver is not None:
+        answers[Response.BEAVER.value] = d.double_beaver
+    right = min(answers, key=lambda a: (answers[a], a != Response.TAKE.value))
+    loss = max(0.0, answers.get(answer, answers[right]) - answers[right])
+    return CubeAction(turn, player, "take", answer, right, d, loss, True, unit)
 
 
 _OPENING = [i for i, (a, b, _) in enumerate(ROLLS) if a != b]
@@ -949,34 +988,21 @@ def _assemble(
     plays: list[CheckerPlay] = []
     cubes: list[CubeAction] = []
     rolls: list[Roll] = []
-    for task, (luck, play, cube_actions) in judged:
-        player = stats[task.player]
+    resignations: list[ResignationAction] = []
+    for task, (luck, play, cube_actions, resigned) in judged:
+        for r in resigned:
+            resignations.append(r)
+            stats[r.player].count_resignation(r)
         for c in cube_actions:
             cubes.append(c)
-            who = stats[c.player]
-            who.cube_error += c.loss
-            who.cube_value += c.loss * c.unit
-            who.cube_decisions += c.close
-            if c.skill is not None:
-                who.cube_marked[c.skill] += 1
+            stats[c.player].count_cube(c)
         if luck is not None and task.dice is not None:
             roll = Roll(task.turn, task.player, task.dice, luck, task.stakes.unit)
             rolls.append(roll)
-            player.rolls += 1
-            player.luck += luck
-            player.luck_value += luck * roll.unit
-            if roll.mark is not None:
-                player.lucky[roll.mark] += 1
-        if play is None:
-            continue
-        plays.append(play)
-        player.moves += 1
-        if not play.forced:
-            player.unforced += 1
-            player.checker_error += play.loss
-            player.checker_value += play.loss * play.unit
-            if play.skill is not None:
-                player.marked[play.skill] += 1
+            stats[task.player].count_roll(roll)
+        if play is not None:
+            plays.append(play)
+            stats[task.player].count_play(play)
     result = game.result
     if result is not None and result.winner is not None:
         gain = _result_value(game, score, result.winner, result.points)
@@ -993,6 +1019,7 @@ def _assemble(
         None if result is None else result.kind,
         game.cube.value,
         stats,
+        tuple(resignations),
     )
 
 

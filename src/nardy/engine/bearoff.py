@@ -26,6 +26,7 @@ import numpy.typing as npt
 
 from nardy.core import BACKGAMMON, BAR, CHECKERS
 from nardy.core.position import Side
+from nardy.engine.errors import EngineError
 
 POINTS = 6
 """The home board: points 1-6."""
@@ -75,14 +76,14 @@ class BearoffDatabase:
         counts = list(side)
         if len(counts) == 26:
             if counts[BAR] or any(counts[POINTS + 1 : BAR]):
-                raise ValueError("not a bear-off position: a checker is outside the home board")
+                raise EngineError("not a bear-off position: a checker is outside the home board")
             if sum(counts) != CHECKERS:
-                raise ValueError(f"a side has {CHECKERS} checkers, counting those off")
+                raise EngineError(f"a side has {CHECKERS} checkers, counting those off")
             counts = counts[1 : POINTS + 1]
         if len(counts) != POINTS or min(counts) < 0:
-            raise ValueError("expected 26 counts of a side or 6 counts of points 1-6")
+            raise EngineError("expected 26 counts of a side or 6 counts of points 1-6")
         if sum(counts) > self.checkers:
-            raise ValueError(f"{sum(counts)} checkers: this database holds up to {self.checkers}")
+            raise EngineError(f"{sum(counts)} checkers: this database holds up to {self.checkers}")
         return self.rows[tuple(counts)]
 
     def mean_rolls(self, side: Side | Sequence[int]) -> float:
@@ -106,7 +107,7 @@ class BearoffDatabase:
 def build(checkers: int = CHECKERS) -> BearoffDatabase:
     """The database of every home board of up to ``checkers`` (0-15) checkers."""
     if not 0 <= checkers <= CHECKERS:
-        raise ValueError(f"a bear-off database holds 0-{CHECKERS} checkers, not {checkers}")
+        raise EngineError(f"a bear-off database holds 0-{CHECKERS} checkers, not {checkers}")
     homes = sorted(_homes(checkers), key=_pips)
     index = {bytes(home): i for i, home in enumerate(homes)}
     mean = np.zeros(len(homes))

@@ -33,9 +33,11 @@ from typing import Protocol
 
 from nardy.core import BAR, OFF, Play, Position, Variant, actions
 from nardy.core import events as ev
-from nardy.core.errors import ErrorCode, NardyError
+from nardy.core.errors import ErrorCode
 from nardy.core.game import Game, GameError, GameResult, Phase
 from nardy.core.match import Match
+from nardy.engine.errors import EngineError
+from nardy.engine.stakes import Stakes
 
 
 class Bot(Protocol):
@@ -48,8 +50,11 @@ class Bot(Protocol):
     name: str
     """A short name for the bot, as ``--bots`` and records name it."""
 
-    def choose_play(self, position: Position, d1: int, d2: int) -> Play:
-        """One of ``position.legal_plays(d1, d2)``: what to play with this roll."""
+    def choose_play(
+        self, position: Position, d1: int, d2: int, stakes: Stakes | None = None
+    ) -> Play:
+        """One of ``position.legal_plays(d1, d2)``: what to play with this roll, for what
+        the game is played for (``stakes``, from the mover's side; None: money play)."""
         ...
 
     def should_double(self, game: Game, player: int) -> bool:
@@ -68,6 +73,11 @@ class Bot(Protocol):
     def accept_resignation(self, game: Game, player: int, level: int) -> bool:
         """Whether to accept the opponent's offer to resign a single (1), gammon (2) or
         backgammon (3); declining plays on."""
+        ...
+
+    def resign_level(self, game: Game, player: int) -> int:
+        """The resignation to offer on one's turn before rolling: a single (1), gammon (2)
+        or backgammon (3), or 0 to play on (asked only where the variant has the levels)."""
         ...
 
     def choose_double(self, position: Position) -> int:
@@ -116,6 +126,9 @@ def step(game: Game | Match, bots: Sequence[Bot | None]) -> str:
     assert current is not None
     kinds = waiting.kinds(player)
     if actions.Roll.kind in kinds:
+        if actions.Resign.kind in kinds and (level := bot.resign_level(current, player)):
+            game.apply(actions.Resign(player, level))
+            return f"resigns {('a single', 'a gammon', 'a backgammon')[level - 1]}"
         if actions.Double.kind in kinds and bot.should_double(current, player):
             game.apply(actions.Double(player))
             return f"doubles to {2 * current.cube.value}"
@@ -127,7 +140,7 @@ def step(game: Game | Match, bots: Sequence[Bot | None]) -> str:
             game.apply(actions.Undo(player))
         dice = current.dice
         assert dice is not None
-        play = bot.choose_play(current.turn_start, *dice)
+        play = bot.choose_play(current.turn_start, *dice, Stakes.of(current, player))
         game.apply(actions.Play(player, str(play)))
         return f"plays {play}" if play.moves else "cannot move"
     if actions.ChooseDouble.kind in kinds:
@@ -243,7 +256,13 @@ class RandomBot:
     def __init__(self, seed: int | str | None = None) -> None:
         self._rng = random.Random(seed)
 
-    def choose_play(self, position: Position, d1: int, d2: int) -> Play:
+    def resign_level(self, game: Game, player: int) -> int:
+        return 0  # plays every game out
+
+    def choose_play(
+        self, position: Position, d1: int, d2: int, stakes: Stakes | None = None
+    ) -> Play:
+        del stakes  # any play will do
         return self._rng.choice(position.legal_plays(d1, d2))
 
     def should_double(self, game: Game, player: int) -> bool:
@@ -298,7 +317,13 @@ class HeuristicBot:
     TAKE_LEAD = 0.30  # the taker takes while the roller leads by no more than this
     TOO_GOOD_LEAD = 0.50  # play on for a gammon rather than double the opponent out
 
-    def choose_play(self, position: Position, d1: int, d2: int) -> Play:
+    def resign_level(self, game: Game, player: int) -> int:
+        return 0  # plays every game out
+
+    def choose_play(
+        self, position: Position, d1: int, d2: int, stakes: Stakes | None = None
+    ) -> Play:
+        del stakes  # the heuristic plays the same at every score
         plays = position.legal_plays(d1, d2)
         if len(plays) == 1:
             return plays[0]
@@ -520,4 +545,4 @@ def make_bot(name: str, seed: int | str | None = None) -> Bot:
         from nardy.engine.neural import NeuralBot  # numpy and the weights load only when asked
 
         return NeuralBot(name, seed=seed)
-    raise NardyError(f"unknown bot {name!r}; known: {', '.join(BOTS)}")
+    raise EngineError(f"unknown bot {name!r}; known: {', '.join(BOTS)}")

@@ -45,6 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nardy.core.settings import Settings
+from nardy.engine.errors import EngineError
 from nardy.engine.met import (
     Curve,
     LiveCubeModel,
@@ -103,7 +104,7 @@ class CubeState:
 
     def __post_init__(self) -> None:
         if not isinstance(self.value, int) or self.value < 1:
-            raise ValueError(f"a cube value is a whole number from 1, not {self.value!r}")
+            raise EngineError(f"a cube value is a whole number from 1, not {self.value!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +115,14 @@ class MoneyRules:
     jacoby: bool = True
     beaver: bool = False
     backgammon_value: int = 3
+    cube: bool = True
+    """False where the game is played without the doubling cube (long nardy's default,
+    RULES.md 3.4): no one can double, and every result counts its cubeless points."""
+
+
+NO_CUBE = "no cube in this game"
+"""Why no one can double where the settings leave the cube out (:attr:`MoneyRules.cube`,
+:attr:`MatchState.cube`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,16 +139,19 @@ class MatchState:
     score_opp: int = 0
     crawford: bool = False
     backgammon_value: int = 3
+    cube: bool = True
+    """False where the match is played without the doubling cube (see
+    :attr:`MoneyRules.cube`)."""
 
     def __post_init__(self) -> None:
         if self.length < 1:
-            raise ValueError(f"a match is played to 1 point or more, not {self.length}")
+            raise EngineError(f"a match is played to 1 point or more, not {self.length}")
         if not (0 <= self.score_me < self.length and 0 <= self.score_opp < self.length):
-            raise ValueError(
+            raise EngineError(
                 f"a match to {self.length} cannot be at {self.score_me}-{self.score_opp}"
             )
         if self.crawford and 1 not in (self.away_me, self.away_opp):
-            raise ValueError("the Crawford game needs a player one point away")
+            raise EngineError("the Crawford game needs a player one point away")
 
     @property
     def away_me(self) -> int:
@@ -180,12 +192,13 @@ def game_rules(
     """What a game under ``settings`` is played for, from ``player``'s side: the money rules,
     and in a match not yet won at ``score`` (players 0 and 1) the match state. A backgammon
     counts its setting's value only where the variant has one (long nardy has none)."""
-    backgammon_value = settings.backgammon_value if settings.rules.has_bar else 1
-    money = MoneyRules(bool(settings.jacoby), bool(settings.beaver), backgammon_value)
+    backgammon_value = settings.backgammon_value if settings.rules.has_backgammons else 1
+    cube = bool(settings.cube)
+    money = MoneyRules(bool(settings.jacoby), bool(settings.beaver), backgammon_value, cube)
     length = settings.match_length
     if not length or max(score) >= length:
         return money, None
-    match = MatchState(length, score[player], score[1 - player], crawford, backgammon_value)
+    match = MatchState(length, score[player], score[1 - player], crawford, backgammon_value, cube)
     return money, match
 
 
@@ -291,7 +304,7 @@ class _Outcomes:
     def of(cls, probs: Probabilities) -> _Outcomes:
         values = [float(v) for v in np.asarray(probs, dtype=np.float64).reshape(-1)]
         if len(values) != 5 or not all(math.isfinite(v) for v in values):
-            raise ValueError(f"five finite probabilities are needed, not {probs!r}")
+            raise EngineError(f"five finite probabilities are needed, not {probs!r}")
         p, wg, wbg, lg, lbg = (min(max(v, 0.0), 1.0) for v in values)
         wg = min(wg, p)
         wbg = min(wbg, wg)
@@ -388,6 +401,8 @@ def _money_decision(out: _Outcomes, cube: CubeState, rules: MoneyRules, x: float
     p = out.win
     own, opp = _money_curves(w, lose)
     dead = out.equity(bv)  # gammons count once the cube has been turned
+    if not rules.cube:  # no cube, no Jacoby rule: every result counts its cubeless points
+        return _unavailable(dead, x, False, NO_CUBE)
     if cube.owner is Owner.CENTRED:
         # Under the Jacoby rule a game that ends with the cube still centred counts single,
         # so the ends of the centred curve and its dead part are those of a gammonless game;
@@ -494,7 +509,7 @@ def _match_model(out: _Outcomes, match: MatchState) -> LiveCubeModel:
         out.split(False),
         match.equity_after,
         backgammon_value=match.backgammon_value,
-        cube_available=not match.crawford_game,
+        cube_available=match.cube and not match.crawford_game,
     )
 
 
@@ -527,6 +542,8 @@ def _match_decision(out: _Outcomes, cube: CubeState, match: MatchState, x: float
     def emg(m: float) -> float:
         return mwc_to_emg(m, match, c)
 
+    if not match.cube:
+        return _unavailable(emg(nd), x, False, NO_CUBE, nd)
     if match.crawford_game:
         return _unavailable(
             emg(nd), x, redouble, "Crawford game" if match.length > 1 else "the cube is dead", nd
@@ -546,7 +563,7 @@ def _match_decision(out: _Outcomes, cube: CubeState, match: MatchState, x: float
 
 def _rules(money: MoneyRules | None, match: MatchState | None) -> MoneyRules | MatchState:
     if money is not None and match is not None:
-        raise ValueError("a game is money play or a match, not both")
+        raise EngineError("a game is money play or a match, not both")
     return match if match is not None else (money or MoneyRules())
 
 
@@ -571,7 +588,7 @@ def cube_decision(
     cube = cube or CubeState()
     x = cube_efficiency(race, pips) if efficiency is None else efficiency
     if not 0.0 <= x <= 1.0:
-        raise ValueError(f"a cube efficiency is between 0 and 1, not {x}")
+        raise EngineError(f"a cube efficiency is between 0 and 1, not {x}")
     rules = _rules(money, match)
     if isinstance(rules, MatchState):
         return _match_decision(out, cube, rules, x)
@@ -598,7 +615,7 @@ def resignation_decision(
     proper cube action leaves his opponent. Accept when that is no more. A tie accepts.
     """
     if level not in (1, 2, 3):
-        raise ValueError(
+        raise EngineError(
             f"a resignation is of a single (1), gammon (2) or backgammon (3), not {level}"
         )
     cube = cube or CubeState()
@@ -613,7 +630,7 @@ def resignation_decision(
         play_on = 1.0 - decision.mwc
     else:
         accept = float((1, 2, rules.backgammon_value)[level - 1])
-        if rules.jacoby and cube.owner is Owner.CENTRED:
+        if rules.jacoby and rules.cube and cube.owner is Owner.CENTRED:
             accept = 1.0
         play_on = -decision.equity
     return ResignationDecision(accept >= play_on - 1e-12, accept, play_on)

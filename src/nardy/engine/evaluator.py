@@ -32,9 +32,11 @@ from dataclasses import dataclass
 from importlib import resources
 
 import numpy as np
+import numpy.typing as npt
 
 from nardy.core import CHECKERS, OFF, Position, ResultKind, Variant
 from nardy.core.position import Side
+from nardy.engine.errors import EngineError, NoNetError
 from nardy.engine.features import F32, sides_array
 from nardy.engine.net import OUTPUTS, Net, equity, flip
 
@@ -78,14 +80,29 @@ def consistent(outputs: F32) -> F32:
     return o
 
 
+Measure = Callable[[F32], npt.NDArray[np.floating]]
+"""What plays are worth to the mover, one value per row of five probabilities: cubeless
+money equity by default (:func:`money_equity`), or the stakes of the game
+(:meth:`nardy.engine.stakes.Stakes.equities`: match winning chances at the score, as EMG).
+The ranking and its move filter use the same measure, so what the filter keeps is what the
+ranking would choose."""
+
+
+def money_equity(outputs: F32) -> npt.NDArray[np.floating]:
+    """Cubeless money equity of each row of five probabilities (the default measure)."""
+    return equity(outputs)
+
+
 @dataclass(frozen=True, slots=True)
 class Candidate:
     """One play of a roll as the evaluator ranks it: the position it reaches (from the
-    mover's side), its cubeless probabilities for the mover, and the ply they come from."""
+    mover's side), its cubeless probabilities for the mover, the ply they come from, and
+    its value by the ranking's :data:`Measure`."""
 
     after: Pair
     outputs: F32
     ply: int
+    value: float
 
     @property
     def equity(self) -> float:
@@ -104,7 +121,7 @@ class Evaluator:
     def check(self, v: Variant) -> None:
         """Refuse a variant this net was not trained for."""
         if v.key not in self.variants:
-            raise ValueError(
+            raise EngineError(
                 f"this evaluator plays {', '.join(sorted(self.variants))}, not {v.key}"
             )
 
@@ -125,7 +142,7 @@ class Evaluator:
             out[live] = flip(self.on_roll_pairs(v, opp, ply))
         for i in np.flatnonzero(done).tolist():
             out[i] = terminal_outputs(v, *pairs[i])
-        if not v.has_bar:  # long nardy has no backgammons: its net's outputs 2 and 4 are noise
+        if not v.has_backgammons:  # long nardy has none: its net's outputs 2 and 4 are noise
             out[:, [2, 4]] = 0.0
         return out
 
@@ -183,30 +200,42 @@ class Evaluator:
 
     # -- choosing plays ----------------------------------------------------------------------
 
-    def rank(self, position: Position, d1: int, d2: int, ply: int = 0) -> list[Candidate]:
-        """Every play of the roll, best first by the deepest ply it reached (ties: the
-        shallower value). Plays reaching the same position are one candidate."""
+    def rank(
+        self,
+        position: Position,
+        d1: int,
+        d2: int,
+        ply: int = 0,
+        measure: Measure | None = None,
+    ) -> list[Candidate]:
+        """Every play of the roll, best first by ``measure`` (cubeless money equity by
+        default) at the deepest ply it reached (ties: the shallower value). Plays reaching
+        the same position are one candidate. The move filter keeps the plays to look at
+        deeper by the same measure."""
         self.check(position.variant)
         if not 0 <= ply <= MAX_PLY:
-            raise ValueError(f"ply must be 0-{MAX_PLY}, got {ply}")
+            raise EngineError(f"the ply is 0-{MAX_PLY}, not {ply}")
+        measure = measure or money_equity
         v = position.variant
         pairs: list[Pair] = list(v.play_paths(position.mine, position.theirs, d1, d2))
         if not pairs:
             pairs = [(position.mine, position.theirs)]
         outs = self.after(v, pairs, 0)
-        cands = [Candidate(p, o, 0) for p, o in zip(pairs, outs, strict=True)]
+        cands = [
+            Candidate(p, o, 0, float(x)) for p, o, x in zip(pairs, outs, measure(outs), strict=True)
+        ]
         for depth in range(1, ply + 1 if len(cands) > 1 else 1):
-            cands.sort(key=lambda c: (-c.ply, -c.equity))
-            best = cands[0].equity
+            cands.sort(key=lambda c: (-c.ply, -c.value))
+            best = cands[0].value
             deeper = [
                 i
                 for i, c in enumerate(cands[: PRUNE[depth]])
-                if best - c.equity <= PRUNE_MARGIN[depth]
+                if best - c.value <= PRUNE_MARGIN[depth]
             ]
-            values = self.after(v, [cands[i].after for i in deeper], depth)
-            for i, o in zip(deeper, values, strict=True):
-                cands[i] = Candidate(cands[i].after, o, depth)
-        cands.sort(key=lambda c: (-c.ply, -c.equity))
+            outs = self.after(v, [cands[i].after for i in deeper], depth)
+            for i, o, x in zip(deeper, outs, measure(outs), strict=True):
+                cands[i] = Candidate(cands[i].after, o, depth, float(x))
+        cands.sort(key=lambda c: (-c.ply, -c.value))
         return cands
 
 
@@ -231,7 +260,7 @@ def family(v: Variant | str) -> tuple[tuple[str, ...], Encoder, str]:
         from nardy.engine.features_long import encode as encode_long
 
         return LONG_FAMILY, encode_long, "long.npz"
-    raise ValueError(f"no trained net for {key} yet")
+    raise NoNetError(f"no trained net for {key} yet")
 
 
 def has_net(v: Variant | str) -> bool:
@@ -264,5 +293,5 @@ def evaluator(v: Variant | str) -> Evaluator:
     """The shipped evaluator for a variant (or its key); the net is loaded once per process."""
     variants, encode, weights = family(v)
     if not has_net(v):
-        raise ValueError(f"no trained net for {variants[0]} yet: {weights} is not installed")
+        raise NoNetError(f"no trained net for {variants[0]} yet: {weights} is not installed")
     return Evaluator(_shipped(weights), encode, variants)

@@ -39,6 +39,7 @@ import numpy.typing as npt
 
 from nardy.core import fastpath
 from nardy.core.position import BAR, CHECKERS, OFF, Side
+from nardy.engine.errors import EngineError
 
 RAW_PER_SIDE = 24 * 4 + 2
 """Raw inputs per side: four per point, the bar and the checkers off."""
@@ -201,7 +202,7 @@ def compiled_encode(kind: int, width: int, mine: U8, theirs: U8) -> F32 | None:
     if _compiled is None:
         return None
     if mine.ndim != 2 or mine.shape[1:] != (26,) or theirs.shape != mine.shape:
-        raise ValueError(f"expected two (N, 26) arrays, got {mine.shape} and {theirs.shape}")
+        raise EngineError(f"expected two (N, 26) arrays, got {mine.shape} and {theirs.shape}")
     out = np.empty((mine.shape[0], width), dtype=np.float32)
     _compiled.encode(
         kind,

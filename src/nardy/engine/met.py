@@ -48,6 +48,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from nardy.engine.errors import EngineError
+
 Curve = tuple[tuple[float, ...], tuple[float, ...]]
 """A piecewise-linear function on [0, 1]: its breakpoints (increasing, from 0 to 1) and
 values there. Here: my match winning chance (or money equity) against my game winning
@@ -225,7 +227,7 @@ class LiveCubeModel:
         cube_available: bool = True,
     ) -> None:
         if away_me < 1 or away_opp < 1:
-            raise ValueError(
+            raise EngineError(
                 f"a game is played only in a match not yet won ({away_me}, {away_opp})"
             )
         self.away_me = away_me
@@ -340,13 +342,13 @@ class MatchEquityTable:
         """The chance that the player ``away_me`` points from winning wins the match against
         one ``away_opp`` away; see :func:`match_equity`."""
         if away_me <= 0 and away_opp <= 0:
-            raise ValueError("both players cannot have won the match")
+            raise EngineError("both players cannot have won the match")
         if away_me <= 0:
             return 1.0
         if away_opp <= 0:
             return 0.0
         if max(away_me, away_opp) > self.size:
-            raise ValueError(f"the table covers up to {self.size} away, not {away_me}/{away_opp}")
+            raise EngineError(f"the table covers up to {self.size} away, not {away_me}/{away_opp}")
         if 1 in (away_me, away_opp) and not crawford:
             if away_me == away_opp:
                 return 0.5
@@ -393,7 +395,7 @@ def compute_met(
     """Compute a match equity table up to ``size`` away by the procedure of the module
     docstring (about half a second for 25)."""
     if size < 1:
-        raise ValueError(f"a table needs at least 1-away, not {size}")
+        raise EngineError(f"a table needs at least 1-away, not {size}")
     prm = parameters
     trailer = _post_crawford(size, prm)
 
@@ -451,7 +453,7 @@ def parse_met(text: str, size: int) -> MatchEquityTable:
     """Read back :func:`format_met`'s text for a table of ``size``."""
     numbers = [float(v) for v in text.split()]
     if len(numbers) != size * size + size:
-        raise ValueError(
+        raise EngineError(
             f"a table of {size} needs {size * size + size} numbers, not {len(numbers)}"
         )
     rows = tuple(tuple(numbers[i * size : (i + 1) * size]) for i in range(size))

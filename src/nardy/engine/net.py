@@ -23,6 +23,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from nardy.engine.errors import EngineError
+
 F32 = npt.NDArray[np.float32]
 OUTPUTS = 5
 WIN, WIN_GAMMON, WIN_BACKGAMMON, LOSE_GAMMON, LOSE_BACKGAMMON = range(OUTPUTS)
@@ -65,9 +67,9 @@ class Net:
 
     def __init__(self, w1: F32, b1: F32, w2: F32, b2: F32, meta: dict[str, Any] | None = None):
         if w1.ndim != 2 or w2.shape != (w1.shape[1], OUTPUTS):
-            raise ValueError(f"bad shapes {w1.shape} and {w2.shape}")
+            raise EngineError(f"bad shapes {w1.shape} and {w2.shape}")
         if b1.shape != (w1.shape[1],) or b2.shape != (OUTPUTS,):
-            raise ValueError(f"bad bias shapes {b1.shape} and {b2.shape}")
+            raise EngineError(f"bad bias shapes {b1.shape} and {b2.shape}")
         self.w1 = np.ascontiguousarray(w1, dtype=np.float32)
         self.b1 = np.ascontiguousarray(b1, dtype=np.float32)
         self.w2 = np.ascontiguousarray(w2, dtype=np.float32)
@@ -90,7 +92,7 @@ class Net:
         with zero weights, so that a trained net can go on training after features are added."""
         extra = inputs - self.inputs
         if extra < 0:
-            raise ValueError(f"cannot narrow a net from {self.inputs} to {inputs} inputs")
+            raise EngineError(f"cannot narrow a net from {self.inputs} to {inputs} inputs")
         w1 = np.concatenate([self.w1, np.zeros((extra, self.hidden), dtype=np.float32)])
         return Net(w1, self.b1, self.w2, self.b2, {**self.meta, "widened_from": self.inputs})
 
@@ -145,6 +147,6 @@ class Net:
         """A net saved by :meth:`save`."""
         with np.load(path, allow_pickle=False) as data:
             if "format" not in data or str(data["format"]) != FORMAT:
-                raise ValueError(f"{path}: not a {FORMAT} net")
+                raise EngineError(f"{path}: not a {FORMAT} net")
             meta = dict(zip(data["meta_keys"].tolist(), data["meta_values"].tolist(), strict=True))
             return cls(data["w1"], data["b1"], data["w2"], data["b2"], meta)

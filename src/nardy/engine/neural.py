@@ -56,8 +56,10 @@ from nardy.engine.cube import (
     relative_owner,
     resignation_decision,
 )
+from nardy.engine.errors import EngineError
 from nardy.engine.evaluator import Evaluator, evaluator, for_net, has_net
-from nardy.engine.net import Net
+from nardy.engine.net import Net, flip
+from nardy.engine.stakes import Stakes, counts_gammons
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,7 +89,7 @@ def level(name: str) -> Level:
     try:
         return LEVELS[DEFAULT_LEVEL if name == "neural" else name]
     except KeyError:
-        raise ValueError(f"unknown level {name!r}; known: {', '.join(LEVELS)}") from None
+        raise EngineError(f"unknown level {name!r}; known: {', '.join(LEVELS)}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,10 +114,18 @@ def game_probabilities(ev: Evaluator, game: Game, player: int, ply: int) -> np.n
     the start of the turn, as the cube sees them: in long nardy with ``ending=oin`` a mars
     counts single, so its probabilities are dropped."""
     probs = ev.on_roll(game.position_for(player) if player != game.turn else game.turn_start, ply)
-    if game.settings.ending == "oin" and not game.variant.has_backgammons:
+    if not counts_gammons(game.settings):
         probs = probs.copy()
         probs[1:] = 0.0
     return probs
+
+
+HOPELESS = 0.01
+"""The bot considers resigning only where the net gives it no more than this chance to win."""
+RESIGN_MARGIN = 0.01
+"""How close, in normalised equity, what a resignation gives away must be to what playing on
+is worth to the opponent: the net's own error on a lost position (it sees a trace of a chance
+where there is none)."""
 
 
 @functools.cache
@@ -142,6 +152,7 @@ class NeuralBot:
         self.net = net
         self._rng = random.Random(seed)
         self._heuristic = HeuristicBot()
+        self._offered: set[tuple[int, int]] = set()  # (game, turn) where it has resigned
 
     @classmethod
     def load(cls, path: str | Path | None = None, level_name: str = DEFAULT_LEVEL) -> NeuralBot:
@@ -161,23 +172,31 @@ class NeuralBot:
 
     # -- checker play ------------------------------------------------------------------------
 
-    def choose(self, position: Position, d1: int, d2: int) -> tuple[Side, Side]:
-        """The (mine, theirs) reached by the chosen play, still from the mover's side."""
+    def choose(
+        self, position: Position, d1: int, d2: int, stakes: Stakes | None = None
+    ) -> tuple[Side, Side]:
+        """The (mine, theirs) reached by the chosen play, still from the mover's side.
+
+        Plays are ranked by what they are worth at ``stakes`` (money by default; in a match
+        the match winning chance at the score), as ``hint`` and ``analyze`` rank them."""
         if stand_in := self.stand_in(position.variant):
             after = stand_in.choose_play(position, d1, d2).position
             return after.mine, after.theirs
-        ranked = self.evaluator(position).rank(position, d1, d2, self.level.ply)
+        measure = None if stakes is None else stakes.equities
+        ranked = self.evaluator(position).rank(position, d1, d2, self.level.ply, measure)
         if self.level.noise and len(ranked) > 1:
-            noisy = [c.equity + self._rng.gauss(0.0, self.level.noise) for c in ranked]
+            noisy = [c.value + self._rng.gauss(0.0, self.level.noise) for c in ranked]
             return ranked[int(np.argmax(noisy))].after
         return ranked[0].after
 
-    def choose_play(self, position: Position, d1: int, d2: int) -> Play:
+    def choose_play(
+        self, position: Position, d1: int, d2: int, stakes: Stakes | None = None
+    ) -> Play:
         """The chosen play (the one :meth:`choose` reaches) as a legal :class:`Play`."""
         plays = position.legal_plays(d1, d2)
         if len(plays) == 1:
             return plays[0]
-        mine, theirs = self.choose(position, d1, d2)
+        mine, theirs = self.choose(position, d1, d2, stakes)
         return next(p for p in plays if p.position.mine == mine and p.position.theirs == theirs)
 
     def choose_double(self, position: Position) -> int:
@@ -225,6 +244,36 @@ class NeuralBot:
         if stand_in := self.stand_in(game.variant):
             return stand_in.should_beaver(game, player)
         return self.cube_decision(game).response is Response.BEAVER
+
+    def resign_level(self, game: Game, player: int) -> int:
+        """The resignation to offer before the roll: the lowest level (1 single, 2 gammon,
+        3 backgammon) that the opponent is right to accept and that gives away no more
+        than playing on (within :data:`RESIGN_MARGIN`), in a position the net finds
+        hopeless; 0 to play on. Offered once a turn: declined, the bot plays on."""
+        v = game.variant
+        key = (id(game), len(game.records))
+        if self.stand_in(v) or not v.resignation_levels or key in self._offered:
+            return 0
+        position = game.turn_start
+        ev = self.evaluator(position)
+        # The net alone first (the position as the opponent left it), which costs one
+        # evaluation: most positions are far from hopeless.
+        if position.outcome() is not None:
+            return 0
+        theirs = ev.after(v, [(position.theirs, position.mine)], 0)
+        if float(flip(theirs)[0][0]) > HOPELESS:
+            return 0
+        stakes = Stakes.of(game, player)
+        probs = game_probabilities(ev, game, player, max(self.level.ply, 1))
+        play_on = -stakes.decision(probs, position).equity  # for the opponent
+        for level in (1, 2, 3):
+            offered = -stakes.result_equity(-stakes.resignation_points(level))
+            if offered >= play_on - RESIGN_MARGIN:
+                if offered <= play_on + RESIGN_MARGIN:
+                    self._offered.add(key)
+                    return level
+                return 0
+        return 0
 
     def accept_resignation(self, game: Game, player: int, level: int) -> bool:
         if stand_in := self.stand_in(game.variant):

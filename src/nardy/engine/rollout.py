@@ -45,7 +45,8 @@ import math
 import multiprocessing
 import multiprocessing.pool
 import os
-from collections.abc import Callable, Iterator, Sequence
+import signal
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,6 +54,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nardy.core import CHECKERS, OFF, Position, variant
+from nardy.engine.errors import EngineError
 from nardy.engine.evaluator import ROLLS, Evaluator, Pair, consistent, evaluator
 from nardy.engine.features import F32
 from nardy.engine.net import OUTPUTS, equity, flip
@@ -133,7 +135,7 @@ def difference(a: RolloutResult, b: RolloutResult) -> tuple[float, float]:
     out of each game, the games of two plays are little correlated, and the paired error is
     about the unpaired one. It is the right error either way."""
     if len(a.equities) != len(b.equities):
-        raise ValueError("rollouts of different lengths cannot be paired")
+        raise EngineError("rollouts of different lengths cannot be paired")
     diff = a.equities - b.equities
     n = len(diff)
     error = float(diff.std(ddof=1) / math.sqrt(n)) if n > 1 else math.nan
@@ -234,9 +236,9 @@ def rollouts(
     process, each :data:`CHUNK` in several) with the games finished so far over all the
     rollouts and each rollout's running mean equity (NaN before its first game)."""
     if games < 1:
-        raise ValueError(f"a rollout needs at least one game, not {games}")
+        raise EngineError(f"a rollout needs at least one game, not {games}")
     if truncate < 0:
-        raise ValueError(f"truncate is a number of plays (0: none), not {truncate}")
+        raise EngineError(f"truncate is a number of plays (0: none), not {truncate}")
     if not positions:
         return []
     ev = ev or evaluator(positions[0].variant)
@@ -261,16 +263,43 @@ def rollouts(
         (t, lo, min(lo + CHUNK, games)) for t in range(len(tasks)) for lo in range(0, games, CHUNK)
     ]
     samples = [np.empty((games, OUTPUTS), dtype=np.float64) for _ in tasks]
+    done = np.zeros((len(tasks), games), dtype=bool)
     sums = [0.0] * len(tasks)
     counts = [0] * len(tasks)
-    for t, lo, block in _run(ev, tasks, work, jobs):
-        samples[t][lo : lo + len(block)] = block
-        sums[t] += float(equity(block.astype(np.float32)).sum())
-        counts[t] += len(block)
-        if progress is not None:
-            means = [s / n if n else math.nan for s, n in zip(sums, counts, strict=True)]
-            progress(sum(counts), means)
+    results = _run(ev, tasks, work, jobs)
+    try:
+        for t, lo, block in results:
+            samples[t][lo : lo + len(block)] = block
+            done[t, lo : lo + len(block)] = True
+            sums[t] += float(equity(block.astype(np.float32)).sum())
+            counts[t] += len(block)
+            if progress is not None:
+                means = [s / n if n else math.nan for s, n in zip(sums, counts, strict=True)]
+                progress(sum(counts), means)
+    except KeyboardInterrupt:
+        # Stopped (Ctrl-C): the workers are gone with the pool; what is finished stands.
+        # The games every rollout finished keep the results paired game by game.
+        common = done.all(axis=0)
+        partial = None
+        if common.any():
+            partial = [_summary(s[common], task) for s, task in zip(samples, tasks, strict=True)]
+        raise RolloutInterrupted(partial, int(done.sum()), games * len(tasks)) from None
+    finally:
+        results.close()  # the pool stops with it, also when stopped between two results
     return [_summary(s, task) for s, task in zip(samples, tasks, strict=True)]
+
+
+class RolloutInterrupted(KeyboardInterrupt):
+    """A rollout stopped by Ctrl-C before its end, with what it had found: ``results``, the
+    rollouts over the games each of them finished (the same games for all, so that they
+    stay paired; None when no game was finished by all), and the games ``finished`` of the
+    ``total`` asked, over all the rollouts."""
+
+    def __init__(self, results: list[RolloutResult] | None, finished: int, total: int) -> None:
+        super().__init__(f"rollout interrupted after {finished} of {total} games")
+        self.results = results
+        self.finished = finished
+        self.total = total
 
 
 def _summary(samples: F64, task: _Task) -> RolloutResult:
@@ -303,7 +332,7 @@ _Unit = tuple[int, int, int]  # task, first game, end
 
 def _run(
     ev: Evaluator, tasks: list[_Task], units: list[_Unit], jobs: int | None
-) -> Iterator[tuple[int, int, F64]]:
+) -> Generator[tuple[int, int, F64]]:
     """The results of every unit, in any order: game by game in this process, or unit by unit
     in a pool of :func:`processes`."""
     jobs = processes(jobs, len(units))
@@ -331,7 +360,7 @@ def worker_pool(
     os.environ.update(dict.fromkeys(_THREAD_VARIABLES, "1"))
     try:
         context = multiprocessing.get_context("spawn")
-        pool = context.Pool(jobs, initializer=initializer, initargs=initargs)
+        pool = context.Pool(jobs, initializer=_ignore_interrupts, initargs=(initializer, initargs))
     finally:
         for name, value in saved.items():
             if value is None:
@@ -340,6 +369,14 @@ def worker_pool(
                 os.environ[name] = value
     with pool:
         yield pool
+
+
+def _ignore_interrupts(initializer: Callable[..., None], initargs: tuple[Any, ...]) -> None:
+    """A worker's start: Ctrl-C reaches every process of the terminal's group, but only the
+    parent is to handle it (it stops the pool), so a worker ignores it rather than print a
+    traceback of its own."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    initializer(*initargs)
 
 
 _worker: tuple[Evaluator, list[_Task]] | None = None
