@@ -40,7 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
-from nardy.core import Play, Position, Variant
+from nardy.core import NardyError, Play, Position, Variant
 from nardy.core.game import Game, Phase
 from nardy.core.position import Side
 from nardy.engine.cube import (
@@ -87,7 +87,7 @@ def level(name: str) -> Level:
     try:
         return LEVELS[DEFAULT_LEVEL if name == "neural" else name]
     except KeyError:
-        raise ValueError(f"unknown level {name!r}; known: {', '.join(LEVELS)}") from None
+        raise NardyError(f"unknown level {name!r}; known: {', '.join(LEVELS)}") from None
 
 
 @dataclass(frozen=True, slots=True)
