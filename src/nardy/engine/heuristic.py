@@ -20,6 +20,8 @@ from collections.abc import Sequence
 
 from nardy.core import BAR, OFF, Play, Position, Variant
 from nardy.core.game import Game, Phase
+from nardy.core.position import ResultKind
+from nardy.core.scoring import multiplier
 
 LEVELS = ("beginner", "casual", "intermediate", "advanced", "expert", "world-class")
 """The neural bot's levels, weakest first (:data:`nardy.engine.neural.LEVELS`); named here,
@@ -273,7 +275,8 @@ class HeuristicBot:
         if lead < (self.REDOUBLE_LEAD if owned else self.DOUBLE_LEAD):
             return False
         # Too good to double: play on for the gammon, unless Jacoby makes it count single.
-        gammons_count = not (game.settings.jacoby and not game.cube.turned)
+        turned = game.cube.turned
+        gammons_count = multiplier(ResultKind.GAMMON, game.settings, cube_turned=turned) > 1
         gammon_chance = position.theirs[OFF] == 0 and bool(game.variant.resignation_levels)
         return not (lead >= self.TOO_GOOD_LEAD and gammons_count and gammon_chance)
 
