@@ -28,12 +28,15 @@ def test_opening_6_5_lists_gnubgs_seven_plays(capsys: pytest.CaptureFixture[str]
     assert out.splitlines() == OPENING_6_5
 
 
-def test_ids_format_gives_sorted_ids_from_the_movers_side(
+def test_ids_format_gives_the_ids_from_the_movers_side_in_the_order_of_the_plays(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
+    """Issue 9, defect 8: the IDs were sorted, so line n was not the ID of play n."""
     _, out, _ = run(capsys, "moves", "--format", "ids", START, "6", "5")
-    expected = sorted(position_id(p.position) for p in BACKGAMMON.start().legal_plays(6, 5))
-    assert out.splitlines() == expected
+    plays = BACKGAMMON.start().legal_plays(6, 5)
+    assert sorted(out.splitlines()) == sorted(position_id(p.position) for p in plays)
+    assert out.splitlines() == [position_id(p.position) for p in plays]
+    assert [str(p) for p in plays] == OPENING_6_5
 
 
 def test_json_format(capsys: pytest.CaptureFixture[str]) -> None:
@@ -41,10 +44,18 @@ def test_json_format(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(out)
     assert [d["play"] for d in data] == OPENING_6_5
     assert data[0]["moves"] == [[24, 18, False], [18, 13, False]]
+    # Issue 9, defect 8: the same single moves with field names (``moves`` stays as it was).
+    assert data[0]["single-moves"] == [
+        {"from": 24, "to": 18, "hit": False},
+        {"from": 18, "to": 13, "hit": False},
+    ]
+    assert all(
+        [[m["from"], m["to"], m["hit"]] for m in d["single-moves"]] == d["moves"] for d in data
+    )
 
 
 def test_options_may_come_anywhere(capsys: pytest.CaptureFixture[str]) -> None:
-    expected = sorted(position_id(p.position) for p in BACKGAMMON.start().legal_plays(6, 5))
+    expected = [position_id(p.position) for p in BACKGAMMON.start().legal_plays(6, 5)]
     for args in (
         [START, "--format", "ids", "6", "5"],
         [START, "6", "--format", "ids", "5"],
@@ -100,6 +111,42 @@ def test_batch_answers_every_line_and_carries_on() -> None:
     )
     assert all(answer.startswith("error: ") for answer in answers[1:4])
     assert len(answers[4].split()) == 1
+
+
+def test_batch_reads_the_dice_of_an_xgid_as_the_single_line_form_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 9, defect 8: ``--batch`` refused 'VARIANT XGID' where the XGID has dice."""
+    xgid = "XGID=--A-bBBBB--BbB-----dbbc-B-:0:0:1:31:6:4:1:7:10"
+    out = io.StringIO()
+    _batch(io.StringIO(f"backgammon {xgid}\nbackgammon {xgid} 3 1\nbackgammon {START}\n"), out)
+    with_dice, explicit, no_dice = out.getvalue().splitlines()
+    assert with_dice == explicit and not with_dice.startswith("error")
+    assert no_dice.startswith("error: ") and "D1 D2" in no_dice
+    _, ids, _ = run(capsys, "moves", "--format", "ids", xgid)
+    assert with_dice.split() == sorted(set(ids.split()))
+
+
+def test_a_missing_die_is_the_moves_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 9, defect 8: ``nardy moves POS 6`` printed the top-level usage."""
+    with pytest.raises(SystemExit) as exit_:
+        main(["moves", START, "6"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: nardy moves ") and "nardy moves: error: " in err
+
+
+def test_every_subcommand_has_a_description(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 9, defect 8: ``nardy show --help`` said nothing of what it does."""
+    for command in ("moves", "show", "export", "import"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        usage, _, rest = capsys.readouterr().out.partition("\n\n")
+        assert usage.startswith(f"usage: nardy {command}")
+        assert not rest.startswith(("positional arguments", "options")), command
+    with pytest.raises(SystemExit):
+        main(["show", "--help"])
+    assert "Draw a position" in capsys.readouterr().out
 
 
 def test_show_and_moves_read_the_match_part(capsys: pytest.CaptureFixture[str]) -> None:

@@ -124,6 +124,53 @@ def test_bad_json_lines_are_errors(
     assert re.search(error, err)
 
 
+@pytest.mark.parametrize(
+    ("key", "value", "expected"),
+    [
+        ("players", None, "field 'players': expected two player names"),
+        ("players", ["A"], "field 'players': expected two player names"),
+        ("players", "AB", "field 'players': expected two player names"),
+        ("players", ..., "field 'players': missing"),
+        ("game", "one", "field 'game': expected a whole number from 1"),
+        ("settings", "x", "field 'settings': expected a JSON object"),
+        ("score", None, "field 'score': expected [player 0's points, player 1's points]"),
+    ],
+)
+def test_malformed_records_are_one_clear_error_in_export_and_analyze(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], key: str, value: Any, expected: str
+) -> None:
+    """Issue 9, defect 3: each crashed ``analyze`` or ``export`` with a traceback, and the
+    two did not agree on what a record is. Now one check says the file, line and field."""
+    records = match_records(two_matches()[0])
+    bad = dict(records[1])
+    if value is ...:
+        del bad[key]
+    else:
+        bad[key] = value
+    source = write_jsonl(tmp_path / "games.jsonl", [records[0], bad])
+    messages = []
+    for command in ("export", "analyze"):
+        code, out, err = run(capsys, command, str(source))
+        assert (code, out) == (2, "")
+        prefix = f"nardy {command}: error: "
+        assert err.startswith(prefix) and err.count("\n") == 1
+        messages.append(err.removeprefix(prefix))
+    assert messages[0] == messages[1]
+    assert messages[0].startswith(f"{source} line 2, game 2: {expected}")
+
+
+def test_import_of_a_file_that_is_not_mat_says_what_it_expected(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 9, defect 8: ``nardy import match3.jsonl`` echoed the whole 16 KB line."""
+    source = write_jsonl(tmp_path / "match3.jsonl", match_records(two_matches()[1]))
+    assert len(source.read_text(encoding="utf-8").splitlines()[0]) > 1000
+    code, out, err = run(capsys, "import", str(source))
+    assert (code, out) == (2, "")
+    assert len(err) < 400 and err.count("\n") == 1
+    assert "a .mat match file" in err and "JSON game records" in err and "nardy export" in err
+
+
 def test_a_variant_mat_cannot_hold_is_an_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -23,7 +23,6 @@ from nardy.core.game import Game, Phase
 from nardy.core.match import Match
 from nardy.core.settings import Settings
 from nardy.notation.mat import BALLARD_NACKGAMMON, export_mat, import_mat
-from nardy.notation.position_id import position_id
 from nardy.notation.record import game_record, match_records, replay
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -393,6 +392,7 @@ ROUND_TRIPS: dict[str, tuple[Settings, int, dict[str, Any]]] = {
     "money-no-jacoby": (Settings(jacoby=False), 3, {}),
     "backgammon-value-2": (Settings(backgammon_value=2), 0, {}),
     "nackgammon": (Settings(variant="nackgammon", match_length=5), 1, {}),
+    "nackgammon-ballard": (Settings(variant="nackgammon-ballard", match_length=5), 2, {}),
     "reroll": (Settings(opening="reroll", match_length=3), 1, {}),
     "no-cube": (Settings(cube=False, match_length=5), 2, {}),
 }
@@ -439,11 +439,17 @@ def test_beavers_are_read_without_the_beaver_tag() -> None:
 
 
 def test_nack_ballards_layout_round_trips_as_gnubgs_nackgammon() -> None:
+    """GNU Backgammon's NackGammon is nardy's ``nackgammon-ballard`` (RULES.md 2), played
+    from its own start with an opening roll."""
     records = import_mat(NACKGAMMON_MAT)
-    assert records[0]["variant"] == "backgammon"
-    assert records[0]["start"] == position_id(BALLARD_NACKGAMMON)
+    assert records[0]["variant"] == "nackgammon-ballard" and "start" not in records[0]
+    assert records[0]["opening"] == [[4, 1]]
     assert replay(records[0]).result is not None
     assert export_mat(records) == NACKGAMMON_MAT
+    # Records written before the variant existed: backgammon from Ballard's layout, still
+    # written as NackGammon.
+    old = Game(Settings(match_length=1), SeededDice(3), position=BALLARD_NACKGAMMON, first_player=0)
+    assert export_mat([game_record(old)]).startswith('; [Variation "NackGammon"]\n')
 
 
 # -- import: what GNU Backgammon writes ----------------------------------------------------
@@ -656,6 +662,23 @@ def test_gnubg_reads_a_7_point_match_with_cube_actions_and_crawford(tmp_path: Pa
 
 @pytest.mark.gnubg
 @needs_gnubg
+def test_gnubg_reads_nackgammon_ballard_as_its_own_nackgammon(tmp_path: Path) -> None:
+    """Issue 9: the classical layout (RULES.md 2) is GNU Backgammon's Nackgammon, so GNU
+    Backgammon replays nardy's file from its own NackGammon start to the same score."""
+    match = round_trip_match("nackgammon-ballard")
+    text = export_mat(match)
+    assert text.startswith('; [Variation "NackGammon"]\n')
+    score, again = gnubg_import(tmp_path, text)
+    assert score == match.score
+    assert body(again) == body(text)
+    assert '; [Variation "NackGammon"]' in again.splitlines()[:4]
+    assert "You are playing: Nackgammon" in gnubg(
+        tmp_path, [f"import mat {tmp_path / 'nardy.mat'}", "show variation"]
+    )
+
+
+@pytest.mark.gnubg
+@needs_gnubg
 def test_gnubg_reads_a_money_session_with_beavers_and_automatic_doubles(
     tmp_path: Path,
 ) -> None:
@@ -712,7 +735,10 @@ def test_matches_gnubg_plays_import_to_its_score_and_back(tmp_path: Path, variat
     end = records[-1]["end"]
     final[end["winner"]] += end["points"]
     assert tuple(final) == (int(first), int(second))
-    assert ("start" in records[0]) == (variation == "nackgammon")
+    assert (
+        records[0]["variant"]
+        == {"standard": "backgammon", "nackgammon": "nackgammon-ballard"}[variation]
+    )
     text = export_mat(records)
     score, again = gnubg_import(tmp_path, text)
     assert score == (int(first), int(second))

@@ -24,7 +24,14 @@ from nardy.core.log import condensed
 from nardy.core.match import Match
 from nardy.core.settings import Settings
 from nardy.notation.position_id import position_from_id
-from nardy.notation.record import game_record, match_records, replay
+from nardy.notation.record import (
+    RecordError,
+    check_record,
+    game_record,
+    match_records,
+    parse_records,
+    replay,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -101,6 +108,7 @@ SCENARIOS: dict[str, tuple[Settings, int, dict[str, Any]]] = {
     ),
     "acey-deucey": (Settings(variant="acey-deucey", match_length=3), 7, {}),
     "nackgammon": (Settings(variant="nackgammon", match_length=5), 0, {}),
+    "nackgammon-ballard": (Settings(variant="nackgammon-ballard", match_length=3), 1, {}),
 }
 
 
@@ -292,6 +300,109 @@ def test_settings_the_rules_refuse_are_a_notation_error(record: dict[str, Any]) 
     bad["settings"]["jacoby"] = True  # Jacoby is for money play only
     with pytest.raises(NotationError, match="jacoby"):
         replay(bad)
+
+
+# -- the shape of a record, checked before it is used (issue 9, defect 3) ------------------------
+
+
+def test_every_record_nardy_writes_passes_the_check(scenario: tuple[str, Match]) -> None:
+    _, match = scenario
+    for record in match_records(match):
+        assert check_record(json.loads(json.dumps(record))) == record
+
+
+MALFORMED: list[tuple[str, Any, str]] = [
+    # (key path, new value, the field the error names); None as the value deletes the key
+    ("players", None, "players"),
+    ("players", ["A"], "players"),
+    ("players", "AB", "players"),
+    ("players", ["A", ""], "players"),
+    ("players", ..., "players"),
+    ("game", "one", "game"),
+    ("game", 0, "game"),
+    ("game", ..., "game"),
+    ("settings", "x", "settings"),
+    ("settings", {"match-length": "seven"}, "settings"),
+    ("score", None, "score"),
+    ("score", [1], "score"),
+    ("score", [0, -1], "score"),
+    ("variant", "chess", "variant"),
+    ("variant", 3, "variant"),
+    ("format", 99, "format"),
+    ("format", "1", "format"),
+    ("crawford", "no", "crawford"),
+    ("opening", [[7, 1]], "opening"),
+    ("first-player", 2, "first-player"),
+    ("start-cube", [3, None], "start-cube"),
+    ("turns", {}, "turns"),
+    ("turns.0", "24/18", "turns"),
+    ("turns.0.player", True, "player"),
+    ("turns.0.dice", [6], "dice"),
+    ("turns.0.cube", ["redouble"], "cube"),
+    ("turns.0.play", 2418, "play"),
+    ("turns.0.position", ..., "position"),
+    ("turns.0.resign", [{"level": True, "accepted": True, "after-roll": False}], "level"),
+    ("end", [], "end"),
+    ("end.kind", "checkmate", "kind"),
+    ("end.points", None, "points"),
+    ("end.winner", "Alice", "winner"),
+    ("log", {"type": "dice-rolled"}, "log"),
+    ("log.0", {"type": "checkmate"}, "log"),
+    ("log.1", "dice-rolled", "log"),
+]
+
+
+def _malformed(record: dict[str, Any], path: str, value: Any) -> dict[str, Any]:
+    """``record`` with the field at ``path`` (``turns.0.dice``) set to ``value``, or
+    deleted where ``value`` is ``...``."""
+    bad = tampered(record)
+    *parents, last = path.split(".")
+    holder: Any = bad
+    for key in parents:
+        holder = holder[int(key)] if isinstance(holder, list) else holder[key]
+    index: Any = int(last) if isinstance(holder, list) else last
+    if value is ...:
+        del holder[index]
+    else:
+        holder[index] = value
+    return bad
+
+
+@pytest.mark.parametrize(("path", "value", "field"), MALFORMED)
+def test_a_malformed_record_is_refused_naming_the_field(
+    record: dict[str, Any], path: str, value: Any, field: str
+) -> None:
+    if path.startswith("log.") and "log" not in record:
+        pytest.skip("a version 1 record has no log to change")
+    bad = _malformed(record, path, value)
+    with pytest.raises(RecordError) as refused:
+        check_record(bad)
+    assert refused.value.field == field
+    assert f"field {field!r}" in str(refused.value)
+    if path.startswith("turns.0."):
+        assert refused.value.where.startswith("turn 1")
+    if field not in ("players", "game", "score"):  # replay checks the game's own fields
+        with pytest.raises(NotationError, match="malformed game record"):
+            replay(bad)
+    else:  # … not those that place it in a match, which it does not read
+        assert replay(bad).result == replay(record).result
+        check_record(bad, match=False)
+
+
+def test_records_are_read_with_the_file_line_and_game(record: dict[str, Any]) -> None:
+    second = {**record, "game": 2, "players": None}
+    text = json.dumps(record) + "\n\n" + json.dumps(second) + "\n"
+    with pytest.raises(NotationError) as refused:
+        parse_records(text, "games.jsonl")
+    message = str(refused.value)
+    assert message.startswith("games.jsonl line 3, game 2: field 'players': expected two")
+    assert message.endswith("not null")
+    second["players"] = ["A", "B"]
+    text = json.dumps(record) + "\n\n" + json.dumps(second) + "\n"
+    assert parse_records(text, "x") == [(1, record), (3, second)]
+    # One JSON object, or an array of them, as the analysis reads too.
+    assert parse_records(json.dumps(record, indent=1), "x") == [(1, record)]
+    assert parse_records(json.dumps([record, record]), "x") == [(1, record), (1, record)]
 
 
 def test_a_record_of_the_first_turn_under_way_has_no_start() -> None:

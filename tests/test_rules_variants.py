@@ -45,6 +45,23 @@ def test_2_nackgammon_is_backgammon_with_another_start() -> None:
     assert nardy.variant("nack") is NACKGAMMON
 
 
+def test_2_nackgammon_ballard_is_gnubgs_classical_layout() -> None:
+    """RULES.md 2: ``nackgammon-ballard`` starts from Nack Ballard's layout, 2 on 24, 2 on 23,
+    4 on 13, 3 on 8, 4 on 6; ``nackgammon`` stays the seed's. Everything else as backgammon."""
+    ballard = nardy.variant("nackgammon-ballard")
+    assert ballard is not NACKGAMMON and nardy.variant("nack-ballard") is ballard
+    start = ballard.start()
+    layout = {24: 2, 23: 2, 13: 4, 8: 3, 6: 4}
+    assert points(start.mine) == layout and points(start.theirs) == layout
+    assert points(NACKGAMMON.start().mine) == {24: 4, 23: 1, 13: 2, 8: 3, 6: 5}
+    same = Position(BACKGAMMON, start.mine, start.theirs)
+    for d1, d2 in ((6, 5), (3, 1), (4, 4), (2, 1)):
+        assert texts(start, d1, d2) == texts(same, d1, d2)
+    assert Position.from_points(ballard, {0: 15}, {25: 1, 6: 14}).outcome() == Outcome(
+        True, ResultKind.BACKGAMMON
+    )
+
+
 def test_2_nackgammon_results_are_backgammons() -> None:
     """RULES.md 2: scoring as in backgammon."""
     assert Position.from_points(NACKGAMMON, {0: 15}, {25: 1, 6: 14}).outcome() == Outcome(

@@ -29,7 +29,7 @@ from typing import Any, TextIO, TypeVar
 from nardy.cli.engine import cube_rules, read_position
 from nardy.cli.options import die
 from nardy.cli.play import counted, dice_text
-from nardy.cli.records import group_matches, parse_jsonl
+from nardy.cli.records import group_matches
 from nardy.cli.selfplay import Progress
 from nardy.core import NardyError, NotationError, Position, variants
 from nardy.engine.analysis import (
@@ -61,6 +61,7 @@ from nardy.engine.rollout import (
 )
 from nardy.notation import parse_position, position_id
 from nardy.notation.mat import import_mat
+from nardy.notation.record import parse_records
 from nardy.notation.xgid import CubeAction
 
 ROLLOUT_GAMES = 9 * STRATUM
@@ -811,17 +812,7 @@ def read_records(name: str) -> list[dict[str, Any]]:
             return import_mat(text)
         except NotationError as exc:
             raise NotationError(f"{name}: {exc}") from None
-    try:
-        whole = json.loads(text)
-    except json.JSONDecodeError:
-        whole = None
-    if isinstance(whole, dict):
-        return [whole]
-    if isinstance(whole, list):
-        if not all(isinstance(r, dict) for r in whole):
-            raise NotationError(f"{name}: a JSON array of game records holds objects only")
-        return whole
-    return [record for _, record in parse_jsonl(text, name)]
+    return [record for _, record in parse_records(text, name)]
 
 
 def run_analyze(args: argparse.Namespace) -> int:

@@ -23,7 +23,7 @@ from typing import Any, BinaryIO, TextIO
 
 from nardy import __version__
 from nardy.cli.options import die
-from nardy.core import NotationError, Position, Variant, variant, variants
+from nardy.core import NotationError, Variant, variant, variants
 from nardy.core.settings import Settings
 from nardy.engine.analysis import cube_action_key, evaluate
 from nardy.engine.cube import (
@@ -46,11 +46,10 @@ from nardy.engine.net import (
 )
 from nardy.engine.net import equity as cubeless_equity
 from nardy.engine.neural import DEFAULT_LEVEL, LEVELS, Level, NeuralBot, level
-from nardy.notation import decode_match_id, parse_position, parse_xgid, position_id
-from nardy.notation.match_id import MATCH_ID_LENGTH, CubeOwner, GameState
+from nardy.notation import decode_match_id, position_id
+from nardy.notation.context import Context, read_context
+from nardy.notation.match_id import MATCH_ID_LENGTH
 from nardy.notation.position_id import ID_LENGTH, position_from_id
-from nardy.notation.xgid import PREFIX as XGID_PREFIX
-from nardy.notation.xgid import CubeAction
 
 PROTOCOL = 1
 """The protocol's version, sent in the ``id`` line; raised when an answer changes meaning."""
@@ -155,36 +154,6 @@ def net_for(v: Variant) -> Evaluator:
     return ev
 
 
-@dataclass(frozen=True, slots=True)
-class Context:
-    """What POSITION says, from the side on roll ("mine"): the checkers and, from a Match ID
-    or an XGID, the dice, cube and score. A bare Position ID is a money game, cube centred
-    at 1, not rolled."""
-
-    position: Position
-    dice: tuple[int, int] | None = None
-    """The roll shown, if any."""
-    cube: int = 1
-    """The cube's value (with a double pending, its value before the double)."""
-    cube_mine: bool | None = None
-    """True if the side on roll owns the cube, False if the opponent does, None: centred."""
-    score: tuple[int, int] = (0, 0)
-    """(the side on roll's score, the opponent's)."""
-    match_length: int = 0
-    """Points needed to win the match; 0 is money play."""
-    crawford: bool = False
-    jacoby: bool | None = None
-    """The Jacoby rule in money play; None when POSITION does not say (a bare Position ID:
-    RULES.md's default then applies, on wherever the variant has the rule)."""
-    beavers: bool = False
-    doubled: bool = False
-    """The side on roll has doubled and the opponent must take or pass."""
-    cube_action: str = ""
-    """What is pending, as an XGID writes it: "D" doubled, "B" beavered, "R" raccoon."""
-    in_play: bool = True
-    """A game is in progress (a Match ID can also show one not started or over)."""
-
-
 _BASE64 = re.compile(r"[A-Za-z0-9+/]+")
 
 
@@ -230,52 +199,16 @@ def _case_sensitive(text: str, v: Variant) -> ProtocolError | None:
 
 
 def read_position(text: str, v: Variant) -> Context:
-    """The :class:`Context` of POSITION: a Position ID, ``PositionID:MatchID`` or an XGID."""
-    text = text.strip()
-    parts = text.split(":")
-    xgid = text[: len(XGID_PREFIX)].upper() == XGID_PREFIX or len(parts) == 10
+    """The :class:`~nardy.notation.context.Context` of POSITION: a Position ID,
+    ``PositionID:MatchID`` or an XGID; an ID whose letters changed case gets the error that
+    says so."""
     try:
-        pos = parse_position(text, v)  # checks the whole text, Match ID included
+        return read_context(text, v)
     except NotationError:
-        clearer = None if xgid else _case_sensitive(text, v)
+        clearer = _case_sensitive(text.strip(), v)
         if clearer is None:
             raise
         raise clearer from None
-    if xgid:
-        x = parse_xgid(text, v)
-        return Context(
-            pos,
-            dice=x.dice,
-            cube=x.cube,
-            cube_mine=x.cube_is_mine,
-            score=(x.my_score, x.their_score),
-            match_length=x.match_length,
-            crawford=x.crawford,
-            jacoby=x.jacoby if not x.match_length else False,
-            beavers=x.beavers,
-            doubled=x.cube_action is not CubeAction.NONE,
-            cube_action="" if x.cube_action is CubeAction.NONE else x.cube_action.value,
-        )
-    if len(parts) == 2:
-        m = decode_match_id(parts[1])
-        # The Position ID is from the side of gnubg's player on roll (fMove), who is also the
-        # doubler while a double waits for the other player's answer.
-        me = m.on_roll
-        owner = None if m.cube_owner is CubeOwner.CENTRED else int(m.cube_owner) == me
-        return Context(
-            pos,
-            dice=m.dice,
-            cube=m.cube,
-            cube_mine=owner,
-            score=(m.score[me], m.score[1 - me]),
-            match_length=m.match_length,
-            crawford=m.crawford,
-            jacoby=m.jacoby if m.is_money else False,
-            doubled=m.doubled,
-            cube_action=CubeAction.DOUBLED.value if m.doubled else "",
-            in_play=m.game_state is GameState.PLAYING,
-        )
-    return Context(pos)
 
 
 # -- formatting --------------------------------------------------------------------------------

@@ -11,19 +11,27 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
-from typing import Any, TextIO
+from collections.abc import Callable, Sequence
+from importlib import metadata
+from typing import Any, NoReturn, TextIO
 
-from nardy.cli import analysis, engine, play, records, selfplay
+from nardy.cli import analysis, engine, play, records, rules, selfplay
 from nardy.cli.options import die
 from nardy.core import NardyError, Play, Position, variant, variants
-from nardy.notation import decode_match_id, parse_position, parse_xgid, position_id
-from nardy.notation.match_id import CubeOwner
-from nardy.notation.xgid import CubeAction
+from nardy.notation import position_id
+from nardy.notation.context import Context, read_context
 
 
 def _variant_names() -> list[str]:
     return sorted(v.key for v in variants())
+
+
+NACKGAMMONS = (
+    "nackgammon starts from the layout of the project's source document (24:4 23:1 13:2 8:3 "
+    "6:5), nackgammon-ballard from Nack Ballard's classical one (24:2 23:2 13:4 8:3 6:4), GNU "
+    "Backgammon's Nackgammon"
+)
+"""Which nackgammon is which (RULES.md 2), for the help texts."""
 
 
 class SubcommandParser(argparse.ArgumentParser):
@@ -56,19 +64,28 @@ class SubcommandParser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="nardy", description="Backgammon and long nardy: rules, notation and analysis."
+        prog="nardy",
+        description="Backgammon and long nardy: rules, notation and analysis.",
+        epilog=f"Variants: {', '.join(_variant_names())}; {NACKGAMMONS}.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=SubcommandParser)
 
     moves = sub.add_parser(
         "moves",
         help="list every legal play of a roll",
         description="List every legal play of a roll, one per line, sorted. POSITION is a "
-        "Position ID, PositionID:MatchID, or an XGID. With --batch, read lines "
-        "'VARIANT POSITION D1 D2' from standard input and answer each with the sorted "
-        "Position IDs the plays reach (or 'error: …').",
+        "Position ID, PositionID:MatchID, or an XGID. --format ids gives the Position ID each "
+        "play reaches, in the same order; --format json an array with, for each play, 'play' "
+        "(its notation), 'id' (the Position ID reached), 'single-moves' (each checker move as "
+        "{'from', 'to', 'hit'}) and 'moves' (the same as [from, to, hit] triples, kept for "
+        "older readers). With --batch, read lines 'VARIANT POSITION D1 D2' (or 'VARIANT "
+        "POSITION' where the Match ID or XGID has dice) from standard input and answer each "
+        "with the sorted Position IDs the plays reach (or 'error: …').",
     )
-    moves.add_argument("--variant", default="backgammon", help=f"one of {_variant_names()}")
+    moves.add_argument(
+        "--variant", default="backgammon", help=f"one of {_variant_names()} ({NACKGAMMONS})"
+    )
     moves.add_argument("--format", choices=["moves", "ids", "json"], default="moves")
     moves.add_argument("--batch", action="store_true", help="read positions from stdin")
     moves.add_argument("position", nargs="?")
@@ -76,14 +93,24 @@ def build_parser() -> argparse.ArgumentParser:
         "d1", nargs="?", type=die, help="(optional when an XGID or Match ID has dice)"
     )
     moves.add_argument("d2", nargs="?", type=die)
+    moves.set_defaults(usage_error=moves.error)
 
-    show = sub.add_parser("show", help="draw a position in the terminal")
-    show.add_argument("--variant", default="backgammon", help=f"one of {_variant_names()}")
+    show = sub.add_parser(
+        "show",
+        help="draw a position in the terminal",
+        description="Draw a position in the terminal: the board, the pip counts, the bar and "
+        "the checkers borne off, from the side on roll. POSITION is a Position ID, "
+        "PositionID:MatchID or an XGID; for the last two the cube, score, match and dice are "
+        "printed under the board.",
+    )
+    show.add_argument(
+        "--variant", default="backgammon", help=f"one of {_variant_names()} ({NACKGAMMONS})"
+    )
     show.add_argument(
         "--home",
         choices=["bottom-right", "bottom-left", "top-right", "top-left"],
         default="bottom-right",
-        help="where the home board of the side on roll is drawn (RULES.md 4)",
+        help="where the home board of the side on roll is drawn (nardy rules 4)",
     )
     show.add_argument("position")
 
@@ -92,7 +119,16 @@ def build_parser() -> argparse.ArgumentParser:
     records.add_parsers(sub)
     analysis.add_parsers(sub)
     engine.add_parser(sub)
+    rules.add_parser(sub)
     return parser
+
+
+def version() -> str:
+    """The installed package's version, from its metadata (pyproject.toml's ``version``)."""
+    try:
+        return metadata.version("nardy")
+    except metadata.PackageNotFoundError:  # imported from a source tree that is not installed
+        return "(not installed: no package metadata)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -104,18 +140,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "moves":
             if args.batch:
                 return _batch(sys.stdin, sys.stdout)
+            usage_error: Callable[[str], NoReturn] = args.usage_error  # moves' own usage
             if args.position is None or (args.d1 is not None and args.d2 is None):
-                parser.error("moves needs POSITION D1 D2 (or --batch)")
-            pos = parse_position(args.position, args.variant)
-            dice = (args.d1, args.d2) if args.d2 is not None else match_context(args.position)[1]
+                usage_error("moves needs POSITION D1 D2 (or --batch)")
+            ctx = read_context(args.position, args.variant)
+            pos = ctx.position
+            dice = (args.d1, args.d2) if args.d2 is not None else ctx.dice
             if dice is None:
-                parser.error("moves needs D1 D2 (the position names no dice)")
+                usage_error("moves needs D1 D2 (the position names no dice)")
             print(format_plays(pos, pos.legal_plays(*dice), args.format))
         elif args.command == "show":
             from nardy.cli.board import render
 
-            print(render(parse_position(args.position, args.variant), home=args.home))
-            described = match_context(args.position, args.variant)[0]
+            ctx = read_context(args.position, args.variant)
+            print(render(ctx.position, home=args.home))
+            described = describe_context(args.position, ctx)
             if described:
                 print(described)
     except NardyError as exc:
@@ -128,52 +167,37 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def match_context(
-    text: str, variant_name: str = "backgammon"
-) -> tuple[str | None, tuple[int, int] | None]:
-    """What a ``PositionID:MatchID`` or an XGID says beyond the checkers, from the side on
-    roll: a line for ``nardy show`` (cube, score, dice, Crawford…) and the dice if rolled."""
-    text = text.strip()
-    if text.upper().startswith("XGID="):
-        x = parse_xgid(text, variant_name)
-        cube_mine, mine, theirs = x.cube_is_mine, x.my_score, x.their_score
-        cube, length, dice, crawford = x.cube, x.match_length, x.dice, x.crawford
-        doubled = x.cube_action is not CubeAction.NONE
-    elif ":" in text:
-        m = decode_match_id(text.partition(":")[2])
-        owner = int(m.cube_owner)
-        cube_mine = None if m.cube_owner is CubeOwner.CENTRED else owner == m.on_roll
-        mine, theirs = m.score[m.on_roll], m.score[1 - m.on_roll]
-        cube, length, dice, crawford, doubled = (
-            m.cube,
-            m.match_length,
-            m.dice,
-            m.crawford,
-            m.doubled,
-        )
-    else:
-        return None, None
-    owner_text = {None: "centred", True: "owned by X (on roll)", False: "owned by O"}[cube_mine]
+def describe_context(text: str, ctx: Context) -> str | None:
+    """The line ``nardy show`` prints under the board for a ``PositionID:MatchID`` or an
+    XGID (cube, score, dice, Crawford…), from the side on roll; None for a bare Position ID,
+    which says nothing of them."""
+    if ":" not in text:
+        return None
+    owner_text = {None: "centred", True: "owned by X (on roll)", False: "owned by O"}
+    mine, theirs = ctx.score
+    length = ctx.match_length
     parts = [
-        f"Cube {cube}, {owner_text}" + (" (doubled: waiting for an answer)" if doubled else ""),
+        f"Cube {ctx.cube}, {owner_text[ctx.cube_mine]}"
+        + (" (doubled: waiting for an answer)" if ctx.doubled else ""),
         f"score X {mine} - O {theirs}, " + (f"{length}-point match" if length else "money play"),
-        f"dice {dice[0]}-{dice[1]}" if dice else "not rolled",
+        f"dice {ctx.dice[0]}-{ctx.dice[1]}" if ctx.dice else "not rolled",
     ]
-    if crawford:
+    if ctx.crawford:
         parts.append("Crawford game")
-    return " " + "; ".join(parts), dice
+    return " " + "; ".join(parts)
 
 
 def format_plays(pos: Position, plays: list[Play], fmt: str) -> str:
     """The answer of ``nardy moves`` in one of its formats."""
-    if fmt == "ids":
-        return "\n".join(sorted({position_id(p.position) for p in plays}))
+    if fmt == "ids":  # one a play, in the order of the plays
+        return "\n".join(position_id(p.position) for p in plays)
     if fmt == "json":
         return json.dumps(
             [
                 {
                     "play": str(p),
                     "id": position_id(p.position),
+                    "single-moves": [{"from": m.start, "to": m.end, "hit": m.hit} for m in p.moves],
                     "moves": [[m.start, m.end, m.hit] for m in p.moves],
                 }
                 for p in plays
@@ -187,15 +211,17 @@ def _batch(lines: TextIO, out: TextIO) -> int:
     for line in lines:
         try:
             fields = line.split()
-            if len(fields) != 4:  # an empty line too: every line gets its answer
-                raise NardyError("expected 'VARIANT POSITION D1 D2'")
-            name, text, d1, d2 = fields
-            if not (d1.isdigit() and d2.isdigit()):
-                raise NardyError(f"dice must be numbers 1-6, not {d1!r} {d2!r}")
-            pos = parse_position(text, variant(name))
-            answer = " ".join(
-                sorted({position_id(p.position) for p in pos.legal_plays(int(d1), int(d2))})
-            )
+            if len(fields) not in (2, 4):  # an empty line too: every line gets its answer
+                raise NardyError("expected 'VARIANT POSITION D1 D2' (or 'VARIANT POSITION')")
+            name, text, *given = fields
+            if not all(d.isdigit() for d in given):
+                raise NardyError(f"dice must be numbers 1-6, not {' '.join(map(repr, given))}")
+            ctx = read_context(text, variant(name))
+            pos = ctx.position
+            dice = (int(given[0]), int(given[1])) if given else ctx.dice
+            if dice is None:
+                raise NardyError("no dice: give D1 D2 (the position names none)")
+            answer = " ".join(sorted({position_id(p.position) for p in pos.legal_plays(*dice)}))
         except NardyError as exc:
             answer = f"error: {exc}"
         out.write(answer + "\n")

@@ -8,19 +8,21 @@ an unlimited series in long nardy. :func:`describe_settings` says them back in w
 
 ``nardy play`` also starts a game from a chosen position (RULES.md 4): ``--position`` (a
 Position ID, ``PositionID:MatchID`` or an XGID), ``--turn``, ``--dice``, ``--cube
-VALUE[:OWNER]`` and ``--score``, read by :func:`start_from_args` into a :class:`Start`. Players
-are numbered as in the game: 0 is the first seat (You, or Player 1), 1 the second.
+VALUE[:OWNER]`` and ``--score``, read by :func:`start_from_args` into a
+:class:`~nardy.core.setup.Start`. Players are numbered as in the game: 0 is the first seat
+(You, or Player 1), 1 the second.
 """
 
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
 from typing import Any
 
-from nardy.core import NotationError, Position, variants
+from nardy.core import NotationError, variants
 from nardy.core.settings import ENDINGS, FIRST_MOVES, OPENINGS, Settings
-from nardy.notation import MatchState, decode_match_id, parse_position, parse_xgid
+from nardy.core.setup import Start
+from nardy.notation import MatchState
+from nardy.notation.context import Context, read_context
 from nardy.notation.match_id import CubeOwner, GameState, Resignation
 
 
@@ -108,7 +110,7 @@ def add_settings_arguments(parser: argparse.ArgumentParser, *, start: bool = Fal
         dest="match_length",
         help="money play, or an unlimited series in long nardy (the default)",
     )
-    group = parser.add_argument_group("game settings (RULES.md names; default: the variant's)")
+    group = parser.add_argument_group("game settings (nardy rules 5; default: the variant's)")
     flag = argparse.BooleanOptionalAction
     group.add_argument("--crawford", action=flag, help="the Crawford rule in a match (on)")
     if start:
@@ -163,7 +165,7 @@ def add_settings_arguments(parser: argparse.ArgumentParser, *, start: bool = Fal
 
 def _add_start_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group(
-        "a game from a chosen position (RULES.md 4; players 0 = You / Player 1, 1 = Bot / Player 2)"
+        "a game from a chosen position (rules 4; players 0 = You / Player 1, 1 = Bot / Player 2)"
     )
     group.add_argument(
         "--position",
@@ -267,29 +269,6 @@ def _on(value: bool) -> str:
 # -- a game from a chosen position (RULES.md 4) --------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class Start:
-    """A game from a chosen position, as the flags and the pasted ID give it.
-
-    ``position`` is from the side of ``turn``, the player on roll (None: the variant's
-    start); ``dice`` are on the table for them (None: they roll); ``cube`` is (value, owner,
-    None = centred); ``doubled`` says that the player on roll has doubled (a Match ID or XGID
-    with a double waiting). ``match_length`` is the ID's (0: money play, or none given), for
-    where neither ``--match`` nor ``--money`` is; ``notes`` are what the ID said that cannot
-    be carried over.
-    """
-
-    position: Position | None = None
-    turn: int = 0
-    dice: tuple[int, int] | None = None
-    cube: tuple[int, int | None] = (1, None)
-    doubled: bool = False
-    match_length: int = 0
-    notes: tuple[str, ...] = ()
-    score: tuple[int, int] = (0, 0)
-    crawford_played: bool = False
-
-
 _NO_ID = MatchState(on_roll=1, turn=1)
 """What a bare Position ID says of the game around it: nothing, the user on roll."""
 
@@ -304,8 +283,8 @@ def start_from_args(args: argparse.Namespace) -> Start | None:
         return None
     position, state = None, _NO_ID
     if args.position is not None:
-        position = parse_position(args.position, args.variant)
-        state = _match_state(args.position, args.variant) or _NO_ID
+        context = read_context(args.position, args.variant)
+        position, state = context.position, _match_state(context)
     # gnubg's player 1 (XGID's X), the one at the bottom, is the user: our player 0.
     notes = []
     score = (state.score[1], state.score[0]) if args.score is None else tuple(args.score)
@@ -328,19 +307,13 @@ def start_from_args(args: argparse.Namespace) -> Start | None:
     )
 
 
-def _match_state(text: str, variant_name: str) -> MatchState | None:
-    """The Match ID of ``PositionID:MatchID``, or what an XGID says in its terms; None for a
-    bare Position ID. ``text`` has been read by ``parse_position`` already."""
-    parts = text.strip().split(":")
-    if len(parts) == 1:
-        return None
-    if len(parts) == 2:
-        state = decode_match_id(parts[1].strip())
-    else:
-        try:
-            state = parse_xgid(text, variant_name).to_match_state()
-        except NotationError as exc:
-            raise NotationError(f"cannot start a game from this XGID: {exc}") from None
+def _match_state(context: Context) -> MatchState:
+    """What the Match ID or XGID of a chosen start says in a Match ID's terms (a bare
+    Position ID: nothing, the user on roll)."""
+    try:
+        state = context.match_state()
+    except NotationError as exc:
+        raise NotationError(f"cannot start a game from this XGID: {exc}") from None
     if state.game_state not in (GameState.NONE, GameState.PLAYING):
         raise NotationError("the Match ID shows a finished game: there is nothing to play")
     return state

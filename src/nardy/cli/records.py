@@ -21,6 +21,7 @@ from typing import Any
 
 from nardy.core import NardyError, NotationError
 from nardy.notation.mat import export_mat, import_mat
+from nardy.notation.record import parse_records
 
 
 def add_parsers(subparsers: Any) -> None:
@@ -31,7 +32,7 @@ def add_parsers(subparsers: Any) -> None:
         description="Write the games of a JSON-lines file (one game record per line, as "
         "'nardy selfplay' writes them) as GNU Backgammon / Jellyfish .mat match files. Lines "
         "with the same players and settings and game numbers 1, 2, 3… form one match. "
-        "Backgammon and nackgammon only.",
+        "Backgammon and nackgammon only (nackgammon-ballard as GNU Backgammon's NackGammon).",
     )
     export.add_argument(
         "file", metavar="FILE.jsonl", help="game records, one per line ('-': stdin)"
@@ -136,25 +137,8 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def _read_jsonl(name: str) -> list[tuple[int, dict[str, Any]]]:
-    """The records of a JSON-lines file, each with its line number."""
-    return parse_jsonl(sys.stdin.read() if name == "-" else Path(name).read_text("utf-8"), name)
-
-
-def parse_jsonl(text: str, name: str) -> list[tuple[int, dict[str, Any]]]:
-    """The records of the JSON-lines ``text`` of the file ``name``, each with its line
-    number; blank lines are skipped."""
-    records = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise NotationError(f"{name} line {number}: not JSON: {exc.msg}") from None
-        if not isinstance(record, dict):
-            raise NotationError(f"{name} line {number}: a game record is a JSON object")
-        records.append((number, record))
-    return records
+    """The checked records of a JSON-lines file, each with its line number."""
+    return parse_records(sys.stdin.read() if name == "-" else Path(name).read_text("utf-8"), name)
 
 
 def _fail(command: str, exc: Exception) -> int:

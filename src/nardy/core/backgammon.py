@@ -156,6 +156,16 @@ class Nackgammon(Backgammon):
     start_points: ClassVar[dict[int, int]] = {24: 4, 23: 1, 13: 2, 8: 3, 6: 5}
 
 
+class BallardNackgammon(Backgammon):
+    """Nackgammon from Nack Ballard's classical layout, GNU Backgammon's and eXtreme
+    Gammon's "NackGammon" (RULES.md 2): everything else as backgammon."""
+
+    key = "nackgammon-ballard"
+    name = "Nackgammon (Nack Ballard's layout)"
+    aliases: ClassVar[tuple[str, ...]] = ("nack-ballard", "ballard")
+    start_points: ClassVar[dict[int, int]] = {24: 2, 23: 2, 13: 4, 8: 3, 6: 4}
+
+
 class AceyDeucey(Backgammon):
     """Acey-deucey: all 15 start off the board and enter like bar checkers (RULES.md 2).
 

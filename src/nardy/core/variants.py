@@ -6,12 +6,18 @@ instance to :data:`VARIANTS`; nothing is registered as a side effect of importin
 
 from __future__ import annotations
 
-from nardy.core.backgammon import AceyDeucey, Backgammon, Nackgammon
+from nardy.core.backgammon import AceyDeucey, Backgammon, BallardNackgammon, Nackgammon
 from nardy.core.errors import UnknownVariantError
 from nardy.core.long_nardy import LongNardy
 from nardy.core.variant import Variant
 
-VARIANTS: tuple[Variant, ...] = (Backgammon(), Nackgammon(), AceyDeucey(), LongNardy())
+VARIANTS: tuple[Variant, ...] = (
+    Backgammon(),
+    Nackgammon(),
+    BallardNackgammon(),
+    AceyDeucey(),
+    LongNardy(),
+)
 """Every variant, each a stateless singleton, in the order nardy lists them."""
 
 _BY_NAME = {name: v for v in VARIANTS for name in (v.key, *v.aliases)}

@@ -212,7 +212,7 @@ class Evaluator:
 
 # -- the shipped evaluators --------------------------------------------------------------------
 
-BACKGAMMON_FAMILY = ("backgammon", "nackgammon")
+BACKGAMMON_FAMILY = ("backgammon", "nackgammon", "nackgammon-ballard")
 """The variants the backgammon net plays. Acey-deucey shares the geometry but not the
 positions: its checkers start off the board, far from anything the net was trained on, and
 its values there are nonsense, so it has no net (yet)."""

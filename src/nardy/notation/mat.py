@@ -39,10 +39,11 @@ action through the rules.
 
 What ``.mat`` cannot hold, and how the import fills it in (``docs/records.md``):
 
-- only backgammon: long nardy and acey-deucey are refused. nardy's nackgammon (RULES.md 2,
-  4-1-2-3-5) is written with ``[Variation "Nardy Nackgammon"]``: other programs' NackGammon
-  starts 2-2-4-3-4, so they cannot replay it. Their ``[Variation "NackGammon"]`` files are
-  read as backgammon games from that custom start, and written back the same way.
+- only backgammon: long nardy and acey-deucey are refused. ``nackgammon-ballard`` (RULES.md
+  2, Nack Ballard's 2-2-4-3-4) is other programs' NackGammon, ``[Variation "NackGammon"]``
+  both ways (and records of backgammon from that start, as nardy wrote them before it had the
+  variant, are written so too). nardy's ``nackgammon`` (the seed's 4-1-2-3-5) is written with
+  ``[Variation "Nardy Nackgammon"]``: no other program has that start.
 - the opening roll: the first play's dice are the deciding roll; opening ties are lost. A
   tie that made an automatic double is restored as 1-1 (the count of automatic doubles is
   worked out from the cube values and points written); with ``opening: reroll`` the deciding
@@ -61,7 +62,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from nardy.core import BAR, NardyError, NotationError, Position
+from nardy.core import BAR, NardyError, NotationError, Position, variant
 from nardy.core import actions as act
 from nardy.core.dice import FixedDice
 from nardy.core.game import RESIGN_LEVELS, Game, Phase
@@ -75,14 +76,22 @@ from nardy.notation.record import game_record, match_records, replay
 LEFT_WIDTH = 27
 """Width of the left column's text; the right column starts at character 33."""
 
+_BALLARD = variant("nackgammon-ballard")
 BALLARD_NACKGAMMON = Position.from_points(
-    "backgammon", {24: 2, 23: 2, 13: 4, 8: 3, 6: 4}, {24: 2, 23: 2, 13: 4, 8: 3, 6: 4}
+    "backgammon", _BALLARD.start_points, _BALLARD.start_points
 )
-"""The NackGammon start of GNU Backgammon and eXtreme Gammon (Nack Ballard's layout), which
-nardy plays as backgammon from a chosen position (RULES.md 2, 4)."""
+"""The NackGammon start of GNU Backgammon and eXtreme Gammon (Nack Ballard's layout) on a
+backgammon board: the start of the records that nardy wrote for such files before it had the
+variant ``nackgammon-ballard`` (backgammon from a chosen position, RULES.md 4), which are
+still written as NackGammon."""
 
 _NARDY_NACKGAMMON = "Nardy Nackgammon"
-_VARIATIONS = {"backgammon": "Backgammon", "nackgammon": _NARDY_NACKGAMMON}
+_NACKGAMMON = "NackGammon"
+_VARIATIONS = {
+    "backgammon": "Backgammon",
+    "nackgammon": _NARDY_NACKGAMMON,
+    _BALLARD.key: _NACKGAMMON,
+}
 """The variants a .mat file can hold, with the header's name for each."""
 
 _ON_OFF = {True: "On", False: "Off"}
@@ -146,7 +155,8 @@ def _common_start(records: list[dict[str, Any]], settings: Settings) -> Position
     """The chosen start of every game (Nack Ballard's layout), or None for the variant's."""
     if settings.variant not in _VARIATIONS:
         raise NotationError(
-            f".mat files hold backgammon and nackgammon only, not {settings.rules.name}"
+            f".mat files hold backgammon and nackgammon only (either layout), not "
+            f"{settings.rules.name}"
         )
     starts = {record.get("start") for record in records}
     if starts == {None}:
@@ -162,7 +172,7 @@ def _common_start(records: list[dict[str, Any]], settings: Settings) -> Position
 
 
 def _header(settings: Settings, start: Position | None) -> list[str]:
-    variation = "NackGammon" if start is not None else _VARIATIONS[settings.variant]
+    variation = _NACKGAMMON if start is not None else _VARIATIONS[settings.variant]
     tags = [
         ("Variation", variation),
         ("Crawford", _ON_OFF[settings.crawford]),
@@ -391,7 +401,6 @@ def import_mat(text: str) -> list[dict[str, Any]]:
     """
     tags, length, games = _parse(text)
     settings = _settings(tags, length, games)
-    start = BALLARD_NACKGAMMON if tags.get("variation", "").startswith("NackGammon") else None
     for mat_game in games:
         if mat_game.names != games[0].names:
             raise NotationError(
@@ -410,7 +419,7 @@ def import_mat(text: str) -> list[dict[str, Any]]:
         crawford = settings.crawford and bool(settings.cube) and someone_away and not crawford_seen
         crawford_seen = crawford_seen or someone_away
         following = games[index + 1] if index + 1 < len(games) else None
-        records.append(_import_game(mat_game, settings, crawford, start, following))
+        records.append(_import_game(mat_game, settings, crawford, following))
     return records
 
 
@@ -428,8 +437,13 @@ def _parse(text: str) -> tuple[dict[str, str], int, list[_MatGame]]:
                 tags[tag[1].lower()] = tag[2]
         elif match := _MATCH_LINE.match(line):
             length = int(match[1])
+        elif line.startswith(("{", "[")):
+            raise NotationError(
+                f"line {n}: this is JSON, not a .mat match file (' N point match', then the "
+                "games); JSON game records are written as .mat by 'nardy export'"
+            )
         elif line:
-            raise NotationError(f"line {n}: expected ' N point match', found {line!r}")
+            raise NotationError(f"line {n}: expected ' N point match', found {_cut(line)}")
     if length is None:
         raise NotationError("not a .mat file: no ' N point match' line")
     games: list[_MatGame] = []
@@ -457,12 +471,19 @@ def _parse(text: str) -> tuple[dict[str, str], int, list[_MatGame]]:
                 )
             )
         elif not games:
-            raise NotationError(f"line {n}: expected ' Game 1', found {line.strip()!r}")
+            raise NotationError(f"line {n}: expected ' Game 1', found {_cut(line)}")
         else:
             games[-1].cells.extend(_cells(line, n))
     if not games:
         raise NotationError("the .mat file holds no games")
     return tags, length, games
+
+
+def _cut(line: str, width: int = 60) -> str:
+    """A line of the file as an error quotes it: stripped, and cut where it is long (a file
+    of the wrong kind can have lines of many kilobytes)."""
+    text = line.strip()
+    return repr(text if len(text) <= width else f"{text[: width - 3]}...")
 
 
 def _cells(line: str, number: int) -> list[_Cell]:
@@ -472,13 +493,13 @@ def _cells(line: str, number: int) -> list[_Cell]:
     begin = row.end() if row else 0
     starts = [m.start() for m in _CELL.finditer(line, begin)]
     if not starts:
-        raise NotationError(f"line {number}: cannot read {line.strip()!r} as a .mat move line")
+        raise NotationError(f"line {number}: cannot read {_cut(line)} as a .mat move line")
     if line[begin : starts[0]].strip():
         raise NotationError(
             f"line {number}: cannot read {line[begin : starts[0]].strip()!r} as a .mat action"
         )
     if len(starts) > 2:
-        raise NotationError(f"line {number}: more than two actions in one row: {line.strip()!r}")
+        raise NotationError(f"line {number}: more than two actions in one row: {_cut(line)}")
     texts = [line[a:b].strip() for a, b in zip(starts, [*starts[1:], len(line)], strict=True)]
     columns = [0, 1] if len(texts) == 2 else [int(starts[0] - begin > _RIGHT_COLUMN)]
     return [_cell(text, column, number) for text, column in zip(texts, columns, strict=True)]
@@ -507,7 +528,9 @@ def _settings(tags: dict[str, str], length: int, games: list[_MatGame]) -> Setti
     variation = tags.get("variation", "Backgammon")
     if variation == _NARDY_NACKGAMMON:
         name = "nackgammon"
-    elif variation.startswith(("Backgammon", "NackGammon")):
+    elif variation.startswith(_NACKGAMMON):
+        name = _BALLARD.key
+    elif variation.startswith("Backgammon"):
         name = "backgammon"
     else:
         raise NotationError(f"the .mat variation {variation!r} is not one nardy plays")
@@ -556,16 +579,14 @@ def _import_game(
     mat_game: _MatGame,
     settings: Settings,
     crawford: bool,
-    start: Position | None,
     following: _MatGame | None,
 ) -> dict[str, Any]:
     """The record of one game, trying each possible count of automatic doubles (the file
     does not say) until the cube values and points written fit."""
-    limit = settings.automatic_doubles if start is None else 0
     first_error: NotationError | None = None
-    for automatic in range(limit + 1):
+    for automatic in range(settings.automatic_doubles + 1):
         try:
-            game = _play(mat_game, settings, crawford, start, automatic, following)
+            game = _play(mat_game, settings, crawford, automatic, following)
         except NotationError as exc:
             first_error = first_error or exc
             continue
@@ -580,7 +601,6 @@ def _play(
     mat_game: _MatGame,
     settings: Settings,
     crawford: bool,
-    start: Position | None,
     automatic: int,
     following: _MatGame | None,
 ) -> Game:
@@ -588,7 +608,7 @@ def _play(
     where = f"game {mat_game.number}"
     rolls = [c for c in cells if c.kind == "roll"]
     opening: list[tuple[int, int]] = []
-    if cells and start is None:
+    if cells:
         first = cells[0].player
         if settings.opening == "use-opening-dice":
             d1, d2 = rolls[0].dice if cells[0].kind == "roll" else (0, 0)
@@ -603,16 +623,7 @@ def _play(
             deciding = (2, 1)
         opening = [(1, 1)] * automatic + [deciding if first == 0 else deciding[::-1]]
     values = [d for roll in opening for d in roll] + [d for c in rolls for d in c.dice]
-    if start is not None and not cells:
-        raise NotationError(f"line {mat_game.line}: {where} has no moves to tell who starts it")
-    first_player = cells[0].player if start is not None else None
-    game = Game(
-        settings,
-        FixedDice(values),
-        crawford=crawford,
-        position=start if first_player is not None else None,
-        first_player=first_player,
-    )
+    game = Game(settings, FixedDice(values), crawford=crawford)
     if opening:
         game.apply(act.RollOpening(0))
     waiting: _Cell | None = None  # dice written without a play: a resignation must follow

@@ -14,9 +14,11 @@ turn's actions applied in order.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from typing import Any
 
-from nardy.core import NardyError, NotationError
+from nardy.core import NardyError, NotationError, variant
 from nardy.core import actions as act
 from nardy.core.dice import FixedDice
 from nardy.core.events import event_from_json
@@ -118,7 +120,9 @@ def replay(record: dict[str, Any]) -> Game:
     not match what the replay reaches, raises :class:`NotationError` naming the turn.
     """
     try:
-        return _replay(record)
+        return _replay(check_record(record, match=False))
+    except RecordError as exc:
+        raise NotationError(f"malformed game record: {exc}") from None
     except NotationError:
         raise
     except NardyError as exc:  # settings, a start position or dice the rules refuse
@@ -274,3 +278,279 @@ def _resign(game: Game, player: int, events: list[dict[str, Any]]) -> None:
             continue
         game.apply(act.Resign(player, event["level"]))
         game.apply((act.Accept if event["accepted"] else act.Decline)(1 - player))
+
+
+# -- checking a record before it is used --------------------------------------------------------
+
+
+class RecordError(NotationError):
+    """A game record whose fields do not have the shape ``docs/records.md`` gives them: a
+    missing key, a value of the wrong type or out of range. ``field`` names the field, and
+    ``where`` the part of the record that holds it (``turn 3``; empty for the record's own
+    fields); both are empty when the record as a whole is wrong."""
+
+    def __init__(self, message: str, field: str = "", where: str = "") -> None:
+        named = f"field {field!r}" if field else ""
+        place = ", ".join(part for part in (where, named) if part)
+        super().__init__(f"{place}: {message}" if place else message)
+        self.field = field
+        self.where = where
+
+
+Check = Callable[[Any], str | None]
+"""A check of one field's value: None where it is fine, else what the value should be."""
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)  # JSON's true is not 1
+
+
+def _string(value: Any) -> str | None:
+    return None if isinstance(value, str) else "a string"
+
+
+def _flag(value: Any) -> str | None:
+    return None if isinstance(value, bool) else "true or false"
+
+
+def _count(value: Any) -> str | None:
+    return None if _is_int(value) and value >= 0 else "a whole number 0 or more"
+
+
+def _number(value: Any) -> str | None:
+    return None if _is_int(value) and value >= 1 else "a whole number from 1"
+
+
+def _player(value: Any) -> str | None:
+    return None if _is_int(value) and value in (0, 1) else "a player, 0 or 1"
+
+
+def _player_or_none(value: Any) -> str | None:
+    if value is None or _player(value) is None:
+        return None
+    return "a player, 0 or 1, or null"
+
+
+def _name(value: Any) -> str | None:
+    return None if isinstance(value, str) and value.strip() else "a player's name"
+
+
+def _level(value: Any) -> str | None:
+    """A resignation's level: 1-3 a single, gammon or backgammon, 0 a surrender."""
+    return None if _is_int(value) and 0 <= value <= 3 else "a level, 0-3"
+
+
+def _cube_value(value: Any) -> str | None:
+    fine = _is_int(value) and value >= 1 and not value & (value - 1)
+    return None if fine else "a cube value, 1, 2, 4, 8…"
+
+
+def _pair(check: Check, what: str = "a pair") -> Check:
+    """Two values that each pass ``check``, as a JSON array."""
+
+    def pair(value: Any) -> str | None:
+        fine = isinstance(value, list) and len(value) == 2 and not any(map(check, value))
+        return None if fine else what
+
+    return pair
+
+
+def _list_of(check: Check, what: str = "a list") -> Check:
+    """A JSON array of values that each pass ``check``."""
+
+    def each(value: Any) -> str | None:
+        return None if isinstance(value, list) and not any(map(check, value)) else what
+
+    return each
+
+
+def _die(value: Any) -> str | None:
+    return None if _is_int(value) and 1 <= value <= 6 else "a die, 1-6"
+
+
+def _one_of(*allowed: str) -> Check:
+    def one_of(value: Any) -> str | None:
+        return None if value in allowed else f"one of {', '.join(allowed)}"
+
+    return one_of
+
+
+def _object(value: Any) -> str | None:
+    return None if isinstance(value, dict) else "a JSON object"
+
+
+_NAMES = _pair(_name, "two player names, [player 0, player 1]")
+_DICE = _pair(_die, "two dice, [d1, d2], each 1-6")
+_SCORE = _pair(_count, "[player 0's points, player 1's points], whole numbers 0 or more")
+
+
+def _start_cube(value: Any) -> str | None:
+    fine = isinstance(value, list) and len(value) == 2
+    fine = fine and _cube_value(value[0]) is None and _player_or_none(value[1]) is None
+    return None if fine else "[value, owner]: a cube value 1, 2, 4… and a player 0, 1 or null"
+
+
+_CUBE_ACTIONS = _list_of(
+    _one_of("double", "take", "pass", "beaver"), "a list of double, take, pass, beaver"
+)
+_END_KINDS = ("single", "gammon", "backgammon", "oin", "mars", "pass", "resign", "draw")
+_LEVELS = ("single", "gammon", "backgammon", "oin", "mars")
+
+
+def _field(
+    data: dict[str, Any], key: str, check: Check, what: str = "", *, where: str = "", need: bool
+) -> None:
+    """Check ``data[key]`` (when ``need``, it must be there) of the part ``where`` of a
+    record; ``what`` overrides the check's own description of a good value."""
+    if key not in data:
+        if need:
+            raise RecordError("missing", key, where)
+        return
+    wrong = check(data[key])
+    if wrong is not None:
+        raise RecordError(f"expected {what or wrong}, not {_show(data[key])}", key, where)
+
+
+def _show(value: Any) -> str:
+    """A value as the message quotes it: its JSON, cut where it is long."""
+    text = json.dumps(value)
+    return text if len(text) <= 60 else f"{text[:57]}..."
+
+
+RECORD_KEYS = ("variant", "settings", "turns")
+"""The keys without which a JSON object is not a game record at all, in every version."""
+
+
+def _check_fields(record: dict[str, Any], match: bool) -> None:
+    """The fields of a version 1 or 2 record (``docs/records.md``, "The fields"); without
+    ``match``, not those that place the game in its match. Version 2 adds the event ``log``,
+    each entry an event as :mod:`nardy.core.events` writes it; a record of either version
+    without one replays from its turns, as :func:`replay` reads it."""
+    _field(record, "variant", _string, need=True)
+    try:
+        rules = variant(record["variant"])
+    except NardyError as exc:
+        raise RecordError(str(exc), "variant") from None
+    _field(record, "settings", _object, need=True)
+    try:
+        Settings.from_dict({**record["settings"], "variant": rules.key}).resolve()
+    except NardyError as exc:
+        raise RecordError(str(exc), "settings") from None
+    if match:
+        _field(record, "players", _NAMES, need=True)
+        _field(record, "game", _number, need=True)
+        _field(record, "score", _SCORE, need=True)
+    _field(record, "crawford", _flag, need=False)
+    _field(record, "opening", _list_of(_DICE, "a list of opening rolls [d0, d1]"), need=False)
+    _field(record, "first-player", _player_or_none, need=False)
+    _field(record, "start", _string, "a Position ID", need=False)
+    _field(record, "start-cube", _start_cube, need=False)
+    _field(record, "turns", _list_of(_object, "a list of turns (JSON objects)"), need=True)
+    for number, turn in enumerate(record["turns"], 1):
+        _check_turn(turn, f"turn {number}")
+    _field(record, "end", lambda v: None if v is None else _object(v), need=False)
+    if record.get("end") is not None:
+        end = record["end"]
+        _field(end, "winner", _player_or_none, where="the end", need=True)
+        _field(end, "kind", _one_of(*_END_KINDS), where="the end", need=True)
+        _field(end, "cube", _cube_value, where="the end", need=True)
+        _field(end, "points", _count, where="the end", need=True)
+        _field(end, "level", _one_of(*_LEVELS), where="the end", need=False)
+    _field(record, "chouette", _object, need=False)
+    _field(record, "log", _list_of(_object, "a list of events (JSON objects)"), need=False)
+    for number, event in enumerate(record.get("log", []), 1):
+        try:
+            event_from_json(event)
+        except NardyError as exc:
+            raise RecordError(f"event {number}: {exc}", "log") from None
+
+
+def _check_turn(turn: dict[str, Any], where: str) -> None:
+    """The fields of one turn of a format 1 record (``docs/records.md``, "A turn")."""
+    _field(turn, "player", _player, where=where, need=True)
+    _field(turn, "cube", _CUBE_ACTIONS, where=where, need=True)
+    _field(turn, "dice", _DICE, where=where, need=False)
+    _field(turn, "play", _string, "a play in move notation", where=where, need=False)
+    _field(turn, "position", _string, "a Position ID", where=where, need=True)
+    _field(turn, "result", _string, "a Position ID", where=where, need=True)
+    _field(turn, "chosen", _flag, where=where, need=False)
+    _field(turn, "resign", _list_of(_object, "a list of resignations"), where=where, need=False)
+    for number, offer in enumerate(turn.get("resign", []), 1):
+        offered = f"{where}, resignation {number}"
+        _field(offer, "level", _level, where=offered, need=True)
+        _field(offer, "accepted", _flag, where=offered, need=True)
+        _field(offer, "after-roll", _flag, where=offered, need=True)
+
+
+_VERSIONS: dict[int, Callable[[dict[str, Any], bool], None]] = {1: _check_fields, 2: _check_fields}
+"""The check of each record format version that nardy reads."""
+
+
+def check_record(record: Any, *, match: bool = True) -> dict[str, Any]:
+    """``record`` itself, once every field has the shape its format version gives it
+    (``docs/records.md``). A record without ``format`` is read as version 1. Without
+    ``match``, the fields that place the game in its match (``players``, ``game``, ``score``)
+    are not checked: the game replays without them.
+
+    Raises :class:`RecordError` naming the first field that is missing or wrong. The check
+    is of shape only: whether the game replays through the rules is :func:`replay`'s."""
+    if not isinstance(record, dict):
+        raise RecordError(f"a game record is a JSON object, not {_show(record)}")
+    missing = [key for key in RECORD_KEYS if key not in record]
+    if missing:
+        raise RecordError(
+            f"not a game record: it has no {' or '.join(map(repr, missing))} (a game record "
+            f"has {', '.join(map(repr, RECORD_KEYS))} and more: docs/records.md)",
+        )
+    version = record.get("format", FORMAT_VERSION)
+    check = _VERSIONS.get(version) if _is_int(version) else None
+    if check is None:
+        known = ", ".join(map(str, _VERSIONS))
+        raise RecordError(
+            f"expected a record format version ({known}), not {_show(version)}", "format"
+        )
+    check(record, match)
+    return record
+
+
+def parse_records(text: str, name: str) -> list[tuple[int, dict[str, Any]]]:
+    """The game records of the file ``name`` whose text is ``text``, each with the line it
+    starts on, each checked by :func:`check_record`: JSON lines (one record a line, as
+    ``nardy selfplay`` writes them; blank lines skipped), or one JSON object, or a JSON
+    array of records.
+
+    Raises :class:`NotationError` saying the file, the line and the field."""
+    stripped = text.lstrip()
+    whole: Any = None
+    if stripped.startswith(("{", "[")):
+        try:
+            whole = json.loads(text)
+        except json.JSONDecodeError:
+            whole = None  # JSON lines, or not JSON at all: read line by line
+    if whole is not None:
+        first = text[: len(text) - len(stripped)].count("\n") + 1
+        items = whole if isinstance(whole, list) else [whole]
+        numbered = [(first, item) for item in items]
+    else:
+        numbered = []
+        for line, row in enumerate(text.splitlines(), 1):
+            if not row.strip():
+                continue
+            try:
+                numbered.append((line, json.loads(row)))
+            except json.JSONDecodeError as exc:
+                raise NotationError(
+                    f"{name} line {line}: not JSON ({exc.msg}): a file of game records "
+                    "holds one JSON object a line"
+                ) from None
+    records = []
+    for index, (line, record) in enumerate(numbered, 1):
+        try:
+            records.append((line, check_record(record)))
+        except RecordError as exc:
+            where = f"{name} line {line}"
+            if isinstance(record, dict):  # which game: its number, else its place in the file
+                number = record.get("game")
+                where += f", game {number if _number(number) is None else index}"
+            raise NotationError(f"{where}: {exc}") from None
+    return records
