@@ -90,3 +90,21 @@ def test_named_values_are_strenums_with_unchanged_json() -> None:
     assert game.result.kind is EndKind.RESIGN and game.result.level is ResultKind.GAMMON
     assert json.dumps([game.result.kind, game.result.level]) == '["resign", "gammon"]'
     assert game.log[-1].to_json()["result"].__class__ is str
+
+
+def test_the_variants_are_one_explicit_list() -> None:
+    """Every variant is in VARIANTS, found by key and alias; an unknown name is refused."""
+    from nardy.core import VARIANTS, UnknownVariantError, variants
+
+    assert [v.key for v in VARIANTS] == [
+        "backgammon",
+        "nackgammon",
+        "nackgammon-ballard",
+        "acey-deucey",
+        "long",
+    ]
+    assert variants() == list(VARIANTS)
+    for v in VARIANTS:
+        assert all(variant(name) is v for name in (v.key, *v.aliases, v.key.upper()))
+    with pytest.raises(UnknownVariantError, match="known: acey-deucey, backgammon"):
+        variant("chess")

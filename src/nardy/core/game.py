@@ -186,6 +186,7 @@ class Game:
         self._current = _Turn()
         self._resigned: tuple[int, int, Phase] | None = None  # player, level, phase before
         self._last_roll = False
+        self._legal: tuple[tuple[Position, int, int], list[Play]] | None = None
         self.log: list[ev.Event] = []
         """Every event of the game so far, in order (what :meth:`apply` returned)."""
         if first_player is not None:
@@ -229,7 +230,10 @@ class Game:
     def legal_plays(self) -> list[Play]:
         """The legal plays of the dice on the table."""
         d1, d2 = self._need_dice()
-        return self._position.legal_plays(d1, d2)
+        key = (self._position, d1, d2)
+        if self._legal is None or self._legal[0] != key:  # once per roll: the costly part
+            self._legal = (key, self._position.legal_plays(d1, d2))
+        return list(self._legal[1])
 
     def next_moves(self) -> list[Move]:
         """The single moves that may be made next on the way to a legal play."""
@@ -500,7 +504,7 @@ class Game:
         """Make a whole play (notation or a :class:`Play`) and end the turn."""
         self._check_turn(player, Phase.MOVING)
         d1, d2 = self._need_dice()
-        plays = self._position.legal_plays(d1, d2)
+        plays = self.legal_plays()
         legal = {p: p for p in plays}
         if isinstance(play, Play):
             chosen = play

@@ -20,7 +20,6 @@ from nardy.core.variant import (
     bear_offs,
     count,
     occupied,
-    register,
 )
 
 HEAD = 24
@@ -56,7 +55,6 @@ def _blocks_illegally(me: int, op: int, landed: int) -> bool:
     return not any(count(op, p) for p in THEIR_PATH[last + 1 :])
 
 
-@register
 class LongNardy(Variant):
     """Long nardy ("long backgammon"), seed 001."""
 

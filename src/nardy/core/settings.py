@@ -12,7 +12,8 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from nardy.core.errors import NardyError
-from nardy.core.variant import Variant, variant, variants
+from nardy.core.variant import Variant
+from nardy.core.variants import variant, variants
 
 _KINDS = {bool: "on or off (true or false)", int: "a whole number", str: "a name"}
 

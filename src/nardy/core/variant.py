@@ -21,9 +21,8 @@ from nardy.core.errors import (
     IllegalPlayError,
     InvalidDiceError,
     InvalidPositionError,
-    UnknownVariantError,
 )
-from nardy.core.moves import Move, Play
+from nardy.core.moves import Move, Play, parse_play
 from nardy.core.position import BAR, CHECKERS, OFF, Outcome, Position, ResultKind, Side
 
 # One single-die step: (start, end, my side after, opponent's side after in my coordinates),
@@ -337,6 +336,10 @@ class Variant:
             for _, _, me1, o1 in self.steps(me, op, die, ctx, BAR)
         )
 
+    def parse_play(self, pos: Position, text: str, d1: int, d2: int) -> Play:
+        """The legal play of ``d1``-``d2`` that ``text`` describes (:func:`parse_play`)."""
+        return parse_play(pos, text, d1, d2)
+
     def earns_chosen_double(self, d1: int, d2: int) -> bool:
         """Whether this roll, once played, lets the player name a double (acey-deucey's 1-2)."""
         return False
@@ -429,30 +432,3 @@ def bear_offs(me: int, op: int, die: int, highest: int, top: int) -> Iterator[St
 def count(packed: int, point: int) -> int:
     """Checkers on ``point`` of a packed side."""
     return (packed >> (8 * point)) & 255
-
-
-_REGISTRY: dict[str, Variant] = {}
-
-
-def register(cls: type[Variant]) -> type[Variant]:
-    """Class decorator: make a variant findable by its key and aliases."""
-    instance = cls()
-    for name in (cls.key, *cls.aliases):
-        _REGISTRY[name] = instance
-    return cls
-
-
-def variant(name: str | Variant) -> Variant:
-    """The variant called ``name`` (key or alias, case-insensitive)."""
-    if isinstance(name, Variant):
-        return name
-    try:
-        return _REGISTRY[name.strip().lower()]
-    except KeyError:
-        known = ", ".join(sorted({v.key for v in _REGISTRY.values()}))
-        raise UnknownVariantError(f"unknown variant {name!r}; known: {known}") from None
-
-
-def variants() -> list[Variant]:
-    """Every variant, each once."""
-    return list({id(v): v for v in _REGISTRY.values()}.values())

@@ -28,7 +28,7 @@ intermediate 12-18). Noise is in equity units (a point a game), drawn once per p
 It plays backgammon and nackgammon with the backgammon net (nackgammon's geometry and encoding
 are backgammon's) and long nardy with its own net. Acey-deucey has no net yet (its positions,
 checkers entering from off the board, are far from backgammon's): there the heuristic bot
-(:class:`~nardy.engine.bots.HeuristicBot`) decides for it at every level.
+(:class:`~nardy.engine.heuristic.HeuristicBot`) decides for it at every level.
 """
 
 from __future__ import annotations
@@ -43,8 +43,6 @@ import numpy as np
 from nardy.core import Play, Position, Variant
 from nardy.core.game import Game, Phase
 from nardy.core.position import Side
-from nardy.engine.bots import LEVELS as LEVEL_NAMES
-from nardy.engine.bots import HeuristicBot
 from nardy.engine.cube import (
     CubeDecision,
     CubeState,
@@ -58,6 +56,8 @@ from nardy.engine.cube import (
 )
 from nardy.engine.errors import EngineError
 from nardy.engine.evaluator import Evaluator, evaluator, for_net, has_net
+from nardy.engine.heuristic import LEVELS as LEVEL_NAMES
+from nardy.engine.heuristic import HeuristicBot
 from nardy.engine.net import Net, flip
 from nardy.engine.stakes import Stakes, counts_gammons
 
@@ -80,7 +80,7 @@ LEVELS = {
         strict=True,
     )
 }
-"""The levels by name, weakest first (the names are :data:`nardy.engine.bots.LEVELS`)."""
+"""The levels by name, weakest first (the names are :data:`nardy.engine.heuristic.LEVELS`)."""
 DEFAULT_LEVEL = "advanced"
 
 
