@@ -23,9 +23,10 @@ from nardy.cli.options import add_settings_arguments, seed, settings_from_args
 from nardy.cli.play import counted
 from nardy.core.chouette import Chouette
 from nardy.core.dice import SeededDice
+from nardy.core.game import Game
 from nardy.core.match import Match
 from nardy.core.settings import Settings
-from nardy.engine.bots import BOTS, HeuristicBot, make_bot, play_game
+from nardy.engine.bots import BOTS, Bot, HeuristicBot, make_bot, step
 from nardy.notation.record import game_record
 
 
@@ -129,12 +130,13 @@ def run(args: argparse.Namespace) -> int:
             bots = (make_bot(names[0], f"{key}-0"), make_bot(names[1], f"{key}-1"))
             match = Match(settings, SeededDice(key), players=names)
             while not match.over and done < args.games:
-                score = match.score
-                game = match.new_game()
-                result = play_game(game, bots)
-                record = game_record(game, number=len(match.games), players=names, score=score)
+                number, game = _play_next_game(match, bots)
+                record = game_record(
+                    game, number=number, players=names, score=match._score(number - 1)
+                )
                 out.write(json.dumps(record) + "\n")
-                tally.game(result.winner, result.points)
+                assert game.result is not None
+                tally.game(game.result.winner, game.result.points)
                 if not settings.match_length:
                     done += 1
                     if progress is not None:
@@ -146,6 +148,16 @@ def run(args: argparse.Namespace) -> int:
                     progress.show(done)
     print(f"{tally}; written to {args.out}", file=sys.stderr)
     return 0
+
+
+def _play_next_game(match: Match, bots: tuple[Bot, Bot]) -> tuple[int, Game]:
+    """Play the match through ``Match.apply`` (the bots' :func:`step`) until its next game
+    ends; that game and its number. The match starts each game by itself."""
+    finished = sum(1 for game in match.games if game.over)
+    while True:
+        step(match, bots)
+        if sum(1 for game in match.games if game.over) > finished:
+            return finished + 1, match.games[finished]
 
 
 class Tally:

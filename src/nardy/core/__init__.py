@@ -12,7 +12,8 @@ from nardy.core.errors import (
 from nardy.core.long_nardy import LongNardy
 from nardy.core.moves import Move, Play, format_moves, parse_moves
 from nardy.core.position import BAR, CHECKERS, OFF, Outcome, Position, ResultKind
-from nardy.core.variant import Variant, variant, variants
+from nardy.core.variant import Variant
+from nardy.core.variants import VARIANTS, variant, variants
 
 BACKGAMMON = variant("backgammon")
 NACKGAMMON = variant("nackgammon")
@@ -27,6 +28,7 @@ __all__ = [
     "LONG_NARDY",
     "NACKGAMMON",
     "OFF",
+    "VARIANTS",
     "AceyDeucey",
     "Backgammon",
     "IllegalPlayError",

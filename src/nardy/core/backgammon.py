@@ -16,12 +16,10 @@ from nardy.core.variant import (
     Variant,
     bear_offs,
     count,
-    register,
     unpack,
 )
 
 
-@register
 class Backgammon(Variant):
     """Backgammon: the sides mirror each other (my p is their 25 - p); hitting; a bar."""
 
@@ -149,7 +147,6 @@ class Backgammon(Variant):
         return ResultKind.GAMMON
 
 
-@register
 class Nackgammon(Backgammon):
     """Nackgammon, with the seed's starting layout (RULES.md 2)."""
 
@@ -159,7 +156,6 @@ class Nackgammon(Backgammon):
     start_points: ClassVar[dict[int, int]] = {24: 4, 23: 1, 13: 2, 8: 3, 6: 5}
 
 
-@register
 class BallardNackgammon(Backgammon):
     """Nackgammon from Nack Ballard's classical layout, GNU Backgammon's and eXtreme
     Gammon's "NackGammon" (RULES.md 2): everything else as backgammon."""
@@ -170,7 +166,6 @@ class BallardNackgammon(Backgammon):
     start_points: ClassVar[dict[int, int]] = {24: 2, 23: 2, 13: 4, 8: 3, 6: 4}
 
 
-@register
 class AceyDeucey(Backgammon):
     """Acey-deucey: all 15 start off the board and enter like bar checkers (RULES.md 2).
 

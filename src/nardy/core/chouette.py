@@ -38,7 +38,7 @@ from nardy.core import actions as act
 from nardy.core import events as ev
 from nardy.core.awaiting import Awaiting
 from nardy.core.dice import Dice, SecretDice
-from nardy.core.errors import ErrorCode, InvalidInputError, NardyError
+from nardy.core.errors import ErrorCode, InvalidInputError, NardyError, reading
 from nardy.core.game import SNAPSHOT_VERSION, Game, GameError, Phase
 from nardy.core.moves import Move, Play
 from nardy.core.settings import Settings, SettingsError
@@ -326,7 +326,7 @@ class Chouette:
         """The chouette a :meth:`snapshot` describes, going on with ``dice``; nothing is
         rolled (not even the lot). Raises :class:`InvalidInputError` for data that is not a
         chouette snapshot."""
-        try:
+        with reading("a chouette snapshot"):
             if snapshot.get("snapshot") != SNAPSHOT_VERSION:
                 raise InvalidInputError(f"not a chouette snapshot of version {SNAPSHOT_VERSION}")
             chouette = cls.__new__(cls)
@@ -354,10 +354,6 @@ class Chouette:
             chouette._votes = {str(n) for n in snapshot["votes"]}
             chouette._answers = {str(k): bool(v) for k, v in snapshot["answers"].items()}
             chouette._events = []
-        except NardyError:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise InvalidInputError(f"not a chouette snapshot: {exc!r}") from None
         return chouette
 
     # -- between games --------------------------------------------------------------------

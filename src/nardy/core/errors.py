@@ -8,6 +8,8 @@ button, translate the message — without parsing English.
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 
 class ErrorCode(enum.StrEnum):
@@ -88,3 +90,16 @@ class UnknownVariantError(NardyError):
     """A variant name that nardy does not know."""
 
     code = ErrorCode.UNKNOWN_VARIANT
+
+
+@contextmanager
+def reading(what: str) -> Iterator[None]:
+    """Reading data that should be ``what`` (a game snapshot…): what is missing or of the
+    wrong type raises :class:`InvalidInputError` saying so; nardy's own errors pass as
+    they are."""
+    try:
+        yield
+    except NardyError:
+        raise
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+        raise InvalidInputError(f"not {what}: {exc!r}") from None

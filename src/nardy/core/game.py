@@ -24,9 +24,10 @@ from nardy.core import actions as act
 from nardy.core import events as ev
 from nardy.core.awaiting import Awaiting
 from nardy.core.dice import Dice, SecretDice
-from nardy.core.errors import ErrorCode, IllegalPlayError, InvalidInputError, NardyError
+from nardy.core.errors import ErrorCode, IllegalPlayError, InvalidInputError, NardyError, reading
 from nardy.core.moves import Move, Play, format_moves, parse_moves, parse_play
 from nardy.core.position import CHECKERS, OFF, Position, ResultKind
+from nardy.core.scoring import points
 from nardy.core.settings import Settings
 from nardy.core.variant import Variant
 
@@ -52,6 +53,33 @@ class Phase(enum.Enum):
 
 
 RESIGN_LEVELS = {1: ResultKind.SINGLE, 2: ResultKind.GAMMON, 3: ResultKind.BACKGAMMON}
+
+
+class EndKind(enum.StrEnum):
+    """How a game ended (a record's ``end.kind``): won on the board by one of the
+    :class:`ResultKind` kinds, by a pass of the cube, by a resignation (or surrender), or a
+    draw (long nardy's last roll)."""
+
+    SINGLE = "single"
+    GAMMON = "gammon"
+    BACKGAMMON = "backgammon"
+    OIN = "oin"
+    MARS = "mars"
+    PASS = "pass"
+    RESIGN = "resign"
+    DRAW = "draw"
+
+
+class CubeAction(enum.StrEnum):
+    """A cube action of a turn, as :attr:`TurnRecord.cube` and records list them: the
+    values are the kinds of the actions (:mod:`nardy.core.actions`) that take them."""
+
+    DOUBLE = act.Double.kind
+    TAKE = act.Take.kind
+    PASS = act.Pass.kind
+    BEAVER = act.Beaver.kind
+
+
 SNAPSHOT_VERSION = 1
 """The version of :meth:`Game.snapshot`'s data."""
 
@@ -60,9 +88,9 @@ SNAPSHOT_VERSION = 1
 class GameResult:
     """How a game ended. ``winner`` is None for a draw (long nardy's last roll).
 
-    ``kind`` is one of single, gammon, backgammon, oin, mars, pass, resign, draw; for a
-    resignation or surrender ``level`` says what it was scored as. ``points`` already include
-    the cube, Jacoby and the backgammon value.
+    ``kind`` is an :class:`EndKind` (single, gammon, backgammon, oin, mars, pass, resign,
+    draw); for a resignation or surrender ``level`` says what it was scored as. ``points``
+    already include the cube, Jacoby and the backgammon value (:mod:`nardy.core.scoring`).
     """
 
     winner: int | None
@@ -80,7 +108,7 @@ class TurnRecord:
     ``dice`` is None when the turn ended by a cube pass or a resignation before a roll;
     ``chosen`` marks acey-deucey's named double after a 1-2. ``resignations`` lists each
     resignation offered in the turn as (level, accepted, after the roll); a surrender is
-    level 0.
+    level 0. ``cube_after`` is the cube (value, owner) once the turn is over.
     """
 
     player: int
@@ -91,6 +119,7 @@ class TurnRecord:
     after: Position
     chosen: bool = False
     resignations: tuple[tuple[int, bool, bool], ...] = ()
+    cube_after: tuple[int, int | None] = (1, None)
 
 
 @dataclass
@@ -157,6 +186,7 @@ class Game:
         self._current = _Turn()
         self._resigned: tuple[int, int, Phase] | None = None  # player, level, phase before
         self._last_roll = False
+        self._legal: tuple[tuple[Position, int, int], list[Play]] | None = None
         self.log: list[ev.Event] = []
         """Every event of the game so far, in order (what :meth:`apply` returned)."""
         if first_player is not None:
@@ -200,7 +230,10 @@ class Game:
     def legal_plays(self) -> list[Play]:
         """The legal plays of the dice on the table."""
         d1, d2 = self._need_dice()
-        return self._position.legal_plays(d1, d2)
+        key = (self._position, d1, d2)
+        if self._legal is None or self._legal[0] != key:  # once per roll: the costly part
+            self._legal = (key, self._position.legal_plays(d1, d2))
+        return list(self._legal[1])
 
     def next_moves(self) -> list[Move]:
         """The single moves that may be made next on the way to a legal play."""
@@ -340,7 +373,7 @@ class Game:
         first = 0 if roll[0] > roll[1] else 1
         self.log.append(ev.OpeningRolled(roll, first))
         self._begin(first)
-        if self.variant.opening_dice_played and self.settings.opening == "use-opening-dice":
+        if self.settings.plays_opening_roll:
             self._start_moving((roll[first], roll[1 - first]))
         return roll
 
@@ -356,7 +389,7 @@ class Game:
         if not self.can_double(player):
             self._check_turn(player, Phase.ROLL)
             raise GameError(self._why_no_double(player), code=ErrorCode.NOT_ALLOWED_BY_SETTINGS)
-        self._current.cube.append("double")
+        self._current.cube.append(CubeAction.DOUBLE)
         self.phase = Phase.DOUBLED
         self.log.append(ev.CubeOffered(player, 2 * self.cube.value))
 
@@ -381,7 +414,7 @@ class Game:
         else:
             raise GameError(f"there is no double to take now ({self.phase.value})")
         self.cube.turned = True
-        self._current.cube.append("take")
+        self._current.cube.append(CubeAction.TAKE)
         self.phase = Phase.ROLL
         self.log.append(ev.CubeTaken(player, self.cube.value))
 
@@ -393,10 +426,10 @@ class Game:
             self._check_player(player, self.turn)
         else:
             raise GameError(f"there is no double to pass now ({self.phase.value})")
-        self._current.cube.append("pass")
+        self._current.cube.append(CubeAction.PASS)
         self.log.append(ev.CubePassed(player, self.cube.value))
         self._end_turn_without_roll()
-        self._finish(GameResult(1 - player, "pass", self.cube.value, self.cube.value))
+        self._finish(GameResult(1 - player, EndKind.PASS, self.cube.value, self.cube.value))
 
     def beaver(self, player: int) -> None:
         """Take and at once redouble, keeping the cube (money play with ``beaver``, 1.5)."""
@@ -408,7 +441,7 @@ class Game:
         self.cube.value *= 2
         self.cube.owner = player
         self.cube.turned = True
-        self._current.cube.append("beaver")
+        self._current.cube.append(CubeAction.BEAVER)
         self.phase = Phase.BEAVERED
         self.log.append(ev.Beavered(player, 2 * self.cube.value))
 
@@ -471,7 +504,7 @@ class Game:
         """Make a whole play (notation or a :class:`Play`) and end the turn."""
         self._check_turn(player, Phase.MOVING)
         d1, d2 = self._need_dice()
-        plays = self._position.legal_plays(d1, d2)
+        plays = self.legal_plays()
         legal = {p: p for p in plays}
         if isinstance(play, Play):
             chosen = play
@@ -530,7 +563,7 @@ class Game:
         self.log.append(ev.ResignationAccepted(player, level))
         self._end_turn_without_roll()
         self._finish(
-            GameResult(1 - resigner, "resign", self.cube.value, self._points(kind), kind.value)
+            GameResult(1 - resigner, EndKind.RESIGN, self.cube.value, self._points(kind), kind)
         )
 
     def decline_resignation(self, player: int) -> None:
@@ -563,7 +596,7 @@ class Game:
         self.log.append(ev.Surrendered(player))
         self._end_turn_without_roll()
         self._finish(
-            GameResult(1 - player, "resign", self.cube.value, self._points(kind), kind.value)
+            GameResult(1 - player, EndKind.RESIGN, self.cube.value, self._points(kind), kind)
         )
 
     # -- snapshots ------------------------------------------------------------------------
@@ -608,12 +641,8 @@ class Game:
         """The game a :meth:`snapshot` describes, going on with ``dice`` (default: fresh
         secret dice). Its snapshot equals ``snapshot`` and it awaits the same actions.
         Raises :class:`InvalidInputError` for data that is not a snapshot."""
-        try:
+        with reading("a game snapshot"):
             return cls._restore(snapshot, dice)
-        except NardyError:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise InvalidInputError(f"not a game snapshot: {exc!r}") from None
 
     @classmethod
     def _restore(cls, data: dict[str, Any], dice: Dice | None) -> Game:
@@ -634,7 +663,7 @@ class Game:
         variant.validate(game._position)
         current = data["current"]
         game._current = _Turn(
-            [str(c) for c in current["cube"]],
+            [CubeAction(c) for c in current["cube"]],
             None if current["dice"] is None else _dice(current["dice"]),
             [(Move(int(s), int(e), bool(h)), int(d)) for s, e, h, d in current["moves"]],
             bool(current["chosen"]),
@@ -647,12 +676,13 @@ class Game:
         game.records = [_record(variant, r) for r in data["records"]]
         result = data["result"]
         if result is not None:
+            level = result.get("level")
             game.result = GameResult(
                 _seat_or_none(result["winner"]),
-                str(result["kind"]),
+                EndKind(result["kind"]),
                 int(result["cube"]),
                 int(result["points"]),
-                result.get("level"),
+                None if level is None else ResultKind(level),
             )
         game.log = [ev.event_from_json(e) for e in data["log"]]
         if game.phase is Phase.MOVING:
@@ -686,6 +716,7 @@ class Game:
                 play.position,
                 self._current.chosen,
                 tuple(self._current.resignations),
+                (self.cube.value, self.cube.owner),
             )
         )
         after = play.position
@@ -728,26 +759,17 @@ class Game:
             self.log.append(ev.LastRoll(self.turn))
             return
         if self._last_roll:  # the second player bore everything off with the last roll
-            self._finish(GameResult(None, "draw", self.cube.value, 0))
+            self._finish(GameResult(None, EndKind.DRAW, self.cube.value, 0))
             return
         self._finish(self._win(mover))
 
     def _win(self, winner: int) -> GameResult:
         pos = self._position if self.turn == winner else self._position.swap()
         kind = self.variant.result_kind(pos.theirs, pos.mine)
-        return GameResult(winner, kind.value, self.cube.value, self._points(kind))
+        return GameResult(winner, EndKind(kind), self.cube.value, self._points(kind))
 
     def _points(self, kind: ResultKind) -> int:
-        multiplier = {
-            ResultKind.SINGLE: 1,
-            ResultKind.GAMMON: 2,
-            ResultKind.BACKGAMMON: self.settings.backgammon_value,
-            ResultKind.OIN: 1,
-            ResultKind.MARS: 2 if self.settings.ending == "mars" else 1,
-        }[kind]
-        if self.settings.jacoby and not self.cube.turned:
-            multiplier = min(multiplier, 1)
-        return multiplier * self.cube.value
+        return points(kind, self.cube.value, self.settings, cube_turned=self.cube.turned)
 
     def _end_turn_without_roll(self) -> None:
         """Record the turn cut short by a cube pass, a resignation or a surrender."""
@@ -762,6 +784,7 @@ class Game:
                 self._position,
                 self._current.chosen,
                 tuple(self._current.resignations),
+                (self.cube.value, self.cube.owner),
             )
         )
 
@@ -849,6 +872,7 @@ def _record_state(r: TurnRecord) -> dict[str, Any]:
         "after": _position_state(r.after),
         "chosen": r.chosen,
         "resignations": [list(x) for x in r.resignations],
+        "cube-after": list(r.cube_after),
     }
 
 
@@ -857,7 +881,7 @@ def _record(variant: Variant, data: dict[str, Any]) -> TurnRecord:
     play = data["play"]
     return TurnRecord(
         _seat(data["player"]),
-        tuple(str(c) for c in data["cube"]),
+        tuple(CubeAction(c) for c in data["cube"]),
         None if data["dice"] is None else _dice(data["dice"]),
         None
         if play is None
@@ -866,6 +890,7 @@ def _record(variant: Variant, data: dict[str, Any]) -> TurnRecord:
         after,
         bool(data["chosen"]),
         tuple((int(lv), bool(a), bool(rolled)) for lv, a, rolled in data["resignations"]),
+        (int(data["cube-after"][0]), _seat_or_none(data["cube-after"][1])),
     )
 
 

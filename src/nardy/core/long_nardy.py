@@ -20,7 +20,6 @@ from nardy.core.variant import (
     bear_offs,
     count,
     occupied,
-    register,
 )
 
 HEAD = 24
@@ -56,7 +55,6 @@ def _blocks_illegally(me: int, op: int, landed: int) -> bool:
     return not any(count(op, p) for p in THEIR_PATH[last + 1 :])
 
 
-@register
 class LongNardy(Variant):
     """Long nardy ("long backgammon"), seed 001."""
 
@@ -74,7 +72,9 @@ class LongNardy(Variant):
     own_settings: ClassVar[frozenset[str]] = frozenset(
         {"ending", "first-move-in-series", "last-roll"}
     )
-    cube_by_default = False  # RULES.md 3.4: the cube is a setting, off by default
+    uses_cube_by_default = False  # RULES.md 3.4: the cube is a setting, off by default
+    hits = False  # RULES.md 3.2: no hitting
+    has_backgammons = False  # RULES.md 3.4: oin or mars
     opening_dice_played = False
     ordered_doubles = False  # the six-block rule is checked after every single move
 

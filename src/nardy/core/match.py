@@ -19,7 +19,7 @@ from nardy.core import actions as act
 from nardy.core import events as ev
 from nardy.core.awaiting import Awaiting
 from nardy.core.dice import Dice, SecretDice
-from nardy.core.errors import ErrorCode, InvalidInputError, NardyError
+from nardy.core.errors import ErrorCode, InvalidInputError, NardyError, reading
 from nardy.core.game import SNAPSHOT_VERSION, Cube, Game, GameError, Phase
 from nardy.core.position import Position
 from nardy.core.settings import Settings
@@ -198,7 +198,7 @@ class Match:
         """The match a :meth:`snapshot` describes, going on with ``dice``; the clock of a
         session with a time limit goes on from the time already played. Raises
         :class:`InvalidInputError` for data that is not a match snapshot."""
-        try:
+        with reading("a match snapshot"):
             if snapshot.get("snapshot") != SNAPSHOT_VERSION:
                 raise InvalidInputError(f"not a match snapshot of version {SNAPSHOT_VERSION}")
             settings = Settings.from_dict({**snapshot["settings"], "variant": snapshot["variant"]})
@@ -216,10 +216,6 @@ class Match:
             left = snapshot["left"]
             match._left = None if left is None else int(left)
             match._started = clock() - float(snapshot["elapsed"])
-        except NardyError:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise InvalidInputError(f"not a match snapshot: {exc!r}") from None
         return match
 
     def new_game(
@@ -238,20 +234,7 @@ class Match:
             raise GameError("the current game is not over")
         if self.over:
             raise GameError("the match is over")
-        game = self._game(position=position, first_player=first_player, cube=cube, dice=dice)
-        self.games.append(game)
-        return game
-
-    def _game(
-        self,
-        *,
-        position: Position | None = None,
-        first_player: int | None = None,
-        cube: Cube | None = None,
-        dice: Dice | None = None,
-    ) -> Game:
-        """The next game, not yet started."""
-        return Game(
+        game = Game(
             self.settings,
             dice or self.dice,
             crawford=self.is_crawford(),
@@ -260,6 +243,12 @@ class Match:
             position=position,
             cube=cube,
         )
+        self.games.append(game)
+        return game
+
+    def _game(self) -> Game:
+        """The next game as :meth:`new_game` would start it, not started."""
+        return Game(self.settings, self.dice, first_player=self._next_first_player())
 
     def _next_first_player(self) -> int | None:
         previous = self.game

@@ -25,7 +25,7 @@ Side = bytes
 """26 counts, indexable like a tuple: 0 = borne off, 1-24 = points, 25 = bar."""
 
 
-class ResultKind(enum.Enum):
+class ResultKind(enum.StrEnum):
     """How a game was won: the seeds' names for the stakes (RULES.md 1.4, 3.4)."""
 
     SINGLE = "single"
@@ -65,7 +65,7 @@ class Position:
         >>> Position.from_points("long", {24: 15}, {24: 15}) == variant("long").start()
         True
         """
-        from nardy.core.variant import variant as lookup
+        from nardy.core.variants import variant as lookup  # the list holds every variant
 
         v = lookup(variant) if isinstance(variant, str) else variant
         pos = cls(v, _side(mine, "mine"), _side(theirs, "theirs"))
@@ -90,15 +90,11 @@ class Position:
 
     def parse_play(self, text: str, d1: int, d2: int) -> Play:
         """The legal play that ``text`` (move notation, parsed generously) describes."""
-        from nardy.core.moves import parse_play
-
-        return parse_play(self, text, d1, d2)
+        return self.variant.parse_play(self, text, d1, d2)
 
     def apply(self, play: Play | str, d1: int, d2: int) -> Position:
         """The position after a legal play, still from the mover's side; raises if illegal."""
-        from nardy.core.moves import Play as PlayType
-
-        chosen = play if isinstance(play, PlayType) else self.parse_play(play, d1, d2)
+        chosen = self.parse_play(play, d1, d2) if isinstance(play, str) else play
         if chosen not in self.legal_plays(d1, d2):
             raise IllegalPlayError(f"{chosen} is not a legal play of {d1}-{d2} here")
         return chosen.position

@@ -7,16 +7,47 @@ cube…) is refused with a :class:`SettingsError` that says why.
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from nardy.core.errors import NardyError
-from nardy.core.variant import Variant, variant, variants
+from nardy.core.variant import Variant
+from nardy.core.variants import variant, variants
 
 _KINDS = {bool: "on or off (true or false)", int: "a whole number", str: "a name"}
-OPENINGS = ("use-opening-dice", "reroll")
-FIRST_MOVES = ("loser", "alternate")
-ENDINGS = ("oin", "mars")
+
+
+class Opening(enum.StrEnum):
+    """``opening``: whether the winner of the opening roll plays those dice (RULES.md 1.1)."""
+
+    USE_OPENING_DICE = "use-opening-dice"
+    REROLL = "reroll"
+
+
+class FirstMove(enum.StrEnum):
+    """``first-move-in-series``: who starts the next game of a long-nardy series (3.1)."""
+
+    LOSER = "loser"
+    ALTERNATE = "alternate"
+
+
+class Ending(enum.StrEnum):
+    """``ending``: whether a long-nardy mars scores two (``mars``) or one (``oin``) (3.4)."""
+
+    OIN = "oin"
+    MARS = "mars"
+
+
+_NAMED: dict[str, type[enum.StrEnum]] = {
+    "opening": Opening,
+    "first_move_in_series": FirstMove,
+    "ending": Ending,
+}
+"""The settings whose value is one of a few names; once resolved they hold the StrEnum."""
+OPENINGS = tuple(o.value for o in Opening)
+FIRST_MOVES = tuple(f.value for f in FirstMove)
+ENDINGS = tuple(e.value for e in Ending)
 
 
 class SettingsError(NardyError):
@@ -41,9 +72,9 @@ class Settings:
     jacoby: bool | None = None
     automatic_doubles: int = 0
     backgammon_value: int = 3
-    opening: str = "use-opening-dice"
-    first_move_in_series: str = "loser"
-    ending: str = "mars"
+    opening: str = Opening.USE_OPENING_DICE
+    first_move_in_series: str = FirstMove.LOSER
+    ending: str = Ending.MARS
     last_roll: bool = False
     limit_points: int = 0
     limit_minutes: int = 0
@@ -52,6 +83,13 @@ class Settings:
     def rules(self) -> Variant:
         """The variant these settings play."""
         return variant(self.variant)
+
+    @property
+    def plays_opening_roll(self) -> bool:
+        """Whether the winner of the opening roll plays its two dice as the first turn
+        (RULES.md 1.1, ``opening``), not in long nardy, whose opening lot only decides who
+        starts (3.1): the one place this fact is worked out."""
+        return self.rules.opening_dice_played and self.opening == Opening.USE_OPENING_DICE
 
     @property
     def money(self) -> bool:
@@ -63,11 +101,16 @@ class Settings:
         if not isinstance(self.variant, str):
             raise SettingsError(f"variant must be a name, not {self.variant!r}")
         v = variant(self.variant)  # raises UnknownVariantError for an unknown name
-        cube = v.cube_by_default if self.cube is None else self.cube
+        cube = v.uses_cube_by_default if self.cube is None else self.cube
         jacoby = self.jacoby
         if jacoby is None:  # on by default in money play (RULES.md 1.5)
             jacoby = self.money and cube and "jacoby" in v.own_settings
-        resolved = replace(self, variant=v.key, cube=cube, jacoby=jacoby)
+        named: dict[str, Any] = {
+            name: kind(value)
+            for name, kind in _NAMED.items()
+            if isinstance(value := getattr(self, name), str) and value in set(kind)
+        }
+        resolved = replace(self, variant=v.key, cube=cube, jacoby=jacoby, **named)
         resolved._check()
         return resolved
 
@@ -75,7 +118,9 @@ class Settings:
         for f in fields(self):
             value = getattr(self, f.name)
             kind = bool if f.default is None else type(f.default)  # None: a bool once resolved
-            if type(value) is not kind:
+            if f.name in _NAMED:
+                kind = str  # a name, checked against its StrEnum below
+            if not (type(value) is kind or (kind is str and isinstance(value, str))):
                 raise SettingsError(
                     f"{f.name.replace('_', '-')} must be {_KINDS[kind]}, not {value!r}"
                 )

@@ -18,7 +18,7 @@ from nardy.core import actions as act
 from nardy.core import events as ev
 from nardy.core.awaiting import Awaiting
 from nardy.core.dice import Dice
-from nardy.core.errors import ErrorCode, InvalidInputError, NardyError
+from nardy.core.errors import ErrorCode, InvalidInputError, reading
 from nardy.core.game import SNAPSHOT_VERSION, Game, GameError
 from nardy.core.match import Match
 from nardy.core.moves import Move, Play
@@ -143,7 +143,7 @@ class Consultation:
     ) -> Consultation:
         """The consultation a :meth:`snapshot` describes, going on with ``dice``. Raises
         :class:`InvalidInputError` for data that is not a consultation snapshot."""
-        try:
+        with reading("a consultation snapshot"):
             if snapshot.get("snapshot") != SNAPSHOT_VERSION:
                 raise InvalidInputError(
                     f"not a consultation snapshot of version {SNAPSHOT_VERSION}"
@@ -156,10 +156,6 @@ class Consultation:
                 Proposal(str(m), int(side), str(text), int(g), int(t))
                 for m, side, text, g, t in snapshot["proposals"]
             ]
-        except NardyError:
-            raise
-        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-            raise InvalidInputError(f"not a consultation snapshot: {exc!r}") from None
         return consultation
 
     # -- consulting -----------------------------------------------------------------------

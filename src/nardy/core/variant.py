@@ -20,9 +20,8 @@ from nardy.core.errors import (
     IllegalPlayError,
     InvalidDiceError,
     InvalidPositionError,
-    UnknownVariantError,
 )
-from nardy.core.moves import Move, Play
+from nardy.core.moves import Move, Play, parse_play
 from nardy.core.position import BAR, CHECKERS, OFF, Outcome, Position, ResultKind, Side
 
 # One single-die step: (start, end, my side after, opponent's side after in my coordinates),
@@ -90,11 +89,17 @@ class Variant:
             raise InvalidPositionError("both sides have borne off all their checkers")
 
     has_bar: ClassVar[bool] = True
+    """Whether the board has a bar at all (checkers may stand on index 25)."""
     enters_from_outside: ClassVar[bool] = False
     ordered_doubles: ClassVar[bool] = True
     own_settings: ClassVar[frozenset[str]] = frozenset()
     """Settings (RULES.md names) that only this variant's family has."""
-    cube_by_default: ClassVar[bool] = True
+    uses_cube_by_default: ClassVar[bool] = True
+    """Whether the cube is on unless the settings turn it off (RULES.md 1.5, 3.4)."""
+    hits: ClassVar[bool] = True
+    """Whether a blot can be hit (and sent to the bar): the backgammon family."""
+    has_backgammons: ClassVar[bool] = True
+    """Whether a win can be a backgammon (long nardy's wins are oin or mars)."""
     resignation_levels: ClassVar[tuple[ResultKind, ...]] = ()
     """What a player may resign (single, gammon, backgammon); none where one surrenders."""
     opening_dice_played: ClassVar[bool] = True
@@ -313,6 +318,10 @@ class Variant:
             for _, _, me1, o1 in self.steps(me, op, die, ctx, BAR)
         )
 
+    def parse_play(self, pos: Position, text: str, d1: int, d2: int) -> Play:
+        """The legal play of ``d1``-``d2`` that ``text`` describes (:func:`parse_play`)."""
+        return parse_play(pos, text, d1, d2)
+
     def earns_chosen_double(self, d1: int, d2: int) -> bool:
         """Whether this roll, once played, lets the player name a double (acey-deucey's 1-2)."""
         return False
@@ -394,30 +403,3 @@ def bear_offs(me: int, op: int, die: int, highest: int, top: int) -> Iterator[St
 def count(packed: int, point: int) -> int:
     """Checkers on ``point`` of a packed side."""
     return (packed >> (8 * point)) & 255
-
-
-_REGISTRY: dict[str, Variant] = {}
-
-
-def register(cls: type[Variant]) -> type[Variant]:
-    """Class decorator: make a variant findable by its key and aliases."""
-    instance = cls()
-    for name in (cls.key, *cls.aliases):
-        _REGISTRY[name] = instance
-    return cls
-
-
-def variant(name: str | Variant) -> Variant:
-    """The variant called ``name`` (key or alias, case-insensitive)."""
-    if isinstance(name, Variant):
-        return name
-    try:
-        return _REGISTRY[name.strip().lower()]
-    except KeyError:
-        known = ", ".join(sorted({v.key for v in _REGISTRY.values()}))
-        raise UnknownVariantError(f"unknown variant {name!r}; known: {known}") from None
-
-
-def variants() -> list[Variant]:
-    """Every variant, each once."""
-    return list({id(v): v for v in _REGISTRY.values()}.values())

@@ -23,7 +23,11 @@ def to_json(value: Any, kind: str) -> dict[str, Any]:
     obj: dict[str, Any] = {"type": kind}
     for f in fields(value):
         item = getattr(value, f.name)
-        obj[WIRE_NAMES.get(f.name, f.name)] = list(item) if isinstance(item, tuple) else item
+        if isinstance(item, tuple):
+            item = list(item)
+        elif isinstance(item, str):
+            item = str(item)  # a StrEnum's plain value
+        obj[WIRE_NAMES.get(f.name, f.name)] = item
     return obj
 
 
@@ -80,6 +84,8 @@ def _typed(value: Any, annotation: Any) -> Any:
         return _WRONG if _WRONG in items else items
     if annotation is type(None):
         return None if value is None else _WRONG
+    if annotation is str:
+        return str(value) if isinstance(value, str) else _WRONG  # a StrEnum too
     return value if type(value) is annotation else _WRONG
 
 

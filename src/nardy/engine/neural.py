@@ -28,7 +28,7 @@ intermediate 12-18). Noise is in equity units (a point a game), drawn once per p
 It plays backgammon and nackgammon with the backgammon net (nackgammon's geometry and encoding
 are backgammon's) and long nardy with its own net. Acey-deucey has no net yet (its positions,
 checkers entering from off the board, are far from backgammon's): there the heuristic bot
-(:class:`~nardy.engine.bots.HeuristicBot`) decides for it at every level.
+(:class:`~nardy.engine.heuristic.HeuristicBot`) decides for it at every level.
 """
 
 from __future__ import annotations
@@ -40,11 +40,9 @@ from pathlib import Path
 
 import numpy as np
 
-from nardy.core import Play, Position, Variant
+from nardy.core import NardyError, Play, Position, Variant
 from nardy.core.game import Game, Phase
 from nardy.core.position import Side
-from nardy.engine.bots import LEVELS as LEVEL_NAMES
-from nardy.engine.bots import HeuristicBot
 from nardy.engine.cube import (
     CubeDecision,
     CubeState,
@@ -57,6 +55,8 @@ from nardy.engine.cube import (
     resignation_decision,
 )
 from nardy.engine.evaluator import Evaluator, evaluator, for_net, has_net
+from nardy.engine.heuristic import LEVELS as LEVEL_NAMES
+from nardy.engine.heuristic import HeuristicBot
 from nardy.engine.net import Net
 
 
@@ -78,7 +78,7 @@ LEVELS = {
         strict=True,
     )
 }
-"""The levels by name, weakest first (the names are :data:`nardy.engine.bots.LEVELS`)."""
+"""The levels by name, weakest first (the names are :data:`nardy.engine.heuristic.LEVELS`)."""
 DEFAULT_LEVEL = "advanced"
 
 
@@ -87,7 +87,7 @@ def level(name: str) -> Level:
     try:
         return LEVELS[DEFAULT_LEVEL if name == "neural" else name]
     except KeyError:
-        raise ValueError(f"unknown level {name!r}; known: {', '.join(LEVELS)}") from None
+        raise NardyError(f"unknown level {name!r}; known: {', '.join(LEVELS)}") from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +112,7 @@ def game_probabilities(ev: Evaluator, game: Game, player: int, ply: int) -> np.n
     the start of the turn, as the cube sees them: in long nardy with ``ending=oin`` a mars
     counts single, so its probabilities are dropped."""
     probs = ev.on_roll(game.position_for(player) if player != game.turn else game.turn_start, ply)
-    if game.settings.ending == "oin" and not game.variant.has_bar:
+    if game.settings.ending == "oin" and not game.variant.has_backgammons:
         probs = probs.copy()
         probs[1:] = 0.0
     return probs

@@ -65,9 +65,10 @@ from typing import Any
 from nardy.core import BAR, NardyError, NotationError, Position, variant
 from nardy.core import actions as act
 from nardy.core.dice import FixedDice
-from nardy.core.game import Game, Phase
+from nardy.core.game import RESIGN_LEVELS, Game, Phase
 from nardy.core.match import Match
 from nardy.core.moves import Move
+from nardy.core.scoring import points
 from nardy.core.settings import Settings
 from nardy.notation.position_id import position_id
 from nardy.notation.record import game_record, match_records, replay
@@ -711,11 +712,8 @@ def _resign(game: Game, cell: _Cell) -> None:
     loser = 1 - cell.player
     if game.turn != loser or game.phase not in (Phase.ROLL, Phase.MOVING):
         raise NotationError(f"a resignation by player {loser}, who is not on turn")
-    settings = game.settings
-    for level, multiplier in ((1, 1), (2, 2), (3, settings.backgammon_value)):
-        if settings.jacoby and not game.cube.turned:  # RULES.md 1.5, Jacoby
-            multiplier = 1
-        if multiplier * game.cube.value == cell.value:
+    for level, kind in RESIGN_LEVELS.items():
+        if points(kind, game.cube.value, game.settings, cube_turned=game.cube.turned) == cell.value:
             game.apply(act.Resign(loser, level))
             game.apply(act.Accept(cell.player))
             return

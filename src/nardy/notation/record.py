@@ -22,13 +22,13 @@ from nardy.core import NardyError, NotationError, variant
 from nardy.core import actions as act
 from nardy.core.dice import FixedDice
 from nardy.core.events import event_from_json
-from nardy.core.game import Cube, Game, Phase, TurnRecord
+from nardy.core.game import Cube, CubeAction, Game, Phase, TurnRecord
 from nardy.core.log import condensed, replay_log
 from nardy.core.match import Match
 from nardy.core.settings import Settings
 from nardy.notation.position_id import position_from_id, position_id
 
-CUBE_WORDS = (act.Double.kind, act.Take.kind, act.Pass.kind, act.Beaver.kind)
+CUBE_WORDS = tuple(CubeAction)
 """The cube actions of a version 1 turn, by their action kinds."""
 
 FORMAT_VERSION = 2
@@ -163,8 +163,7 @@ def _replay(record: dict[str, Any]) -> Game:
     turns = record["turns"]
     opening = [tuple(r) for r in record.get("opening", [])]
     values = [d for roll in opening for d in roll]
-    plays_opening = bool(opening) and settings.resolve().rules.opening_dice_played
-    plays_opening = plays_opening and settings.opening == "use-opening-dice"
+    plays_opening = bool(opening) and settings.resolve().plays_opening_roll
     for i, turn in enumerate(turns):
         if "dice" in turn and not turn.get("chosen") and not (plays_opening and i == 0):
             values.extend(turn["dice"])
