@@ -4,7 +4,9 @@
 
 Positions come from random games (both sides choose uniformly among legal plays). For each
 position and roll, the set of positions reached must be the same in nardy and in
-``gnubg_nn.moves``. gnubg-nn is GPL and used here only as a test oracle.
+``gnubg_nn.moves``. nardy's answer is ``Variant.play_paths``: the compiled generator where it
+is built (``NARDY_FASTPATH=python`` checks the pure-Python reference instead). gnubg-nn is
+GPL and used here only as a test oracle.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from nardy.core import OFF, Position, variant
 from nardy.core.position import Side
+from nardy.core.variant import movegen
 from nardy.notation.position_id import encode_sides
 
 
@@ -98,7 +101,7 @@ def main() -> None:
         print(line)
     elapsed = time.perf_counter() - started
     print(
-        f"{args.positions} positions ({args.variant}, seed {args.seed}): "
+        f"{args.positions} positions ({args.variant}, seed {args.seed}, {movegen()} generator): "
         f"{len(differences)} differences in {elapsed:.0f} s"
     )
     sys.exit(1 if differences else 0)

@@ -21,6 +21,18 @@ BAR = 25
 OFF = 0
 CHECKERS = 15
 
+
+def pytest_report_header() -> str:
+    """Which code the run tests: the compiled fast path or the pure-Python references."""
+    import nardy.engine.features  # noqa: F401  (loads the compiled encodings, if any)
+    from nardy.core import fastpath
+
+    modules = ", ".join(
+        f"{m} {'compiled' if on else 'not in use'}" for m, on in fastpath.in_use().items()
+    )
+    return f"nardy fast path ({fastpath.VARIABLE}={fastpath.choice()}): {modules}"
+
+
 # -- literals ------------------------------------------------------------------------------
 
 

@@ -19,13 +19,14 @@ from gameutil import rewritten
 
 from nardy.cli.chouette_cli import (
     ChouetteBots,
-    ChouetteSeat,
     Decision,
     chouette_records,
     deciding,
     vote,
 )
 from nardy.cli.main import main
+from nardy.cli.seats import Seat
+from nardy.core import actions
 from nardy.core.chouette import TEAM, Chouette
 from nardy.core.dice import SeededDice
 from nardy.core.game import Phase
@@ -80,19 +81,19 @@ COMMANDS = ("yes", "no", "double", "roll", "take", "pass")
 
 def do(chouette: Chouette, who: Decision, line: str) -> None:
     """Carry out ``line`` by ``who`` through the library, as the terminal does."""
-    seat = ChouetteSeat(chouette, who.name)
+    seat = Seat(chouette, who.name)
     if line in ("yes", "no") or (line == "double" and who.side == TEAM):
         vote(chouette, who.name, line != "no")
     elif line == "double":
-        seat.double()
+        seat.act(actions.Double)
     elif line == "roll":
-        seat.roll()
+        seat.act(actions.Roll)
     elif line == "take":
-        seat.take()
+        seat.act(actions.Take)
     elif line == "pass":
-        seat.pass_double()
+        seat.act(actions.Pass)
     else:
-        seat.play(line)
+        seat.act(actions.Play, line)
 
 
 def script(seed: int, games: int) -> tuple[list[str], Chouette]:
@@ -109,7 +110,7 @@ def script(seed: int, games: int) -> tuple[list[str], Chouette]:
         while not game.over:
             who = deciding(chouette)
             if who is None:
-                chouette.roll_opening()
+                chouette.apply(actions.RollOpening(chouette.box))
             elif who.name in BOTS:
                 bots.act(chouette, who)
             else:
@@ -175,6 +176,7 @@ def test_a_chouette_of_two_people_and_two_bots_plays_to_the_end(
         "Chouette (Backgammon, money play): Ann, Bob (bot), Cy (bot), Dee.\n"
         "Settings: Jacoby on, beavers off, no automatic doubles, no limit.\n"
         "Type 'help' for the commands.\n"
+        f"Each game is saved to {path} as it ends.\n"
         "The lot: Ann 2, Bob 5, Cy 1, Dee 3.\n"
         "Box: Bob. Team: Dee (captain), Ann, Cy.\n"
         "\nGame 1. Box: Bob. Team: Dee (captain), Ann, Cy.\n"

@@ -16,6 +16,7 @@ from __future__ import annotations
 import io
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -23,15 +24,18 @@ from gameutil import position, rewritten
 
 from nardy.cli.main import main
 from nardy.cli.options import describe_settings
-from nardy.cli.play import ADVISER, DEFAULT_LEVEL, conjugate
-from nardy.core import BACKGAMMON
+from nardy.cli.play import DEFAULT_LEVEL
+from nardy.cli.terminal import ADVISER
+from nardy.cli.words import conjugate, dice_as_shown
+from nardy.core import BACKGAMMON, NardyError, actions
 from nardy.core.dice import SeededDice
 from nardy.core.game import Phase
 from nardy.core.match import Match
 from nardy.core.settings import Settings
-from nardy.engine.bots import Bot, HeuristicBot, deciding_player, make_bot, step
+from nardy.core.setup import Start, start_match
+from nardy.engine.bots import Bot, HeuristicBot, make_bot, step
 from nardy.engine.neural import NeuralBot
-from nardy.notation import position_id
+from nardy.notation import decode_match_id, position_id
 from nardy.notation.record import match_records
 
 
@@ -51,27 +55,27 @@ def script(
         game = match.new_game()
         while not game.over:
             if game.phase is Phase.OPENING:
-                game.roll_opening()
+                game.apply(actions.RollOpening(0))
                 continue
-            player = deciding_player(game)
-            assert player is not None
+            player = game.awaiting(moves=False).player
+            assert isinstance(player, int)
             if bots[player] is not None:
                 step(game, bots)
             elif game.phase is Phase.ROLL:
                 lines.append("roll")
-                game.roll(player)
+                game.apply(actions.Roll(player))
             elif game.phase is Phase.MOVING:
                 assert game.dice is not None
                 play = adviser.choose_play(game.position, *game.dice)
                 lines += [str(play), ""]
-                game.play(player, play)
+                game.apply(actions.Play(player, str(play)))
             elif game.phase is Phase.DOUBLED:
                 lines.append("take")
-                game.take(player)
+                game.apply(actions.Take(player))
             elif game.phase is Phase.CHOOSE_DOUBLE:
                 die = adviser.choose_double(game.position)
                 lines.append(str(die))
-                game.choose_double(player, die)
+                game.apply(actions.ChooseDouble(player, die))
             else:  # pragma: no cover - the scripted players never resign or beaver
                 raise AssertionError(game.phase)
     return lines, match
@@ -247,7 +251,7 @@ def test_a_hop_over_several_dice_is_walked_die_by_die(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     out, recs = first_turn(monkeypatch, capsys, tmp_path, ["", "24/22", "22/17", "13/8", "c"])
-    assert "  22/17 is not a legal move now; legal: 13/8, 8/3\n" in out  # blocked
+    assert "  22/17 is not a legal move now; legal: 13/8, 8/3 (5-2: point 17 is blocked" in out
     assert "Moved 24/22 13/8: Enter confirms it" in out
     assert recs[0]["turns"][1]["play"] == "24/22 13/8"  # type: ignore[index]
     # Seed 9: the bot opens 4-5 with 13/9 13/8, and You roll 3-3.
@@ -401,7 +405,7 @@ def test_the_board_is_drawn_from_the_persons_side_when_the_bot_doubles(
     assert "A game from a chosen position: Bot is on roll.\nBot doubles to 2.\n" in out
     board = out[out.index("Bot doubles to 2.") : out.index("You: take or pass> take")]
     assert "Pip count  X: 134  O: 51" in board  # X is the person, though the bot is on roll
-    assert f"Position ID: {position_id(RACE)}\n" in board  # from the side on roll, as ever
+    assert f"Position ID: {position_id(RACE)}   Match ID: " in board  # from the side on roll
     assert board.count("O  on roll") == 1 and board.count("X  not on roll") == 1
     assert " X = not on roll (points numbered from X's side" in board
     assert (
@@ -604,3 +608,214 @@ def test_4_switching_sides_after_each_game(
     assert code == 0
     first, second = out.split("\nGame 2")[:2]
     assert "home board bottom right" in first and "home board bottom left" in second
+
+
+# -- issue 9: the terminal's defects ------------------------------------------------------------
+
+
+def test_a_record_path_that_cannot_be_written_is_refused_at_the_start(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Defect 1: no game is played for nothing."""
+    missing = tmp_path / "no" / "such" / "x.jsonl"
+    code, out, err = play(monkeypatch, capsys, ["roll"], "--record", str(missing))
+    assert code == 2 and out == ""
+    assert err == (
+        f"nardy play: error: cannot save the games to {missing}: the folder "
+        f"{missing.parent} does not exist\n"
+    )
+    code, out, err = play(monkeypatch, capsys, ["roll"], "--record", str(tmp_path))
+    assert code == 2 and out == "" and f"{tmp_path} is a folder" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+class _RemovingInput(io.StringIO):
+    """Standard input that removes ``folder`` just before it hands over ``line``."""
+
+    def __init__(self, lines: list[str], folder: Path, line: str) -> None:
+        super().__init__("".join(f"{text}\n" for text in lines))
+        self.folder, self.line = folder, f"{line}\n"
+
+    def readline(self, size: int | None = -1, /) -> str:
+        read = super().readline(size)
+        if read == self.line and self.folder.exists():
+            shutil.rmtree(self.folder)
+        return read
+
+
+def test_each_game_is_saved_as_it_ends_and_never_lost(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Defect 1: the start says where the games go; each is written as it ends; where the
+    file cannot be written any more, the games go to a fresh file in the current folder."""
+    folder = tmp_path / "games"
+    folder.mkdir()
+    path = folder / "s.jsonl"
+    monkeypatch.chdir(tmp_path)
+    lines = ["resign 1", "y", "accept", "", "resign 1", "y", "accept", "quit"]
+    stdin = _RemovingInput(lines, folder, "quit")
+    monkeypatch.setattr("sys.stdin", stdin)
+    code = main(["play", "--vs", "human", "--seed", "2", "--record", str(path)])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert f"Type 'help' for the commands.\nEach game is saved to {path} as it ends.\n" in out
+    saved = re.search(r"Cannot save to (\S+) \(.*\): saving to (nardy-\S+\.jsonl)\.\n", out)
+    assert saved and saved.group(1) == str(path)
+    fallback = tmp_path / saved.group(2)
+    assert out.endswith(f"Saved 2 games to {saved.group(2)}.\n")
+    assert [r["game"] for r in records(fallback)] == [1, 2]
+    assert_replays(fallback)
+
+
+def test_the_players_names(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``--name``: in the game, in its records (and so in the .mat files made of them)."""
+    out, recs = first_turn(monkeypatch, capsys, tmp_path, ["roll", "quit"], "--name", "Ann")
+    assert out.startswith("Backgammon, money play: Ann against Bot.\n")
+    assert "Ann to play 5-2.\nAnn: move> quit\n" in out and "You" not in out
+    assert recs[0]["players"] == ["Ann", "Bot"]
+    path = tmp_path / "h.jsonl"
+    args = ["--vs", "human", "--name", "Ann, Bob", "--seed", "2", "--record", str(path)]
+    code, out, _ = play(monkeypatch, capsys, ["quit"], *args)
+    assert code == 0 and "Ann against Bob." in out
+    assert records(path)[0]["players"] == ["Ann", "Bob"]
+    for names, message in (
+        (["--name", "Ann,Bob"], "--name: this game takes one name (yours), not 'Ann,Bob'"),
+        (["--name", "Bot"], "the two players need different names"),
+        (["--vs", "human", "--name", "Ann"], "takes two names, NAME,NAME, not 'Ann'"),
+        (["--chouette", "A,B,C", "--name", "Ann"], "--name does not apply to --chouette"),
+    ):
+        code, out, err = play(monkeypatch, capsys, [], *names, "--record", str(path))
+        assert code == 2 and message in err and "Traceback" not in err
+
+
+def test_refusals_say_the_dice_as_shown_and_the_games_reason(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Defect 7: long nardy, 5-3 (rolled 3-5): the play is refused with 5-3, as the screen
+    shows it, and a single move of a partial play with the game's own reason."""
+    args = ["--variant", "long", "--dice", "3", "5", "--seed", "3", "--bot", "heuristic"]
+    lines = ["24/19 24/21", "24/19", "24/21", "quit"]
+    code, out, _ = play(monkeypatch, capsys, lines, *args, "--record", str(tmp_path / "l.jsonl"))
+    assert code == 0
+    assert "You: move> 24/19 24/21\n  '24/19 24/21' is not a legal play of 5-3" in out
+    assert "3-5" not in out
+    game = start_match(Settings(variant="long"), SeededDice(3), ("You", "Bot"), Start(dice=(3, 5)))
+    current = game.game
+    assert current is not None
+    current.apply(actions.Move(0, 24, 19))
+    with pytest.raises(NardyError) as refusal:
+        current.apply(actions.Move(0, 24, 21))
+    assert f"You: move> 24/21\n  {dice_as_shown(str(refusal.value), (3, 5))}\n" in out
+    assert "24/21 is not a legal move now; legal: 19/16 (5-3: the head rule" in out
+    # Backgammon with a checker on the bar: the whole play is refused with the rule.
+    barred = position("backgammon", {25: 1, 24: 1, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5})
+    args = ["--position", position_id(barred), "--dice", "3", "5", "--bot", "heuristic"]
+    lines = ["13/8 13/10", "quit"]
+    code, out, _ = play(monkeypatch, capsys, lines, *args, "--record", str(tmp_path / "b.jsonl"))
+    assert code == 0
+    refused = out[out.index("You: move> 13/8 13/10\n") :].splitlines()[1]
+    assert refused.startswith("  '13/8 13/10' is not a legal play of 5-3")
+    assert "bar" in refused and "3-5" not in refused
+
+
+def test_move_entry_undo_of_a_hop_dashes_and_bare_points(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``undo`` after ``13/4`` takes the whole hop back; ``8-3 6-3`` and ``8 3 6 3`` are
+    moves; a move after a complete play is answered with "press Enter to confirm"."""
+    path = tmp_path / "e.jsonl"
+    args = ["--dice", "5", "4", "--seed", "3", "--bot", "heuristic", "--record", str(path)]
+    lines = ["13/4", "undo", "24/20 13/8", "", "quit"]
+    code, out, _ = play(monkeypatch, capsys, lines, *args)
+    assert code == 0
+    assert "Moved 13/4: Enter confirms it" in out
+    undone = out[out.index("You: confirm or undo> undo\n") :]
+    assert undone[: undone.index("You: move> ")].endswith("\nYou to play 5-4.\n")
+    assert "You: move> 24/20 13/8\n" in undone
+    assert "moved 13/" not in out and "no move to undo" not in out
+    assert records(path)[0]["turns"][0]["play"] == "24/20 13/8"  # type: ignore[index]
+
+    args = ["--dice", "5", "3", "--seed", "3", "--bot", "heuristic", "--record", str(path)]
+    lines = ["8-3 6-3", "undo", "undo", "8 3 6 3", "13/10", "", "quit"]
+    code, out, _ = play(monkeypatch, capsys, lines, *args)
+    assert code == 0
+    assert out.count("Moved 8/3 6/3: Enter confirms it") == 2
+    assert "You: confirm or undo> 13/10\n  13/10: the play 8/3 6/3 is complete: press Enter " in out
+    assert "legal: none" not in out and "not a command" not in out
+    assert records(path)[0]["turns"][0]["play"] == "8/3 6/3"  # type: ignore[index]
+
+
+def test_the_hint_ranks_plays_with_labelled_differences(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out, _ = first_turn(monkeypatch, capsys, tmp_path, ["", "hint 5", "hint", "hint x", "quit"])
+    first = out[out.index("You: move> hint 5\n") : out.index("You: move> hint\n")]
+    ranked = re.findall(
+        r"\n    (\d)\. (.+?)  +equity ([-+]\d\.\d{3}), ([-+]\d\.\d{3}) against the best", first
+    )
+    assert [int(rank) for rank, *_ in ranked] == [2, 3, 4, 5]
+    best = float(re.search(r"Hint: .+ \(equity ([-+]\d\.\d{3})\)", first).group(1))  # type: ignore[union-attr]
+    equities = [best] + [float(equity) for _, _, equity, _ in ranked]
+    assert equities == sorted(equities, reverse=True)
+    for _, _, equity, behind in ranked:
+        assert float(behind) == pytest.approx(float(equity) - best, abs=0.0015)
+    assert "(8 plays in all: hint N shows N)" in first
+    second = out[out.index("You: move> hint\n") : out.index("You: move> hint x")]
+    assert "    3. " in second and "    4. " not in second
+    assert "You: move> hint x\n  hint, or hint N for the N best plays (hint 5)\n" in out
+
+
+def test_the_screen_shows_match_id_match_score_and_cube(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The Match ID beside the Position ID (they paste into GNU Backgammon as one), the
+    match length with the score, the cube on the board beside its owner."""
+    path = tmp_path / "race.jsonl"
+    args = ("--position", position_id(RACE), "--turn", "1", "--seed", "3", "--record", str(path))
+    code, out, _ = play(monkeypatch, capsys, ["hint", "quit"], *args)
+    assert code == 0
+    board = out[out.index("Bot doubles to 2.") :]
+    ids = re.search(r"Position ID: (\S+)   Match ID: (\S+)\n", board)
+    assert ids and ids.group(1) == position_id(RACE)
+    state = decode_match_id(ids.group(2))
+    # gnubg's player 0 is the bot (our 1), on roll, having doubled; the person answers.
+    assert (state.on_roll, state.turn, state.doubled, state.cube) == (0, 1, True, 1)
+    assert (state.match_length, state.dice, state.jacoby) == (0, None, True)
+    assert " |                  |BAR|                  |     cube: 1 (centred)\n" in board
+    # The cube hint is the answer's, with the equities from the side of the one doubled.
+    assert re.search(
+        r"Hint: (take|pass) \(.*; for the one doubled: take [-+]\d\.\d{3}, pass -1\.000\)", out
+    )
+
+    args = ("--position", position_id(RACE), "--cube", "2:0", "--match", "5", "--score", "1-3")
+    code, out, _ = play(monkeypatch, capsys, ["quit"], *args, "--record", str(path))
+    assert code == 0
+    assert "Game 1. Score: You 1, Bot 3 (1-3 of 5).\n" in out
+    assert "     X  cube: 2\n" in out and "O  cube" not in out
+    ids = re.search(r"Match ID: (\S+)\n", out)
+    assert ids
+    state = decode_match_id(ids.group(1))
+    assert (state.match_length, state.score, state.cube, state.cube_owner) == (5, (3, 1), 2, 1)
+
+
+def test_one_default_level_and_the_heuristic_where_there_is_no_net(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The same default level in ``nardy play`` and ``nardy engine``, said in both --help
+    texts; acey-deucey (no net yet) says that every level is the heuristic bot."""
+    helps = {}
+    for command in ("play", "engine"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        helps[command] = " ".join(capsys.readouterr().out.split())
+    assert f"(default {DEFAULT_LEVEL}, as in nardy engine)" in helps["play"]
+    assert f"(default: {DEFAULT_LEVEL})" in helps["engine"]
+    assert "no trained net yet (acey-deucey), every level plays as the heuristic" in helps["play"]
+    path = str(tmp_path / "a.jsonl")
+    code, out, _ = play(monkeypatch, capsys, ["quit"], "--variant", "acey-deucey", "--record", path)
+    assert code == 0
+    assert "Note: Acey-deucey has no trained net yet: the bot plays as the heuristic bot" in out
+    code, out, _ = play(monkeypatch, capsys, ["quit"], "--record", path)
+    assert code == 0 and "Note:" not in out

@@ -96,8 +96,13 @@ def test_the_variants_are_one_explicit_list() -> None:
     """Every variant is in VARIANTS, found by key and alias; an unknown name is refused."""
     from nardy.core import VARIANTS, UnknownVariantError, variants
 
-    keys = ["backgammon", "nackgammon", "nackgammon-ballard", "acey-deucey", "long"]
-    assert [v.key for v in VARIANTS] == keys
+    assert [v.key for v in VARIANTS] == [
+        "backgammon",
+        "nackgammon",
+        "nackgammon-ballard",
+        "acey-deucey",
+        "long",
+    ]
     assert variants() == list(VARIANTS)
     for v in VARIANTS:
         assert all(variant(name) is v for name in (v.key, *v.aliases, v.key.upper()))

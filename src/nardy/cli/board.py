@@ -15,7 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from nardy.core import BAR, CHECKERS, OFF, Position
-from nardy.notation import position_id
+from nardy.core.game import Game, Phase
+from nardy.notation import MatchState, encode_match_id, position_id
+from nardy.notation.match_id import CubeOwner, Resignation
 
 HOME_CORNERS = ("bottom-right", "bottom-left", "top-right", "top-left")
 TALL = 5
@@ -23,11 +25,23 @@ TALL = 5
 EMPTY = "   "
 
 
-def render(position: Position, *, home: str = "bottom-right", on_roll: bool = True) -> str:
+def render(
+    position: Position,
+    *,
+    home: str = "bottom-right",
+    on_roll: bool = True,
+    cube: tuple[int, bool | None] | None = None,
+    match_id: str | None = None,
+) -> str:
     """The board of ``position`` as lines of text, X (``position``'s own side) at home in
     ``home``. ``on_roll`` False draws it for X waiting while O is on roll (a player watching
     the opponent's turn): the notes say so and the Position ID is O's, as IDs always are
-    from the side on roll."""
+    from the side on roll.
+
+    ``cube`` (value, owned by X: True, by O: False, centred: None) draws the cube beside
+    its owner's half, or beside the middle row while centred, as GNU Backgammon does;
+    ``match_id`` (:func:`game_match_id`) is shown beside the Position ID, so that the two
+    paste into GNU Backgammon as ``PositionID:MatchID``."""
     if home not in HOME_CORNERS:
         raise ValueError(f"home must be one of {', '.join(HOME_CORNERS)}, not {home!r}")
     v = position.variant
@@ -53,6 +67,8 @@ def render(position: Position, *, home: str = "bottom-right", on_roll: bool = Tr
         ]
         if v.enters_from_outside:
             lines.append(f"{side}  waiting: {position.waiting(side == 'X')}")
+        if cube is not None and cube[1] is not None and cube[1] == (side == "X"):
+            lines.append(f"{side}  cube: {cube[0]}")
         return lines
 
     # A checker on the bar enters on the far side for X and on the near side for O.
@@ -68,12 +84,16 @@ def render(position: Position, *, home: str = "bottom-right", on_roll: bool = Tr
         heads = [head, *(p for p in range(1, 25) if v.opponent_point(p) == head)]
 
     shown_id = position_id(position if on_roll else position.swap())
-    lines = [f" {v.name}   Position ID: {shown_id}"]
+    ids = f"Position ID: {shown_id}" + (f"   Match ID: {match_id}" if match_id else "")
+    lines = [f" {v.name}   {ids}"]
     if heads:
         lines.append(_marks(top_points, heads))
     lines.append(_border(top_points))
     lines += top_rows
-    lines.append(" |" + EMPTY * 6 + ("|BAR|" if v.has_bar else "|   |") + EMPTY * 6 + "|")
+    middle = " |" + EMPTY * 6 + ("|BAR|" if v.has_bar else "|   |") + EMPTY * 6 + "|"
+    if cube is not None and cube[1] is None:
+        middle += f"     cube: {cube[0]} (centred)"
+    lines.append(middle)
     lines += reversed(bottom_rows)
     lines.append(_border(bottom_points))
     if heads:
@@ -86,6 +106,46 @@ def render(position: Position, *, home: str = "bottom-right", on_roll: bool = Tr
     if heads:
         lines.append(f" H = head: X's on {heads[0]}, O's on {heads[1]} (O's own {head})")
     return "\n".join(line.rstrip() for line in lines)
+
+
+GNUBG_VARIANTS = ("backgammon", "nackgammon", "nackgammon-ballard")
+"""The variants GNU Backgammon plays, whose games a Match ID describes."""
+
+
+def game_match_id(game: Game) -> str | None:
+    """The GNU Backgammon Match ID of ``game`` as it stands (cube, score, match length,
+    dice, a double or resignation waiting), to go with the Position ID from the side on
+    roll; None for a variant GNU Backgammon does not play, or a finished game. GNU
+    Backgammon's player 1 is our player 0, the player at the bottom (as when an ID is read,
+    :mod:`nardy.cli.options`)."""
+    if game.variant.key not in GNUBG_VARIANTS or game.over:
+        return None
+    phase = game.phase
+    on_roll = game.turn
+    acting = on_roll
+    resigned = Resignation.NONE
+    if phase in (Phase.DOUBLED, Phase.BEAVERED):
+        acting = 1 - on_roll if phase is Phase.DOUBLED else on_roll
+    elif phase is Phase.RESIGNED:
+        pending = game.resignation()
+        assert pending is not None
+        acting, resigned = 1 - pending[0], Resignation(pending[1])
+    cube = game.cube
+    settings = game.settings
+    state = MatchState(
+        cube=cube.value,
+        cube_owner=CubeOwner.CENTRED if cube.owner is None else CubeOwner(1 - cube.owner),
+        on_roll=1 - on_roll,
+        crawford=game.crawford,
+        turn=1 - acting,
+        doubled=phase in (Phase.DOUBLED, Phase.BEAVERED),
+        resigned=resigned,
+        dice=(max(game.dice), min(game.dice)) if game.dice and phase is Phase.MOVING else None,
+        match_length=settings.match_length,
+        score=(game.score[1], game.score[0]),
+        jacoby=bool(settings.jacoby) and settings.money,
+    )
+    return encode_match_id(state)
 
 
 def _role(is_x: bool, x_on_roll: bool) -> str:

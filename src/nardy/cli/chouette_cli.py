@@ -16,19 +16,25 @@ game's record and a ``chouette`` object (``docs/records.md``, "Chouette").
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from nardy.cli.entry import HINT_PLAYS
 from nardy.cli.options import describe_settings
-from nardy.cli.play import HELP, Terminal, counted, rolled
+from nardy.cli.seats import Seat
+from nardy.cli.terminal import HELP, Terminal, open_now
+from nardy.cli.words import counted, rolled
+from nardy.core import actions
 from nardy.core.chouette import BOX, TEAM, Chouette, ChouetteError, ChouetteGame
 from nardy.core.dice import Dice
+from nardy.core.events import CubeOffered, NoLegalMove
 from nardy.core.game import Game, GameError, GameResult, Phase
-from nardy.core.moves import Move, Play
 from nardy.core.settings import Settings
-from nardy.engine.bots import Bot, deciding_player, make_bot
+from nardy.engine.bots import Bot, make_bot
+from nardy.engine.neural import DEFAULT_LEVEL
 from nardy.notation.record import game_record
 
 CHOUETTE_HELP = """\
@@ -42,6 +48,30 @@ _YES = ("yes", "y")
 _NO = ("no", "n")
 _ANSWERS = ("take", "pass", "beaver", "accept", "decline")
 """Commands that answer a double or a resignation: refused in plain words when there is none."""
+
+
+# -- who plays ----------------------------------------------------------------------------------
+
+
+BOT_SUFFIX = ":bot"
+"""Marks a chouette participant played by the bot: ``--chouette Ann,Bob:bot,Cy``."""
+
+
+def chouette_players(text: str) -> tuple[tuple[str, bool], ...]:
+    """``--chouette``: three or more names separated by commas, each (name, played by the
+    bot), a name ending in ``:bot`` being the bot's."""
+    players = []
+    for item in text.split(","):
+        name = item.strip()
+        bot = name.lower().endswith(BOT_SUFFIX)
+        if bot:
+            name = name[: -len(BOT_SUFFIX)].strip()
+        if not name or ":" in name:
+            raise argparse.ArgumentTypeError(f"expected NAME or NAME{BOT_SUFFIX}, not {item!r}")
+        players.append((name, bot))
+    if len(players) < 3:
+        raise argparse.ArgumentTypeError(f"a chouette needs three or more players, not {text!r}")
+    return tuple(players)
 
 
 # -- who decides ------------------------------------------------------------------------------
@@ -59,7 +89,7 @@ class Decision:
 
 def deciding(chouette: Chouette) -> Decision | None:
     """Who decides now, or None where no participant does (between games, and the opening
-    roll, which is rolled for both sides).
+    roll, which is rolled for both sides), from the chouette's ``awaiting()``.
 
     The box and the captain roll, move, double and answer resignations for their sides; the
     box answers the team's double. While the team votes on a double, the next member still in
@@ -68,17 +98,14 @@ def deciding(chouette: Chouette) -> Decision | None:
     record = chouette.current
     if record is None:
         return None
-    game = record.game
-    if game.phase is Phase.DOUBLED and game.turn == BOX:
-        answered = chouette.answers
-        return Decision(next(m for m in record.in_game if m not in answered), TEAM)
-    votes = chouette.votes
-    if game.phase is Phase.ROLL and game.turn == TEAM and votes:
-        return Decision(next(m for m in record.in_game if m not in votes), TEAM, vote=True)
-    side = deciding_player(game)
-    if side is None:
+    waiting = chouette.awaiting(moves=False)
+    if waiting.phase == "opening" or not waiting.actors:
         return None
-    return Decision(record.box if side == BOX else record.captain, side)
+    if chouette.votes:
+        voter = next(name for name, kinds in waiting.actors if actions.Vote.kind in kinds)
+        return Decision(str(voter), TEAM, vote=True)
+    name = str(waiting.actors[0][0])
+    return Decision(name, BOX if name == record.box else TEAM)
 
 
 def vote(chouette: Chouette, name: str, agree: bool) -> str:
@@ -88,64 +115,14 @@ def vote(chouette: Chouette, name: str, agree: bool) -> str:
     assert game is not None
     value = 2 * game.cube.value
     first = not chouette.votes
-    if chouette.vote_double(name, agree):
+    events = chouette.apply(actions.Vote(name, agree))
+    if any(isinstance(event, CubeOffered) for event in events):
         return f"{'doubles' if first else 'votes yes: the team doubles'} to {value}"
     if not agree:
         return "votes no: the team does not double"
     if first:
         return f"proposes to double to {value}; every member still in must agree"
     return "votes yes"
-
-
-class ChouetteSeat:
-    """A participant's hands (a :class:`~nardy.cli.play.Seat`): each action goes to the
-    chouette under their name, which refuses it unless they may take it now."""
-
-    def __init__(self, chouette: Chouette, name: str) -> None:
-        self.chouette = chouette
-        self.name = name
-
-    def roll(self) -> tuple[int, int]:
-        return self.chouette.roll(self.name)
-
-    def move(self, start: int, end: int) -> Move:
-        return self.chouette.move(self.name, start, end)
-
-    def undo(self) -> None:
-        self.chouette.undo(self.name)
-
-    def confirm(self) -> None:
-        self.chouette.confirm(self.name)
-
-    def play(self, play: Play | str) -> Play:
-        return self.chouette.play(self.name, play)
-
-    def choose_double(self, die: int) -> None:
-        self.chouette.choose_double(self.name, die)
-
-    def double(self) -> None:
-        self.chouette.double(self.name)
-
-    def take(self) -> None:
-        self.chouette.take(self.name)
-
-    def pass_double(self) -> None:
-        self.chouette.pass_double(self.name)
-
-    def beaver(self) -> None:
-        raise ChouetteError("no beavers in a chouette: the members share one cube")
-
-    def resign(self, level: int) -> None:
-        self.chouette.resign(self.name, level)
-
-    def accept_resignation(self) -> None:
-        self.chouette.accept_resignation(self.name)
-
-    def decline_resignation(self) -> None:
-        self.chouette.decline_resignation(self.name)
-
-    def surrender(self) -> None:
-        self.chouette.surrender(self.name)
 
 
 class ChouetteBots:
@@ -172,42 +149,44 @@ class ChouetteBots:
         assert game is not None
         if who.vote:
             return vote(chouette, who.name, bot.should_double(game, TEAM))
+        seat = Seat(chouette, who.name)
         phase = game.phase
         if phase is Phase.ROLL:
             turn = (len(chouette.games), len(game.records))
             doubling = game.can_double(who.side) and self._proposed != turn
             if doubling and bot.should_double(game, who.side):
                 if who.side == BOX:
-                    chouette.double(who.name)
+                    seat.act(actions.Double)
                     return f"doubles to {2 * game.cube.value}"
                 self._proposed = turn
                 return vote(chouette, who.name, True)
-            chouette.roll(who.name)
+            seat.act(actions.Roll)
             return f"rolls {rolled(game)}"
         if phase is Phase.MOVING:
             for _ in game.moves_made:  # a bot plays whole plays from the start of the turn
-                chouette.undo(who.name)
+                seat.act(actions.Undo)
             dice = game.dice
             assert dice is not None
-            play = chouette.play(who.name, bot.choose_play(game.position, *dice))
+            play = bot.choose_play(game.position, *dice)
+            seat.act(actions.Play, str(play))
             return f"plays {play}" if play.moves else "cannot move"
         if phase is Phase.CHOOSE_DOUBLE:
             die = bot.choose_double(game.position)
-            chouette.choose_double(who.name, die)
-            moved = game.phase is Phase.MOVING
-            return f"names {die}-{die}" + ("" if moved else ": no legal move")
+            events = seat.act(actions.ChooseDouble, die)
+            passed = any(isinstance(event, NoLegalMove) for event in events)
+            return f"names {die}-{die}" + (": no legal move" if passed else "")
         if phase is Phase.DOUBLED:
             if bot.should_take(game, who.side):
-                chouette.take(who.name)
+                seat.act(actions.Take)
                 return "takes"
-            chouette.pass_double(who.name)
+            seat.act(actions.Pass)
             return "passes"
         pending = game.resignation()
         assert phase is Phase.RESIGNED and pending is not None
         if bot.accept_resignation(game, who.side, pending[1]):
-            chouette.accept_resignation(who.name)
+            seat.act(actions.Accept)
             return "accepts the resignation"
-        chouette.decline_resignation(who.name)
+        seat.act(actions.Decline)
         return "declines the resignation"
 
     def play_game(self, chouette: Chouette) -> ChouetteGame:
@@ -216,7 +195,7 @@ class ChouetteBots:
         while not game.over:
             who = deciding(chouette)
             if who is None:
-                chouette.roll_opening()
+                chouette.apply(actions.RollOpening(chouette.games[-1].box))
             else:
                 self.act(chouette, who)
         return chouette.games[-1]
@@ -298,8 +277,9 @@ class ChouetteSession(Terminal):
         home: str = "bottom-right",
         record: Path | None = None,
         games: int | None = None,
+        notes: Sequence[str] = (),
     ) -> None:
-        super().__init__(inp, out, home=home, record=record)
+        super().__init__(inp, out, home=home, record=record, notes=notes)
         self.chouette = chouette
         self.bots = ChouetteBots(bots)
         self.games = games
@@ -317,13 +297,14 @@ class ChouetteSession(Terminal):
         home: str = "bottom-right",
         record: Path | None = None,
         games: int | None = None,
-        bot: str = "expert",
+        bot: str = DEFAULT_LEVEL,
+        notes: Sequence[str] = (),
     ) -> ChouetteSession:
         """Draw the lot among ``players`` (name, whether the bot called ``bot`` plays them)
         and seat them."""
         chouette = Chouette([name for name, _ in players], settings, dice)
         bots = {name: make_bot(bot, seed=name) for name, is_bot in players if is_bot}
-        return cls(chouette, bots, inp, out, home=home, record=record, games=games)
+        return cls(chouette, bots, inp, out, home=home, record=record, games=games, notes=notes)
 
     # -- who is who ----------------------------------------------------------------------
 
@@ -364,7 +345,7 @@ class ChouetteSession(Terminal):
         seated = [f"{name} (bot)" if name in self.bots else name for name in entered]
         self.say(f"Chouette ({settings.rules.name}, money play): {', '.join(seated)}.")
         self.say(f"Settings: {describe_settings(settings)}.")
-        self.say("Type 'help' for the commands.")
+        self._introduce()
         for i, roll in enumerate(chouette.lot):
             dice = ", ".join(f"{name} {die}" for name, die in roll.items())
             self.say(
@@ -465,10 +446,10 @@ class ChouetteSession(Terminal):
             return f"{self.name(TEAM)}: yes or no> "
         return super()._prompt(game, player)
 
-    def _hint(self, game: Game, player: int) -> str:
+    def _hint(self, game: Game, player: int, count: int = HINT_PLAYS) -> str:
         if self._voting(game) and player == TEAM:
             return "yes" if self.adviser.should_double(game, TEAM) else "no"
-        return super()._hint(game, player)
+        return super()._hint(game, player, count)
 
     def _command(self, game: Game, player: int, line: str) -> None:
         """A line typed by the participant asked, or by ``NAME:`` at its start."""
@@ -485,7 +466,7 @@ class ChouetteSession(Terminal):
                     raise ChouetteError("there is no vote on a double now")
                 self.say(f"  {speaker} {vote(self.chouette, speaker, agree)}.")
                 return
-            self._carry_out(game, side, text, ChouetteSeat(self.chouette, speaker))
+            self._carry_out(game, side, text, Seat(self.chouette, speaker))
             if word in ("double", "d"):  # the box has doubled: say so before anyone answers
                 value = game.cube.value
                 self.say(f"  {speaker} doubles to {2 * value}: each member takes or passes.")
@@ -496,13 +477,16 @@ class ChouetteSession(Terminal):
         """As for two players, except that the chouette's own refusals are kept where they
         say more: there are no beavers at all, and a participant who is not the one asked
         now is told who may act."""
-        if command == "beaver":
-            return None
-        plain = super()._plain_refusal(game, player, command, exc)
-        if plain is None or command in _ANSWERS or not isinstance(exc, ChouetteError):
-            return plain
+        if command == actions.Beaver.kind:
+            return "no beavers in a chouette: the members share one cube"
+        if not isinstance(exc, ChouetteError):
+            return super()._plain_refusal(game, player, command, exc)
+        if open_now(game, command):
+            return None  # the right moment, the wrong participant: the chouette says who
         asked = deciding(self.chouette)
-        return plain if asked is not None and asked.name == self._speaker else None
+        if command in _ANSWERS or (asked is not None and asked.name == self._speaker):
+            return self._not_now(game, player, command)
+        return None
 
     def _speaking(self, line: str) -> tuple[str, str]:
         """Who speaks (``NAME:`` at the start, else the participant asked) and what."""

@@ -12,9 +12,10 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
+from importlib import metadata
 from typing import Any, NoReturn, TextIO
 
-from nardy.cli import analysis, engine, play, records, selfplay
+from nardy.cli import analysis, engine, play, records, rules, selfplay
 from nardy.cli.options import die
 from nardy.core import NardyError, Play, Position, variant, variants
 from nardy.notation import position_id
@@ -67,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Backgammon and long nardy: rules, notation and analysis.",
         epilog=f"Variants: {', '.join(_variant_names())}; {NACKGAMMONS}.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=SubcommandParser)
 
     moves = sub.add_parser(
@@ -108,7 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--home",
         choices=["bottom-right", "bottom-left", "top-right", "top-left"],
         default="bottom-right",
-        help="where the home board of the side on roll is drawn (RULES.md 4)",
+        help="where the home board of the side on roll is drawn (nardy rules 4)",
     )
     show.add_argument("position")
 
@@ -117,7 +119,16 @@ def build_parser() -> argparse.ArgumentParser:
     records.add_parsers(sub)
     analysis.add_parsers(sub)
     engine.add_parser(sub)
+    rules.add_parser(sub)
     return parser
+
+
+def version() -> str:
+    """The installed package's version, from its metadata (pyproject.toml's ``version``)."""
+    try:
+        return metadata.version("nardy")
+    except metadata.PackageNotFoundError:  # imported from a source tree that is not installed
+        return "(not installed: no package metadata)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

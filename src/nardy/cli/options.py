@@ -8,18 +8,19 @@ an unlimited series in long nardy. :func:`describe_settings` says them back in w
 
 ``nardy play`` also starts a game from a chosen position (RULES.md 4): ``--position`` (a
 Position ID, ``PositionID:MatchID`` or an XGID), ``--turn``, ``--dice``, ``--cube
-VALUE[:OWNER]`` and ``--score``, read by :func:`start_from_args` into a :class:`Start`. Players
-are numbered as in the game: 0 is the first seat (You, or Player 1), 1 the second.
+VALUE[:OWNER]`` and ``--score``, read by :func:`start_from_args` into a
+:class:`~nardy.core.setup.Start`. Players are numbered as in the game: 0 is the first seat
+(You, or Player 1), 1 the second.
 """
 
 from __future__ import annotations
 
 import argparse
-from dataclasses import dataclass
 from typing import Any
 
-from nardy.core import NotationError, Position, variants
+from nardy.core import NotationError, variants
 from nardy.core.settings import ENDINGS, FIRST_MOVES, OPENINGS, Settings
+from nardy.core.setup import Start
 from nardy.notation import MatchState
 from nardy.notation.context import Context, read_context
 from nardy.notation.match_id import CubeOwner, GameState, Resignation
@@ -109,7 +110,7 @@ def add_settings_arguments(parser: argparse.ArgumentParser, *, start: bool = Fal
         dest="match_length",
         help="money play, or an unlimited series in long nardy (the default)",
     )
-    group = parser.add_argument_group("game settings (RULES.md names; default: the variant's)")
+    group = parser.add_argument_group("game settings (nardy rules 5; default: the variant's)")
     flag = argparse.BooleanOptionalAction
     group.add_argument("--crawford", action=flag, help="the Crawford rule in a match (on)")
     if start:
@@ -164,7 +165,7 @@ def add_settings_arguments(parser: argparse.ArgumentParser, *, start: bool = Fal
 
 def _add_start_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group(
-        "a game from a chosen position (RULES.md 4; players 0 = You / Player 1, 1 = Bot / Player 2)"
+        "a game from a chosen position (rules 4; players 0 = You / Player 1, 1 = Bot / Player 2)"
     )
     group.add_argument(
         "--position",
@@ -266,29 +267,6 @@ def _on(value: bool) -> str:
 
 
 # -- a game from a chosen position (RULES.md 4) --------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Start:
-    """A game from a chosen position, as the flags and the pasted ID give it.
-
-    ``position`` is from the side of ``turn``, the player on roll (None: the variant's
-    start); ``dice`` are on the table for them (None: they roll); ``cube`` is (value, owner,
-    None = centred); ``doubled`` says that the player on roll has doubled (a Match ID or XGID
-    with a double waiting). ``match_length`` is the ID's (0: money play, or none given), for
-    where neither ``--match`` nor ``--money`` is; ``notes`` are what the ID said that cannot
-    be carried over.
-    """
-
-    position: Position | None = None
-    turn: int = 0
-    dice: tuple[int, int] | None = None
-    cube: tuple[int, int | None] = (1, None)
-    doubled: bool = False
-    match_length: int = 0
-    notes: tuple[str, ...] = ()
-    score: tuple[int, int] = (0, 0)
-    crawford_played: bool = False
 
 
 _NO_ID = MatchState(on_roll=1, turn=1)

@@ -20,7 +20,7 @@ from typing import Any, TextIO
 
 from nardy.cli.chouette_cli import ChouetteBots, chouette_record, scores_text
 from nardy.cli.options import add_settings_arguments, seed, settings_from_args
-from nardy.cli.play import counted
+from nardy.cli.words import counted
 from nardy.core.chouette import Chouette
 from nardy.core.dice import SeededDice
 from nardy.core.game import Game
@@ -58,7 +58,7 @@ def add_parser(subparsers: Any) -> None:
         "--chouette",
         type=_chouette_size,
         metavar="N",
-        help="a chouette of N heuristic bots, Bot1 … BotN (RULES.md 1.7; money play)",
+        help="a chouette of N heuristic bots, Bot1 … BotN (nardy rules 1.7; money play)",
     )
     parser.add_argument(
         "--progress",

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any, ClassVar, NamedTuple
 
+from nardy.core import fastpath
 from nardy.core.errors import (
     IllegalPlayError,
     InvalidDiceError,
@@ -124,6 +125,23 @@ class Variant:
         self, mine: Side, theirs: Side, d1: int, d2: int
     ) -> dict[tuple[Side, Side], Path]:
         """The fast path: ``{(mine, theirs) after: the moves of one play reaching it}``.
+
+        No validation of the position; the dice are checked. The compiled generator answers
+        when it is built and selected (:func:`movegen`); it gives exactly what
+        :meth:`reference_play_paths` gives, entries and their order included.
+        """
+        if _movegen is not None and (kind := _COMPILED_KINDS.get(self.key)) is not None:
+            found: dict[tuple[Side, Side], Path] | None = _movegen.play_paths(
+                kind, mine, theirs, d1, d2
+            )
+            if found is not None:  # None: arguments it does not take, e.g. bad dice
+                return found
+        return self.reference_play_paths(mine, theirs, d1, d2)
+
+    def reference_play_paths(
+        self, mine: Side, theirs: Side, d1: int, d2: int
+    ) -> dict[tuple[Side, Side], Path]:
+        """The pure-Python generator, the readable reference of :meth:`play_paths`.
 
         No validation of the position; the dice are checked. Inside, each side is packed
         into one integer, a byte per index (see :func:`pack`), so that moving a checker is
@@ -360,6 +378,17 @@ class Variant:
 
     def __repr__(self) -> str:
         return f"nardy.variant({self.key!r})"
+
+
+_movegen = fastpath.load("nardy.core._movegen")
+# The variants the compiled generator implements, by key: its rules are those of these
+# classes exactly (backgammon.py, long_nardy.py); any other variant uses the reference.
+_COMPILED_KINDS = {"backgammon": 0, "nackgammon": 0, "acey-deucey": 1, "long": 2}
+
+
+def movegen() -> str:
+    """Which legal-play generator :meth:`Variant.play_paths` uses: ``compiled`` or ``python``."""
+    return "python" if _movegen is None else "compiled"
 
 
 UNIT = tuple(1 << (8 * p) for p in range(26))

@@ -26,6 +26,8 @@ then the expert features, mover first where there are two:
   whole roll past the other side's points in front of it (2).
 
 Everything is vectorised over a batch: :func:`encode` takes two ``(N, 26)`` uint8 arrays.
+The numpy code here is the definition; where the C extension ``nardy.engine._features`` is
+built, :func:`encode` answers from it, bit for bit the same (:mod:`nardy.core.fastpath`).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from collections.abc import Iterable
 import numpy as np
 import numpy.typing as npt
 
+from nardy.core import fastpath
 from nardy.core.position import BAR, CHECKERS, OFF, Side
 
 RAW_PER_SIDE = 24 * 4 + 2
@@ -189,9 +192,35 @@ def _side_inputs(a: U8, b: U8, raw: F32) -> tuple[F32, npt.NDArray[np.int32]]:
     return e, back
 
 
+_compiled = fastpath.load("nardy.engine._features")
+
+
+def compiled_encode(kind: int, width: int, mine: U8, theirs: U8) -> F32 | None:
+    """The compiled encoding ``kind`` (0 this module's, 1 long nardy's) of ``width`` inputs,
+    or None where it is not in use."""
+    if _compiled is None:
+        return None
+    if mine.ndim != 2 or mine.shape[1:] != (26,) or theirs.shape != mine.shape:
+        raise ValueError(f"expected two (N, 26) arrays, got {mine.shape} and {theirs.shape}")
+    out = np.empty((mine.shape[0], width), dtype=np.float32)
+    _compiled.encode(
+        kind,
+        np.ascontiguousarray(mine, dtype=np.uint8),
+        np.ascontiguousarray(theirs, dtype=np.uint8),
+        out,
+    )
+    return out
+
+
 def encode(mine: U8, theirs: U8) -> F32:
     """Encode a batch: row i is the position with the mover's side ``mine[i]`` (just moved)
     and the opponent's ``theirs[i]``, each ``(N, 26)`` in its owner's numbering."""
+    out = compiled_encode(0, INPUTS, mine, theirs)
+    return reference_encode(mine, theirs) if out is None else out
+
+
+def reference_encode(mine: U8, theirs: U8) -> F32:
+    """:func:`encode` in numpy: the definition the compiled encoding follows."""
     rows = mine.shape[0]
     # Both sides at once: rows 0..N-1 are the mover against the opponent, N..2N-1 the reverse.
     a = np.concatenate([mine, theirs]).astype(np.uint8, copy=False)

@@ -34,7 +34,9 @@ then the expert features, mover first where there are two:
   none, else 0 (2): a side that can bear off everything before the other bears off one wins
   a mars.
 
-:func:`encode` is vectorised over a batch of two ``(N, 26)`` uint8 arrays.
+:func:`encode` is vectorised over a batch of two ``(N, 26)`` uint8 arrays; it answers from
+the compiled encoding where that is built, bit for bit the same as the numpy definition here
+(:func:`nardy.engine.features.compiled_encode`).
 
 The net is :mod:`nardy.engine.net`'s, five outputs for the mover, read in long nardy as:
 0 the mover wins (oin or mars), 1 the mover wins a mars, 3 the mover loses a mars. Long nardy
@@ -50,7 +52,14 @@ from collections.abc import Iterable
 import numpy as np
 
 from nardy.core.position import CHECKERS, OFF, Side
-from nardy.engine.features import F32, U8, longest_run, raw_inputs, sides_array
+from nardy.engine.features import (
+    F32,
+    U8,
+    compiled_encode,
+    longest_run,
+    raw_inputs,
+    sides_array,
+)
 
 POINTS_UNARY = 24 * 4
 """The truncated unary inputs of one side's 24 points."""
@@ -83,6 +92,12 @@ def encode(mine: U8, theirs: U8) -> F32:
     """Encode a batch: row i is the long nardy position with the mover's side ``mine[i]``
     (just moved) and the opponent's ``theirs[i]``, each ``(N, 26)`` in its owner's
     numbering."""
+    out = compiled_encode(1, INPUTS, mine, theirs)
+    return reference_encode(mine, theirs) if out is None else out
+
+
+def reference_encode(mine: U8, theirs: U8) -> F32:
+    """:func:`encode` in numpy: the definition the compiled encoding follows."""
     n = mine.shape[0]
     # Both sides stacked, the mover's rows first: each figure below is one numpy call for
     # both (the per-call overhead, not the arithmetic, is the cost at these sizes).
