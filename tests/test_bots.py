@@ -14,7 +14,7 @@ from nardy.core.game import Game, GameError, Phase
 from nardy.core.match import Match
 from nardy.core.settings import Settings
 from nardy.engine import Bot, HeuristicBot, RandomBot, make_bot
-from nardy.engine.bots import deciding_player, keith_count, play_game, play_match, step
+from nardy.engine.bots import keith_count, play_game, play_match, step
 from nardy.notation.record import match_records
 
 
@@ -187,19 +187,21 @@ def test_resignations() -> None:
 # -- the driver ----------------------------------------------------------------------------
 
 
-def test_deciding_player_and_step() -> None:
+def test_who_decides_and_step() -> None:
+    """``awaiting().player`` (which replaced the engine's own who-decides function) names
+    the seat that ``step`` asks."""
     game = Game(Settings(beaver=True), SeededDice(4))
-    assert deciding_player(game) is None
+    assert game.awaiting().player is None
     assert step(game, (None, None)).startswith("opening roll ")
     mover = game.turn
     with pytest.raises(ValueError, match=f"player {mover} is not a bot"):
         step(game, (None, None))
-    assert deciding_player(game) == mover
+    assert game.awaiting().player == mover
     game.play(mover, game.legal_plays()[0])
     game.double(1 - mover)
-    assert deciding_player(game) == mover  # the doubled player answers
+    assert game.awaiting().player == mover  # the doubled player answers
     game.beaver(mover)
-    assert deciding_player(game) == 1 - mover  # and the doubler answers the beaver
+    assert game.awaiting().player == 1 - mover  # and the doubler answers the beaver
     bots = (HeuristicBot(), HeuristicBot())
     assert step(game, bots) in ("takes the beaver", "passes the beaver")
 

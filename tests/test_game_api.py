@@ -467,6 +467,10 @@ def test_match_apply_starts_games_by_itself() -> None:
     match.apply(A.Resign(1, 3))
     assert match.apply(A.Accept(0))[-1] == E.GameOver(0, "resign", 1, 3, "backgammon")
     assert match.over and match.awaiting().phase == "over"
+    series = Match(Settings(variant="long"), FixedDice([6, 1]))  # a game ended outside apply
+    series.new_game().apply(A.RollOpening(0))
+    series.games[0].apply(A.Surrender(0))
+    assert series.awaiting().actors == ((0, ("roll", "surrender")),)  # the loser, 0, starts
     with pytest.raises(NardyError):
         match.apply(A.RollOpening(0))
 

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nardy import NardyError
+from nardy import NardyError, Position
 from nardy.core import actions as A
 from nardy.core.chouette import Chouette
 from nardy.core.dice import FixedDice, SeededDice
@@ -215,3 +215,26 @@ def test_consultation_restores_at_every_step() -> None:
         assert again.apply(action) == consultation.apply(action)
     assert consultation.match.over
     assert all(p.side == 0 for p in consultation.proposals("Ann"))
+
+
+def test_the_acey_deucey_choice_and_the_last_roll_survive_restore() -> None:
+    """RULES.md 2: after the 1-2 the player names a double; RULES.md 3.4: the second player's
+    last roll. Both states restore and go on without rolling."""
+    game = Game(Settings(variant="acey-deucey"), FixedDice([1, 2]), first_player=0)
+    game.apply(A.Roll(0))
+    game.apply(A.Play(0, "bar/24 bar/23"))
+    choosing = Game.restore(round_trip(game.snapshot()), FixedDice([]))
+    assert choosing.phase is Phase.CHOOSE_DOUBLE and choosing.awaiting() == game.awaiting()
+    choosing.apply(A.ChooseDouble(0, 5))
+    assert choosing.dice == (5, 5)
+
+    pos = Position.from_points("long", {0: 14, 1: 1}, {0: 13, 1: 2})
+    settings = Settings(variant="long", last_roll=True)
+    game = Game(settings, FixedDice([2, 1]), position=pos, first_player=0)
+    game.apply(A.Roll(0))
+    game.apply(A.Play(0, "1/off"))
+    last = Game.restore(round_trip(game.snapshot()), FixedDice([6, 5]))
+    assert last.phase is Phase.ROLL and last.turn == 1 and not last.can_double(1)
+    last.apply(A.Roll(1))
+    last.apply(A.Play(1, "1/off(2)"))
+    assert last.result is not None and last.result.kind == "draw"

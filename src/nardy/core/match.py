@@ -170,7 +170,10 @@ class Match:
         that the first action will start; nobody once the match is over."""
         if self.over:
             return Awaiting("over", ())
-        return (self.game or self._game()).awaiting(moves=moves)
+        game = self.game
+        if game is None or game.over:  # the first action will start the next game
+            game = self._game()
+        return game.awaiting(moves=moves)
 
     def snapshot(self) -> dict[str, Any]:
         """The whole match as JSON-serialisable data: settings, players, the start score,

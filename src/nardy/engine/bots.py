@@ -77,18 +77,6 @@ class Bot(Protocol):
 # -- the driver ------------------------------------------------------------------------------
 
 
-def deciding_player(game: Game) -> int | None:
-    """The player whose decision the game waits for, or None where nobody decides (the
-    opening roll is rolled for both; a finished game waits for no one).
-
-    A thin wrapper over :meth:`Game.awaiting`, kept for the terminal client until it reads
-    ``awaiting()`` itself.
-    """
-    player = game.awaiting(moves=False).player
-    assert player is None or isinstance(player, int)
-    return player
-
-
 def step(game: Game | Match, bots: Sequence[Bot | None]) -> str:
     """Make the one action ``game`` (or the match's game under way) waits for, through
     ``apply``, asking the bot of the deciding seat, and say what was done ("rolls 6-5",
