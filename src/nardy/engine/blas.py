@@ -10,6 +10,8 @@ the library's setting after each, so numpy elsewhere in the process keeps its ow
 The limit goes through one :class:`threadpoolctl.ThreadpoolController`, made once: it finds
 the BLAS libraries loaded, which is slow, while setting and restoring a count is cheap
 (``threadpool_limits()`` per call, which finds them every time, costs more than the threads).
+The count is the library's, for the whole process: where threads evaluate at once, one may
+give the count back while another computes, which costs that one speed, never a result.
 """
 
 from __future__ import annotations
