@@ -299,6 +299,22 @@ def test_bad_arguments_are_refused_by_the_parser(
     assert message in capsys.readouterr().err
 
 
+def test_the_game_heading_is_grammatical_for_you_and_for_a_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 9: "You win 2 points", "Bob wins 2 points" (not "You wins")."""
+    source = tmp_path / "you.jsonl"
+    record = match_game()
+    winner = record["end"]["winner"]
+    for players in (["You", "Bob"], ["Bob", "You"]):
+        source.write_text(json.dumps({**record, "players": players}) + "\n", encoding="utf-8")
+        code, out, _ = run(capsys, "analyze", str(source), "--ply", "0", "--jobs", "1")
+        heading = re.search(r"\nGame 1 \(.*\): (You|Bob) (wins?) \d+ points?", out)
+        assert code == 0 and heading, out
+        assert heading.group(2) == ("win" if heading.group(1) == "You" else "wins")
+        assert heading.group(1) == players[winner]
+
+
 def test_analysis_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = tmp_path / "match.jsonl"
     source.write_text(json.dumps(match_game()) + "\n", encoding="utf-8")

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import pos as make_position
 from gameutil import rewritten
 
 from nardy.cli.chouette_cli import (
@@ -27,8 +28,8 @@ from nardy.cli.chouette_cli import (
 from nardy.cli.main import main
 from nardy.cli.seats import Seat
 from nardy.core import actions
-from nardy.core.chouette import TEAM, Chouette
-from nardy.core.dice import SeededDice
+from nardy.core.chouette import BOX, TEAM, Chouette
+from nardy.core.dice import FixedDice, SeededDice
 from nardy.core.game import Game, Phase
 from nardy.engine.bots import HeuristicBot
 from nardy.engine.neural import NeuralBot
@@ -399,3 +400,29 @@ def test_selfplay_chouette_bots_take_the_nets_cube_decisions(
     assert main(args) == 0
     capsys.readouterr()
     assert asked and len(read(path)) == 1
+
+
+@pytest.mark.parametrize("side", [BOX, TEAM], ids=["box", "captain"])
+def test_chouette_bots_resign_a_hopeless_position_through_the_chouette(side: int) -> None:
+    """Issue 12 item 5: the box or the captain, a bot, resigns a lost game before its roll as
+    the two-player bot does (the lowest level that is certain: a single here, past gammon),
+    through the chouette; the other side's bot accepts and the chouette settles it."""
+    chouette = Chouette(["Ann", "Bob", "Cy"], dice=SeededDice(1))
+    chouette.new_game()
+    doomed = make_position("backgammon", {23: 2}, {1: 1})
+    chouette.games[-1].game = Game(
+        chouette.settings, FixedDice([6, 5]), first_player=side, position=doomed
+    )
+    bots = ChouetteBots({name: NeuralBot() for name in ("Ann", "Bob", "Cy")})
+    who = deciding(chouette)
+    assert who is not None and who.side == side
+    assert bots.act(chouette, who) == "resigns a single"
+    answerer = deciding(chouette)
+    assert answerer is not None and answerer.side == 1 - side
+    assert bots.act(chouette, answerer) == "accepts the resignation"
+    played = chouette.games[-1]
+    assert played.game.result is not None
+    assert (played.game.result.winner, played.game.result.kind) == (1 - side, "resign")
+    box_result = -2 if side == BOX else 2  # one point to or from each of the two members
+    assert played.settlements[played.box] == box_result
+    assert sum(played.settlements.values()) == 0

@@ -767,6 +767,29 @@ def test_the_hint_ranks_plays_with_labelled_differences(
     assert "You: move> hint x\n  hint, or hint N for the N best plays (hint 5)\n" in out
 
 
+def test_the_hint_ranks_by_the_match_score_as_the_bot_does(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Issue 12: leading 2-0 of 3 (the Crawford game) with 5-5, the money play 18/13 11/1 6/1
+    is wrong; the hint ranks by the match score (EMG, with the best play's match winning
+    chance), the measure by which the bot plays the same position."""
+    start = ["--position", "rJ0jA0A2O1PAAA:sIF2ACAAAAAE", "--record", str(tmp_path / "m.jsonl")]
+    args = [*start, "--dice", "5", "5", "--turn", "0", "--score", "2-0"]
+    code, out, _ = play(monkeypatch, capsys, ["hint", "quit"], *args)
+    assert code == 0 and "Score: You 2, Bot 0 (2-0 of 3)." in out
+    hint = re.search(r"move> hint\n  Hint: (.+?) \(EMG [-+]\d\.\d{3}, MWC (\d+\.\d)%\)\n", out)
+    assert hint, out
+    assert hint.group(1) == "18/13(2) 11/6 10/5" and 50 < float(hint.group(2)) < 100
+    ranked = re.findall(
+        r"\n    \d\. .+?  +EMG [-+]\d\.\d{3}, ([-+]\d\.\d{3}) against the best", out
+    )
+    assert len(ranked) == 2 and all(float(behind) <= 0 for behind in ranked)
+    # The Match ID as it is: the bot is on roll, 2-0 up, and plays what the hint said.
+    code, out, _ = play(monkeypatch, capsys, ["quit"], *start)
+    assert code == 0 and "Score: You 0, Bot 2 (0-2 of 3)." in out
+    assert f"Bot plays {hint.group(1)}.\n" in out
+
+
 def test_the_screen_shows_match_id_match_score_and_cube(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -16,6 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 gnubg_nn = pytest.importorskip("gnubg_nn")
 
 from gnubg_crosscheck import crosscheck, gnubg_board, random_game_positions  # noqa: E402
+from oracle import gnubg_oracle  # noqa: E402
 
 from nardy import BACKGAMMON, position_id  # noqa: E402
 from nardy.notation.position_id import encode_sides  # noqa: E402
@@ -44,7 +45,7 @@ def test_opening_6_5_is_gnubgs_list() -> None:
 
 def test_notation_equals_gnubg_formatter() -> None:
     """NOTATION.md, Moves: canonical notation is exactly what gnubg prints for the same play."""
-    gnubg = pytest.importorskip("gnubg")
+    gnubg = gnubg_oracle()
     compared = 0
     for pos, d1, d2 in random_game_positions("backgammon", 1_500, 99):
         ours = {

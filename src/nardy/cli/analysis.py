@@ -31,6 +31,7 @@ from nardy.cli.options import die
 from nardy.cli.play import counted, dice_text
 from nardy.cli.records import group_matches
 from nardy.cli.selfplay import Progress
+from nardy.cli.words import conjugate
 from nardy.core import NardyError, NotationError, Position, Variant, variants
 from nardy.engine.analysis import (
     DEFAULT_PLY,
@@ -954,7 +955,8 @@ def _game_heading(a: Analysis, game: GameAnalysis) -> str:
     if game.winner is None:
         ending = "a draw" if game.kind == "draw" else "not finished"
     else:
-        ending = f"{names[game.winner]} wins {counted(game.points, 'point')}"
+        winner = names[game.winner]
+        ending = f"{winner} {conjugate(winner, 'win')} {counted(game.points, 'point')}"
         how = {"pass": "a double passed", "resign": "resignation"}.get(game.kind or "")
         ending += f" ({how or game.kind}, cube {game.cube})"
     return f"Game {game.number} ({score}): {ending}"

@@ -33,7 +33,7 @@ from nardy.core.dice import Dice
 from nardy.core.events import CubeOffered, NoLegalMove
 from nardy.core.game import Game, GameError, GameResult, Phase
 from nardy.core.settings import Settings
-from nardy.engine.bots import Bot, make_bot
+from nardy.engine.bots import Bot, make_bot, resigned
 from nardy.engine.neural import DEFAULT_LEVEL
 from nardy.notation.record import game_record
 
@@ -128,7 +128,8 @@ def vote(chouette: Chouette, name: str, agree: bool) -> str:
 class ChouetteBots:
     """The bots seated in a chouette, by participant name, and the decisions they make.
 
-    A bot in the box or as captain plays the board like any bot; a bot member votes for the
+    A bot in the box or as captain plays the board like any bot, and resigns a hopeless
+    position before its roll as the two-player bot does; a bot member votes for the
     team's double when it would double itself, and takes the box's double when it would
     take. A bot captain whose proposal was voted down rolls rather than propose again in
     the same turn.
@@ -152,6 +153,9 @@ class ChouetteBots:
         seat = Seat(chouette, who.name)
         phase = game.phase
         if phase is Phase.ROLL:
+            if level := bot.resign_level(game, who.side):  # a hopeless position, as in step()
+                seat.act(actions.Resign, level)
+                return resigned(level)
             turn = (len(chouette.games), len(game.records))
             doubling = game.can_double(who.side) and self._proposed != turn
             if doubling and bot.should_double(game, who.side):

@@ -46,6 +46,7 @@ from nardy.core.events import Event, NoLegalMove
 from nardy.core.game import Game, GameError, GameResult, Phase
 from nardy.engine.cube import CubeDecision
 from nardy.engine.neural import NeuralBot
+from nardy.engine.stakes import Stakes
 
 ADVISER = "expert"
 """The level whose choices the hint command shows."""
@@ -661,7 +662,7 @@ class Terminal(abc.ABC):
             if not advice:
                 play = adviser.choose_play(game.turn_start, *dice)
                 return f"{play}{again}" if play.moves else "no legal move"
-            return self._ranked_hint(game, dice, count, again)
+            return self._ranked_hint(game, player, dice, count, again)
         if phase is Phase.CHOOSE_DOUBLE:
             return str(adviser.choose_double(game.position))
         if phase in (Phase.DOUBLED, Phase.BEAVERED):
@@ -681,22 +682,31 @@ class Terminal(abc.ABC):
         assert pending is not None
         return "accept" if adviser.accept_resignation(game, player, pending[1]) else "decline"
 
-    def _ranked_hint(self, game: Game, dice: tuple[int, int], count: int, again: str) -> str:
-        """The adviser's ``count`` best plays, best first, with their cubeless equities and
-        how far each is behind the best; ``again`` follows the best."""
+    def _ranked_hint(
+        self, game: Game, player: int, dice: tuple[int, int], count: int, again: str
+    ) -> str:
+        """The adviser's ``count`` best plays, best first, valued by the stakes of the game
+        as the bot, ``nardy hint`` and ``analyze`` value them (cubeless money equity; in a
+        match cubeless EMG at the score, with the best play's match winning chance), and how
+        far each is behind the best; ``again`` follows the best."""
         position = game.turn_start
-        ranked = self.adviser.evaluator(position).rank(position, *dice, self.adviser.level.ply)
+        stakes = Stakes.of(game, player)
+        ply = self.adviser.level.ply
+        ranked = self.adviser.evaluator(position).rank(position, *dice, ply, stakes.equities)
         plays = {(p.position.mine, p.position.theirs): p for p in position.legal_plays(*dice)}
         if not plays:
             return "no legal move"
+        name = "equity" if stakes.match is None else "EMG"
         best = ranked[0]
-        lines = [f"{plays[best.after]} (equity {best.equity:+.3f}){again}"]
+        mwc = stakes.mwc(best.outputs)
+        chance = "" if mwc is None else f", MWC {100 * mwc:.1f}%"
+        lines = [f"{plays[best.after]} ({name} {best.value:+.3f}{chance}){again}"]
         shown = [str(plays[r.after]) for r in ranked[:count]]
         width = max(len(text) for text in shown)
         for rank, (ranking, text) in enumerate(zip(ranked[1:count], shown[1:], strict=True), 2):
-            behind = ranking.equity - best.equity
+            behind = ranking.value - best.value
             lines.append(
-                f"    {rank}. {text.ljust(width)}  equity {ranking.equity:+.3f}, "
+                f"    {rank}. {text.ljust(width)}  {name} {ranking.value:+.3f}, "
                 f"{behind:+.3f} against the best"
             )
         if len(ranked) > count:

@@ -87,6 +87,11 @@ class Bot(Protocol):
 # -- the driver ------------------------------------------------------------------------------
 
 
+def resigned(level: int) -> str:
+    """What a resignation at ``level`` (1-3) offered is said to be: "resigns a gammon"."""
+    return f"resigns {('a single', 'a gammon', 'a backgammon')[level - 1]}"
+
+
 def step(game: Game | Match, bots: Sequence[Bot | None]) -> str:
     """Make the one action ``game`` (or the match's game under way) waits for, through
     ``apply``, asking the bot of the deciding seat, and say what was done ("rolls 6-5",
@@ -115,7 +120,7 @@ def step(game: Game | Match, bots: Sequence[Bot | None]) -> str:
     if actions.Roll.kind in kinds:
         if actions.Resign.kind in kinds and (level := bot.resign_level(current, player)):
             game.apply(actions.Resign(player, level))
-            return f"resigns {('a single', 'a gammon', 'a backgammon')[level - 1]}"
+            return resigned(level)
         if actions.Double.kind in kinds and bot.should_double(current, player):
             game.apply(actions.Double(player))
             return f"doubles to {2 * current.cube.value}"

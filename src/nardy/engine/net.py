@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from nardy.engine import blas
 from nardy.engine.errors import EngineError
 
 F32 = npt.NDArray[np.float32]
@@ -109,7 +110,14 @@ class Net:
         return _sigmoid(x @ self.w1 + self.b1)
 
     def forward(self, x: F32) -> F32:
-        """The five outputs of each row of ``x``; shape ``(N, 5)``."""
+        """The five outputs of each row of ``x``; shape ``(N, 5)``. The products run with
+        the engine's BLAS threads (one by default: :mod:`nardy.engine.blas`)."""
+        with blas.limited():
+            return self.forward_as_set(x)
+
+    def forward_as_set(self, x: F32) -> F32:
+        """:meth:`forward` with whatever BLAS threads the process has now (for measuring
+        what the threads cost, ``bench/blas_threads.py``)."""
         return _sigmoid(self.hidden_layer(x) @ self.w2 + self.b2)
 
     def train(self, x: F32, targets: F32, rate: float) -> float:
