@@ -44,7 +44,7 @@ def level_multiplier(
 ) -> int:
     """How many times the cube a win of ``level`` (1, 2 or 3) scores: under the Jacoby rule
     a gammon or backgammon counts single while the cube has not been turned."""
-    if type(level) is not int or level not in (1, 2, 3):
+    if isinstance(level, bool) or level not in (1, 2, 3):
         raise InvalidInputError(f"a win is of level 1, 2 or 3, not {level!r}")
     times = level_values(gammon_value=gammon_value, backgammon_value=backgammon_value)
     if jacoby and not cube_turned:

@@ -639,13 +639,13 @@ def resignation_points(level: int, rules: MoneyRules | MatchState, owner: Owner)
     (:func:`nardy.core.scoring.level_multiplier`): in money play under the Jacoby rule a
     gammon or backgammon counts single while the cube is centred; a backgammon counts its
     setting's value."""
-    if type(level) is not int or level not in (1, 2, 3):
+    if level not in (1, 2, 3):
         raise EngineError(
             f"a resignation is of a single (1), gammon (2) or backgammon (3), not {level}"
         )
     jacoby = isinstance(rules, MoneyRules) and rules.jacoby and rules.cube
     return scoring.level_multiplier(
-        level,
+        int(level),
         backgammon_value=rules.backgammon_value,
         jacoby=jacoby,
         cube_turned=owner is not Owner.CENTRED,
