@@ -139,7 +139,7 @@ def test_acey_deucey_start_shows_the_waiting_checkers() -> None:
 
 
 def test_acey_deucey_part_entered() -> None:
-    pos = Position.from_points("acey-deucey", {1: 2, 24: 3, 25: 1}, {23: 4, 20: 2})
+    pos = Position.from_points(variant("acey-deucey"), {1: 2, 24: 3, 25: 1}, {23: 4, 20: 2})
     board = check(pos)
     assert board.waiting == {"X": 9, "O": 9}
     assert board.bar == {"X": 1, "O": 0}
@@ -165,7 +165,9 @@ def test_backgammon_has_no_heads() -> None:
 
 
 def test_bar_and_borne_off() -> None:
-    pos = Position.from_points("backgammon", {25: 2, 0: 3, 6: 7, 5: 3}, {25: 1, 0: 4, 1: 2, 2: 8})
+    pos = Position.from_points(
+        variant("backgammon"), {25: 2, 0: 3, 6: 7, 5: 3}, {25: 1, 0: 4, 1: 2, 2: 8}
+    )
     board = check(pos)
     assert board.bar == {"X": 2, "O": 1}
     assert board.off == {"X": 3, "O": 4}
@@ -175,7 +177,7 @@ def test_bar_and_borne_off() -> None:
 
 
 def test_tall_stacks_show_their_count() -> None:
-    pos = Position.from_points("backgammon", {6: 15}, {1: 9, 2: 6})
+    pos = Position.from_points(variant("backgammon"), {6: 15}, {1: 9, 2: 6})
     rows = render(pos).splitlines()
     board = check(pos)
     assert board.points == {"X": {6: 15}, "O": {24: 9, 23: 6}}
@@ -189,7 +191,7 @@ def test_tall_stacks_show_their_count() -> None:
 
 
 def test_many_on_the_bar() -> None:
-    pos = Position.from_points("backgammon", {25: 7, 1: 8}, {25: 1, 19: 14})
+    pos = Position.from_points(variant("backgammon"), {25: 7, 1: 8}, {25: 1, 19: 14})
     assert check(pos).bar == {"X": 7, "O": 1}
 
 
@@ -220,7 +222,7 @@ def test_home_corner(home: str, top: range, bottom: range) -> None:
 
 def test_corners_are_mirror_images() -> None:
     pos = Position.from_points(
-        "backgammon", {25: 1, 24: 2, 13: 4, 6: 5, 5: 1, 0: 2}, {3: 5, 4: 2, 18: 5, 0: 3}
+        variant("backgammon"), {25: 1, 24: 2, 13: 4, 6: 5, 5: 1, 0: 2}, {3: 5, 4: 2, 18: 5, 0: 3}
     )
 
     def checker_rows(home: str) -> list[str]:
@@ -276,7 +278,7 @@ def test_played_positions_read_back_in_every_corner(key: str) -> None:
 
 def test_long_nardy_middle_game() -> None:
     pos = Position.from_points(
-        "long",
+        variant("long"),
         {3: 1, 4: 2, 10: 1, 17: 1, 24: 10},
         {2: 2, 4: 1, 13: 1, 14: 1, 18: 1, 20: 1, 23: 1, 24: 7},
     )

@@ -27,7 +27,7 @@ def game_at(
     mine: dict[int, int], theirs: dict[int, int], variant: str = "backgammon", **settings: Any
 ) -> Game:
     """A game from a chosen position with player 0 (``mine``) on roll."""
-    position = Position.from_points(variant, full(mine), full(theirs))
+    position = Position.from_points(nardy.variant(variant), full(mine), full(theirs))
     return Game(
         Settings(variant=variant, **settings), SeededDice(0), position=position, first_player=0
     )
@@ -74,13 +74,17 @@ def test_heuristic_bot_makes_the_standard_opening_points(dice: tuple[int, int], 
 def test_heuristic_bot_hits_a_blot_and_closes_its_board() -> None:
     # Their blot on my 5-point (their 20), my builders on 8, 7 and 6: 3-1 hits and covers.
     position = Position.from_points(
-        "backgammon", full({8: 3, 7: 2, 6: 5, 13: 5}), full({20: 1, 24: 1, 13: 5, 8: 3, 6: 5})
+        nardy.variant("backgammon"),
+        full({8: 3, 7: 2, 6: 5, 13: 5}),
+        full({20: 1, 24: 1, 13: 5, 8: 3, 6: 5}),
     )
     assert str(HeuristicBot().choose_play(position, 3, 1)) == "8/5* 6/5"
 
 
 def test_heuristic_bot_bears_off_in_a_race() -> None:
-    position = Position.from_points("backgammon", full({6: 2, 5: 2, 1: 1}), full({6: 3}))
+    position = Position.from_points(
+        nardy.variant("backgammon"), full({6: 2, 5: 2, 1: 1}), full({6: 3})
+    )
     assert str(HeuristicBot().choose_play(position, 6, 5)) == "6/off 5/off"
 
 
@@ -89,7 +93,7 @@ def test_heuristic_bot_in_long_nardy_leaves_the_head() -> None:
     bot = HeuristicBot()
     assert str(bot.choose_play(start, 6, 6)) == "24/18(2)"
     # Later: one checker may leave the head each turn, and it does.
-    after = Position.from_points("long", {24: 13, 18: 1, 13: 1}, {24: 14, 20: 1})
+    after = Position.from_points(nardy.variant("long"), {24: 13, 18: 1, 13: 1}, {24: 14, 20: 1})
     play = bot.choose_play(after, 5, 2)
     assert any(m.start == 24 for m in play.moves)
 
@@ -110,7 +114,9 @@ def test_heuristic_bot_names_the_best_double() -> None:
 
 
 def test_keith_count() -> None:
-    position = Position.from_points("backgammon", full({1: 3, 2: 2, 3: 5}), full({6: 2}))
+    position = Position.from_points(
+        nardy.variant("backgammon"), full({1: 3, 2: 2, 3: 5}), full({6: 2})
+    )
     # 3 + 4 + 15 pips; +4 for two extra on the 1, +1 for one extra on the 2, +2 for two
     # beyond three on the 3, +3 for the empty 4, 5 and 6.
     assert keith_count(position) == (22 + 10, 12 + 2)

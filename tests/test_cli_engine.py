@@ -26,6 +26,7 @@ from nardy import (
     format_xgid,
     parse_position,
     position_id,
+    variant,
     variants,
 )
 from nardy.cli import engine
@@ -325,10 +326,12 @@ def test_eval_reads_every_position_format() -> None:
 # -- cube ------------------------------------------------------------------------------------
 
 RACE = Position.from_points(
-    "backgammon", {0: 5, 3: 2, 4: 2, 5: 2, 6: 2, 7: 2}, {0: 5, 3: 2, 4: 2, 5: 2, 6: 2, 7: 2}
+    variant("backgammon"),
+    {0: 5, 3: 2, 4: 2, 5: 2, 6: 2, 7: 2},
+    {0: 5, 3: 2, 4: 2, 5: 2, 6: 2, 7: 2},
 )
 BLITZ = Position.from_points(
-    "backgammon", {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 3, 8: 2}, {25: 3, 13: 12}
+    variant("backgammon"), {1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 3, 8: 2}, {25: 3, 13: 12}
 )  # a closed board, three on the bar: too good to double without the Jacoby rule
 
 
@@ -447,7 +450,7 @@ def test_cube_actions(probs: list[float], action: str) -> None:
 
 
 def test_cube_errors() -> None:
-    over = Position.from_points("backgammon", {0: 15}, {6: 15})
+    over = Position.from_points(variant("backgammon"), {0: 15}, {6: 15})
     assert answer(f"cube backgammon {position_id(over)}").startswith("error the game is over")
     not_started = answer(f"cube backgammon {START}:AAAAAAAAAAAA")  # game state 0: no game
     assert not_started == "error the Match ID shows no game in play"
@@ -500,7 +503,7 @@ def test_a_bug_is_one_error_line_too(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_finished_game() -> None:
-    over = Position.from_points("backgammon", {0: 15}, {6: 15})
+    over = Position.from_points(variant("backgammon"), {0: 15}, {6: 15})
     assert answer(f"move backgammon {position_id(over)} 6 5").startswith("error the game is over")
     _, _, pairs = fields(answer(f"eval backgammon {position_id(over)}"))
     assert (pairs["win"], pairs["wg"], pairs["equity"]) == ("1.000", "1.000", "+2.000")

@@ -37,7 +37,7 @@ V = LONG_NARDY
 
 def expert(mine: dict[int, int], theirs: dict[int, int]) -> F32:
     """The expert inputs of a checked position (each side ``{point: checkers}``)."""
-    pos = Position.from_points("long", mine, theirs)
+    pos = Position.from_points(LONG_NARDY, mine, theirs)
     inputs: F32 = encode_sides([(pos.mine, pos.theirs)])[0, 2 * RAW_PER_SIDE :]
     return inputs
 

@@ -385,7 +385,7 @@ def test_invalid_positions_raise_invalid_position_error(
 ) -> None:
     """RULES.md 1.1/3.1: 15 checkers each, one colour per point, no bar in long nardy."""
     with pytest.raises(InvalidPositionError, match=why):
-        Position.from_points(variant, mine, theirs)
+        Position.from_points(nardy.variant(variant), mine, theirs)
 
 
 def test_unknown_variant_is_refused() -> None:

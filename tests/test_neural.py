@@ -62,13 +62,13 @@ def test_start_position_features() -> None:
 
 def test_shots_count_direct_and_indirect_rolls() -> None:
     # My blot on 6, their checker 5 pips away (their 24, my 1): any 5, 4-1 and 3-2 hit.
-    pos = Position.from_points("backgammon", {6: 1, 13: 14}, {24: 1, 1: 14})
+    pos = Position.from_points(variant("backgammon"), {6: 1, 13: 14}, {24: 1, 1: 14})
     e = encode_sides([(pos.mine, pos.theirs)])[0][2 * RAW_PER_SIDE :]
     assert e[12] == pytest.approx(15 / 36)
     # Their blot on their 24 is 5 pips from my 6 and 12 from my 13 (6-6, 4-4, 3-3 too).
     assert e[13] == pytest.approx(18 / 36)
     # From the bar: a checker on their bar hits my blot on 3 with any 3, 2-1 and 1-1.
-    bar = Position.from_points("backgammon", {3: 1, 13: 14}, {25: 1, 6: 14})
+    bar = Position.from_points(variant("backgammon"), {3: 1, 13: 14}, {25: 1, 6: 14})
     b = encode_sides([(bar.mine, bar.theirs)])[0][2 * RAW_PER_SIDE :]
     assert b[12] == pytest.approx(14 / 36)
 
@@ -77,7 +77,7 @@ def test_escapes_of_a_trapped_checker() -> None:
     # My back checker on 24 behind their full prime on my 18-23 (their 2-7): only rolls that
     # jump it in one go would play, and none of 1-6 lands on an open point; 6-6 fails too.
     pos = Position.from_points(
-        "backgammon", {24: 1, 6: 14}, {2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 7: 2, 13: 3}
+        variant("backgammon"), {24: 1, 6: 14}, {2: 2, 3: 2, 4: 2, 5: 2, 6: 2, 7: 2, 13: 3}
     )
     e = encode_sides([(pos.mine, pos.theirs)])[0][2 * RAW_PER_SIDE :]
     assert e[14] == 0
@@ -85,17 +85,17 @@ def test_escapes_of_a_trapped_checker() -> None:
 
 def test_bar_blots_race_and_off() -> None:
     # Mine: a blot on 6 (their checker on my 1 = their 24 is 5 away), one on 10 (9 away).
-    pos = Position.from_points("backgammon", {6: 1, 10: 1, 13: 13}, {24: 1, 1: 14})
+    pos = Position.from_points(variant("backgammon"), {6: 1, 10: 1, 13: 13}, {24: 1, 1: 14})
     e = encode_sides([(pos.mine, pos.theirs)])[0][2 * RAW_PER_SIDE :]
     assert e[4] == pytest.approx(1 / 5)  # my 6 is exposed, my 10 is not
     assert e[5] == pytest.approx(1 / 5)  # their 24 is 5 from my 6 (their 19)
     assert e[3] == 0
-    race = Position.from_points("backgammon", {OFF: 5, 1: 10}, {OFF: 3, 2: 12})
+    race = Position.from_points(variant("backgammon"), {OFF: 5, 1: 10}, {OFF: 3, 2: 12})
     r = encode_sides([(race.mine, race.theirs)])[0]
     assert r[2 * RAW_PER_SIDE + 3] == 1
     assert r[RAW_PER_SIDE - 1] == pytest.approx(5 / 15)
     assert r[2 * RAW_PER_SIDE - 1] == pytest.approx(3 / 15)
-    hit = Position.from_points("backgammon", {25: 2, 13: 13}, {1: 15})
+    hit = Position.from_points(variant("backgammon"), {25: 2, 13: 13}, {1: 15})
     h = encode_sides([(hit.mine, hit.theirs)])[0]
     assert h[RAW_PER_SIDE - 2] == 1.0  # two on the bar, halved
 
@@ -291,11 +291,11 @@ def test_rank_is_best_first_and_keeps_every_play() -> None:
 def test_finished_games_are_valued_exactly() -> None:
     ev = evaluator(BG)
     # I bear off my last checker; theirs are all in my home board: a backgammon.
-    pos = Position.from_points("backgammon", {OFF: 14, 1: 1}, {19: 15})
+    pos = Position.from_points(variant("backgammon"), {OFF: 14, 1: 1}, {19: 15})
     best = ev.rank(pos, 6, 5, 2)[0]
     np.testing.assert_array_equal(best.outputs, [1, 1, 1, 0, 0])
     assert best.equity == 3.0
-    won = Position.from_points("backgammon", {OFF: 15}, {OFF: 3, 6: 12})
+    won = Position.from_points(variant("backgammon"), {OFF: 15}, {OFF: 3, 6: 12})
     np.testing.assert_array_equal(ev.on_roll(won), [1, 0, 0, 0, 0])
     np.testing.assert_array_equal(ev.on_roll(won.swap()), [0, 0, 0, 0, 0])
 

@@ -11,10 +11,22 @@ import pytest
 from nardy import variant
 from nardy.core import actions as A
 from nardy.core.dice import FixedDice
-from nardy.core.game import CubeAction, EndKind, Game
+from nardy.core.errors import InvalidInputError
+from nardy.core.game import RESIGN_LEVELS, CubeAction, EndKind, Game
 from nardy.core.position import ResultKind
-from nardy.core.scoring import multiplier, points
+from nardy.core.scoring import (
+    backgammon_value,
+    counts_gammons,
+    gammon_value,
+    level_multiplier,
+    level_values,
+    multiplier,
+    points,
+)
 from nardy.core.settings import Ending, Opening, Settings
+from nardy.engine.errors import EngineError
+from nardy.engine.evaluator import terminal_outputs
+from nardy.engine.stakes import Stakes
 
 
 @pytest.mark.parametrize(
@@ -108,3 +120,71 @@ def test_the_variants_are_one_explicit_list() -> None:
         assert all(variant(name) is v for name in (v.key, *v.aliases, v.key.upper()))
     with pytest.raises(UnknownVariantError, match="known: acey-deucey, backgammon"):
         variant("chess")
+
+
+@pytest.mark.parametrize(
+    ("settings", "gammons", "backgammon"),
+    [
+        (Settings(), True, 3),
+        (Settings(backgammon_value=2), True, 2),
+        (Settings(variant="long"), True, 1),  # RULES.md 3.4: a mars counts 2, no backgammon
+        (Settings(variant="long", ending="oin"), False, 1),  # every game counts 1
+    ],
+)
+def test_what_gammons_and_backgammons_count(
+    settings: Settings, gammons: bool, backgammon: int
+) -> None:
+    """RULES.md 1.4, 3.4: the values the engine prices its gammon and backgammon chances by."""
+    resolved = settings.resolve()
+    assert counts_gammons(resolved) is gammons
+    assert gammon_value(resolved) == (2 if gammons else 1)
+    assert backgammon_value(resolved) == backgammon
+    values = level_values(gammon_value=gammon_value(resolved), backgammon_value=backgammon)
+    assert values == (1, 2 if gammons else 1, backgammon)
+
+
+@pytest.mark.parametrize("level", [0, 4, True, "2"])
+def test_a_level_out_of_range_is_refused(level: object) -> None:
+    with pytest.raises(InvalidInputError, match="level 1, 2 or 3"):
+        level_multiplier(level)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        Settings(),
+        Settings(jacoby=False, backgammon_value=2),
+        Settings(beaver=True),
+        Settings(match_length=7),
+        Settings(variant="nackgammon", match_length=5, backgammon_value=2),
+    ],
+)
+@pytest.mark.parametrize("owner", [None, 0, 1])
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_the_engine_prices_a_resignation_by_the_core_rule(
+    settings: Settings, owner: int | None, level: int
+) -> None:
+    """RULES.md 1.4, 1.5: what the bots and the analysis count a resignation at is what the
+    game scores for it (Jacoby: single while the cube is centred, i.e. never turned)."""
+    resolved = settings.resolve()
+    stakes = Stakes.at(resolved, (0, 0), 0, False, 2, owner)
+    expected = multiplier(RESIGN_LEVELS[level], resolved, cube_turned=owner is not None)
+    assert stakes.resignation_points(level) == expected
+    assert stakes.swap().resignation_points(level) == expected
+    with pytest.raises(EngineError, match="not 4"):
+        stakes.resignation_points(4)
+
+
+def test_terminal_outputs_follow_the_level_of_the_win() -> None:
+    """RULES.md 1.4, 3.4: a borne-off position's exact outputs: a gammon or mars, a backgammon."""
+
+    def side(**counts: int) -> bytes:
+        return bytes(counts.get(f"p{i}", 0) for i in range(26))  # p0: borne off
+
+    off = side(p0=15)
+    bg, long = variant("backgammon"), variant("long")
+    assert list(terminal_outputs(bg, off, side(p20=15))) == [1, 1, 1, 0, 0]
+    assert list(terminal_outputs(bg, off, side(p6=15))) == [1, 1, 0, 0, 0]
+    assert list(terminal_outputs(bg, off, side(p0=1, p6=14))) == [1, 0, 0, 0, 0]
+    assert list(terminal_outputs(long, off, side(p24=15))) == [1, 1, 0, 0, 0]  # mars
+    assert list(terminal_outputs(long, off, side(p0=1, p24=14))) == [1, 0, 0, 0, 0]  # oin

@@ -25,7 +25,7 @@ def test_1_1_start_has_fifteen_each_on_24_13_8_6() -> None:
     assert points(start.mine) == START
     assert points(start.theirs) == START
     assert sum(start.mine) == sum(start.theirs) == 15
-    assert start == Position.from_points(B, START, START)
+    assert start == Position.from_points(BACKGAMMON, START, START)
 
 
 def test_1_1_sides_mirror_my_p_is_their_25_minus_p() -> None:
@@ -60,9 +60,9 @@ def test_1_1_start_position_id_is_gnubgs() -> None:
 def test_1_1_sixteen_checkers_is_an_invalid_position() -> None:
     """RULES.md 1.1: 15 checkers each, no more and (outside acey-deucey) no fewer."""
     with pytest.raises(InvalidPositionError, match="15"):
-        Position.from_points(B, {**START, 6: 6}, START)
+        Position.from_points(BACKGAMMON, {**START, 6: 6}, START)
     with pytest.raises(InvalidPositionError):
-        Position.from_points(B, {**START, 6: 4}, START)
+        Position.from_points(BACKGAMMON, {**START, 6: 4}, START)
 
 
 def test_1_1_a_point_cannot_hold_both_colours() -> None:
@@ -321,7 +321,7 @@ def test_1_4_game_over_after_the_last_checker_is_borne_off() -> None:
 def test_1_4_single_gammon_backgammon(loser: dict[int, int], kind: ResultKind) -> None:
     """RULES.md 1.4: single; gammon (none off); backgammon (none off and a checker on the bar
     or in the winner's home board)."""
-    position = Position.from_points(B, {0: 15}, loser)
+    position = Position.from_points(BACKGAMMON, {0: 15}, loser)
     assert position.outcome() == Outcome(True, kind)
     assert position.swap().outcome() == Outcome(False, kind)
 

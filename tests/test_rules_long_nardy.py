@@ -29,7 +29,7 @@ def test_3_1_start_is_fifteen_on_the_head_for_each_side() -> None:
     start = LONG_NARDY.start()
     assert points(start.mine) == {24: 15}
     assert points(start.theirs) == {24: 15}
-    assert start == Position.from_points(L, {24: 15}, {24: 15})
+    assert start == Position.from_points(LONG_NARDY, {24: 15}, {24: 15})
 
 
 def test_3_1_start_position_id_is_fifteen_on_the_24_point_for_both() -> None:
@@ -48,7 +48,7 @@ def test_3_1_sides_are_a_half_turn_apart() -> None:
         assert LONG_NARDY.opponent_point(p) == p - 12
     mapped = LONG_NARDY.to_mine(LONG_NARDY.start().theirs)
     assert mapped[12] == 15  # the opponent's head is my 12
-    home = Position.from_points(L, {24: 15}, {1: 3, 2: 3, 3: 3, 4: 2, 5: 2, 6: 2})
+    home = Position.from_points(LONG_NARDY, {24: 15}, {1: 3, 2: 3, 3: 3, 4: 2, 5: 2, 6: 2})
     op = LONG_NARDY.to_mine(home.theirs)
     assert {p for p in range(1, 25) if op[p]} == set(range(13, 19))
 
@@ -63,13 +63,13 @@ def test_3_1_both_sides_move_the_same_way_round() -> None:
 def test_3_1_there_is_no_bar_in_long_nardy() -> None:
     """RULES.md 3.2: no hitting and no bar, so a bar checker is an invalid position."""
     with pytest.raises(InvalidPositionError, match="bar"):
-        Position.from_points(L, {24: 14, 25: 1}, {24: 15})
+        Position.from_points(LONG_NARDY, {24: 14, 25: 1}, {24: 15})
 
 
 def test_3_1_a_point_cannot_hold_both_colours() -> None:
     """RULES.md 3.1: my 1 is their 13; both cannot stand there."""
     with pytest.raises(InvalidPositionError):
-        Position.from_points(L, {24: 14, 1: 1}, {24: 14, 13: 1})
+        Position.from_points(LONG_NARDY, {24: 14, 1: 1}, {24: 14, 13: 1})
 
 
 # -- 3.5 Worked examples, first moves --------------------------------------------------------
@@ -330,7 +330,7 @@ def test_3_3_both_dice_must_be_played_in_the_bear_off() -> None:
 )
 def test_3_4_oin_and_mars(loser: dict[int, int], kind: ResultKind) -> None:
     """RULES.md 3.4: oin if the loser has borne off at least one, mars if none."""
-    position = Position.from_points(L, {0: 15}, loser)
+    position = Position.from_points(LONG_NARDY, {0: 15}, loser)
     assert position.outcome() == Outcome(True, kind)
     assert position.swap().outcome() == Outcome(False, kind)
 

@@ -88,7 +88,7 @@ def test_2_acey_deucey_fewer_than_fifteen_is_valid_but_sixteen_is_not() -> None:
     """RULES.md 2: waiting checkers are simply not on the board; 16 is still too many."""
     assert pos(A, {20: 3}, {}).waiting() == 12
     with pytest.raises(InvalidPositionError):
-        Position.from_points(A, {20: 16}, {})
+        Position.from_points(nardy.variant(A), {20: 16}, {})
 
 
 def test_2_acey_deucey_checkers_enter_like_bar_checkers() -> None:
@@ -196,9 +196,9 @@ def test_2_acey_deucey_what_cannot_be_played_of_the_double_is_lost() -> None:
 
 def test_2_acey_deucey_scoring_as_backgammon() -> None:
     """RULES.md 2: scoring as in backgammon (all 15 of the loser accounted for here)."""
-    single = Position.from_points(A, {0: 15}, {0: 2, 6: 13})
-    gammon = Position.from_points(A, {0: 15}, {6: 15})
-    backgammon = Position.from_points(A, {0: 15}, {20: 1, 6: 14})  # their 20 is my 5
+    single = Position.from_points(nardy.variant(A), {0: 15}, {0: 2, 6: 13})
+    gammon = Position.from_points(nardy.variant(A), {0: 15}, {6: 15})
+    backgammon = Position.from_points(nardy.variant(A), {0: 15}, {20: 1, 6: 14})  # their 20 is my 5
     assert single.outcome() == Outcome(True, ResultKind.SINGLE)
     assert gammon.outcome() == Outcome(True, ResultKind.GAMMON)
     assert backgammon.outcome() == Outcome(True, ResultKind.BACKGAMMON)

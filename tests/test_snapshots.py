@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nardy import NardyError, Position
+from nardy import NardyError, Position, variant
 from nardy.core import actions as A
 from nardy.core.chouette import Chouette
 from nardy.core.dice import FixedDice, SeededDice
@@ -228,7 +228,7 @@ def test_the_acey_deucey_choice_and_the_last_roll_survive_restore() -> None:
     choosing.apply(A.ChooseDouble(0, 5))
     assert choosing.dice == (5, 5)
 
-    pos = Position.from_points("long", {0: 14, 1: 1}, {0: 13, 1: 2})
+    pos = Position.from_points(variant("long"), {0: 14, 1: 1}, {0: 13, 1: 2})
     settings = Settings(variant="long", last_roll=True)
     game = Game(settings, FixedDice([2, 1]), position=pos, first_player=0)
     game.apply(A.Roll(0))

@@ -23,7 +23,7 @@ from typing import Any, BinaryIO, TextIO
 
 from nardy import __version__
 from nardy.cli.options import die
-from nardy.core import NotationError, Variant, variant, variants
+from nardy.core import NotationError, Variant, scoring, variant, variants
 from nardy.core.settings import Settings
 from nardy.engine.analysis import cube_action_key, evaluate
 from nardy.engine.cube import (
@@ -307,7 +307,7 @@ def cube_rules(ctx: Context) -> tuple[CubeState, MoneyRules | MatchState]:
     v = ctx.position.variant
     defaults = Settings(variant=v.key).resolve()  # what POSITION cannot say: RULES.md's
     # defaults. Long nardy has no backgammon: its wins count 1 or 2 (as NeuralBot counts).
-    backgammon_value = defaults.backgammon_value if v.has_backgammons else 1
+    backgammon_value = scoring.backgammon_value(defaults)
     # A variant played without the cube by default (long nardy, RULES.md 3.4) has one only
     # where POSITION shows it in use: turned, owned, or a double pending. Every ID carries
     # a cube field, so a centred cube at 1 says nothing.

@@ -22,7 +22,7 @@ from nardy.core.dice import Dice, SecretDice
 from nardy.core.errors import ErrorCode, InvalidInputError, NardyError, reading
 from nardy.core.game import SNAPSHOT_VERSION, Cube, Game, GameError, Phase
 from nardy.core.position import Position
-from nardy.core.settings import Settings
+from nardy.core.settings import FirstMove, Settings
 
 
 class Match:
@@ -255,10 +255,10 @@ class Match:
 
     def _next_first_player(self) -> int | None:
         previous = self.game
-        if previous is None or self.settings.rules.opening_dice_played:
-            return None  # an opening roll decides
+        if previous is None or "first-move-in-series" not in self.settings.rules.own_settings:
+            return None  # an opening roll decides (RULES.md 1.1); a series decides in 3.1
         assert previous.result is not None and previous.first_player is not None
         winner = previous.result.winner
-        if self.settings.first_move_in_series == "loser" and winner is not None:
+        if self.settings.first_move_in_series == FirstMove.LOSER and winner is not None:
             return 1 - winner
         return 1 - previous.first_player  # alternate (and after a draw)

@@ -11,7 +11,7 @@ import enum
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from nardy.core.errors import IllegalPlayError, InvalidPositionError
+from nardy.core.errors import IllegalPlayError, InvalidInputError, InvalidPositionError
 
 if TYPE_CHECKING:
     from nardy.core.moves import Play
@@ -58,18 +58,24 @@ class Position:
 
     @classmethod
     def from_points(
-        cls, variant: Variant | str, mine: dict[int, int], theirs: dict[int, int]
+        cls, variant: Variant, mine: dict[int, int], theirs: dict[int, int]
     ) -> Position:
-        """A validated position from ``{point: checkers}`` maps (0 = off, 25 = bar).
+        """A validated position of ``variant`` from ``{point: checkers}`` maps (0 = off,
+        25 = bar). The variant is the object, not its name: a position does not look
+        variants up (:func:`nardy.core.variants.variant` does), so that the position module
+        imports no variant module.
 
-        >>> Position.from_points("long", {24: 15}, {24: 15}) == variant("long").start()
+        >>> from nardy.core.variants import variant
+        >>> Position.from_points(variant("long"), {24: 15}, {24: 15}) == variant("long").start()
         True
         """
-        from nardy.core.variants import variant as lookup  # the list holds every variant
-
-        v = lookup(variant) if isinstance(variant, str) else variant
-        pos = cls(v, _side(mine, "mine"), _side(theirs, "theirs"))
-        v.validate(pos)
+        if isinstance(variant, str):
+            raise InvalidInputError(
+                f"from_points takes the variant, not its name {variant!r}: "
+                f"nardy.variant({variant!r}) is the variant"
+            )
+        pos = cls(variant, _side(mine, "mine"), _side(theirs, "theirs"))
+        variant.validate(pos)
         return pos
 
     # -- the view from the other side -------------------------------------------------------

@@ -727,8 +727,7 @@ def _turn_tasks(game: Game, index: int, score: tuple[int, int]) -> list[_TurnTas
         return Stakes.at(settings, score, player, game.crawford, cube, owner)
 
     cube, owner = game.start_cube[0] << game.cube.automatic, game.start_cube[1]
-    opening = bool(game.opening_rolls) and game.variant.opening_dice_played
-    opening = opening and settings.opening == "use-opening-dice"
+    opening = bool(game.opening_rolls) and settings.plays_opening_roll
     tasks = []
     for i, turn in enumerate(game.records):
         before_roll = stakes(turn.player, cube, owner)

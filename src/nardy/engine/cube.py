@@ -44,6 +44,7 @@ from enum import StrEnum
 import numpy as np
 import numpy.typing as npt
 
+from nardy.core import scoring
 from nardy.core.settings import Settings
 from nardy.engine.errors import EngineError
 from nardy.engine.met import (
@@ -192,7 +193,7 @@ def game_rules(
     """What a game under ``settings`` is played for, from ``player``'s side: the money rules,
     and in a match not yet won at ``score`` (players 0 and 1) the match state. A backgammon
     counts its setting's value only where the variant has one (long nardy has none)."""
-    backgammon_value = settings.backgammon_value if settings.rules.has_backgammons else 1
+    backgammon_value = scoring.backgammon_value(settings)
     cube = bool(settings.cube)
     money = MoneyRules(bool(settings.jacoby), bool(settings.beaver), backgammon_value, cube)
     length = settings.match_length
@@ -336,7 +337,8 @@ class _Outcomes:
 
 
 def _dot(split: Split, backgammon_value: int) -> float:
-    return split[0] + 2.0 * split[1] + backgammon_value * split[2]
+    values = scoring.level_values(backgammon_value=backgammon_value)
+    return sum(f * m for f, m in zip(split, values, strict=True))
 
 
 def cubeless_equity(probs: Probabilities, backgammon_value: int = 3) -> float:
@@ -614,23 +616,37 @@ def resignation_decision(
     single under the Jacoby rule while the cube is centred); playing on is worth what his
     proper cube action leaves his opponent. Accept when that is no more. A tie accepts.
     """
-    if level not in (1, 2, 3):
-        raise EngineError(
-            f"a resignation is of a single (1), gammon (2) or backgammon (3), not {level}"
-        )
     cube = cube or CubeState()
     rules = _rules(money, match)
+    offered = resignation_points(level, rules, cube.owner)
     decision = cube_decision(
         probs, cube, money=money, match=match, race=race, pips=pips, efficiency=efficiency
     )
     if isinstance(rules, MatchState):
-        points = (1, 2, rules.backgammon_value)[level - 1] * cube.value
+        points = offered * cube.value
         accept = 1.0 - rules.equity_after(rules.away_me, rules.away_opp - points)
         assert decision.mwc is not None
         play_on = 1.0 - decision.mwc
     else:
-        accept = float((1, 2, rules.backgammon_value)[level - 1])
-        if rules.jacoby and rules.cube and cube.owner is Owner.CENTRED:
-            accept = 1.0
+        accept = float(offered)
         play_on = -decision.equity
     return ResignationDecision(accept >= play_on - 1e-12, accept, play_on)
+
+
+def resignation_points(level: int, rules: MoneyRules | MatchState, owner: Owner) -> int:
+    """What resigning a single (1), gammon (2) or backgammon (3) gives the opponent per
+    unit of cube (RULES.md 1.4), by the core's scoring rule
+    (:func:`nardy.core.scoring.level_multiplier`): in money play under the Jacoby rule a
+    gammon or backgammon counts single while the cube is centred; a backgammon counts its
+    setting's value."""
+    if level not in (1, 2, 3):
+        raise EngineError(
+            f"a resignation is of a single (1), gammon (2) or backgammon (3), not {level}"
+        )
+    jacoby = isinstance(rules, MoneyRules) and rules.jacoby and rules.cube
+    return scoring.level_multiplier(
+        int(level),
+        backgammon_value=rules.backgammon_value,
+        jacoby=jacoby,
+        cube_turned=owner is not Owner.CENTRED,
+    )

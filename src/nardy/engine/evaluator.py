@@ -34,8 +34,9 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
-from nardy.core import CHECKERS, OFF, Position, ResultKind, Variant
+from nardy.core import CHECKERS, OFF, Position, Variant
 from nardy.core.position import Side
+from nardy.core.scoring import LEVELS
 from nardy.engine.errors import EngineError, NoNetError
 from nardy.engine.features import F32, sides_array
 from nardy.engine.net import OUTPUTS, Net, equity, flip
@@ -55,16 +56,14 @@ Pair = tuple[Side, Side]
 """A position as ``(mine, theirs)``, each side in its owner's numbering."""
 Encoder = Callable[[np.ndarray, np.ndarray], F32]
 
-_GAMMONS = (ResultKind.GAMMON, ResultKind.BACKGAMMON, ResultKind.MARS)
-
 
 def terminal_outputs(v: Variant, mine: Side, theirs: Side) -> F32:
     """The exact outputs of a position where the mover has borne off every checker."""
-    kind = v.result_kind(theirs, mine)
+    level = LEVELS[v.result_kind(theirs, mine)]
     out = np.zeros(OUTPUTS, dtype=np.float32)
     out[0] = 1.0
-    out[1] = kind in _GAMMONS
-    out[2] = kind is ResultKind.BACKGAMMON
+    out[1] = level >= 2  # a gammon, mars or backgammon
+    out[2] = level == 3
     return out
 
 

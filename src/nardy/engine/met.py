@@ -48,6 +48,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from nardy.core.scoring import level_values
 from nardy.engine.errors import EngineError
 
 Curve = tuple[tuple[float, ...], tuple[float, ...]]
@@ -243,13 +244,13 @@ class LiveCubeModel:
         """My match winning chance once I have won this game at ``cube`` (its mix of single,
         gammon and backgammon)."""
         a, b, s = self.away_me, self.away_opp, self.win_split
-        mults = (1, 2, self.backgammon_value)
+        mults = level_values(backgammon_value=self.backgammon_value)
         return sum(f * self.after(a - m * cube, b) for f, m in zip(s, mults, strict=True))
 
     def loss_value(self, cube: int) -> float:
         """My match winning chance once I have lost this game at ``cube``."""
         a, b, s = self.away_me, self.away_opp, self.loss_split
-        mults = (1, 2, self.backgammon_value)
+        mults = level_values(backgammon_value=self.backgammon_value)
         return sum(f * self.after(a, b - m * cube) for f, m in zip(s, mults, strict=True))
 
     def cash(self, cube: int) -> float:

@@ -43,6 +43,7 @@ import numpy as np
 from nardy.core import Play, Position, Variant
 from nardy.core.game import Game, Phase
 from nardy.core.position import Side
+from nardy.core.scoring import counts_gammons
 from nardy.engine.cube import (
     CubeDecision,
     CubeState,
@@ -59,7 +60,7 @@ from nardy.engine.evaluator import Evaluator, evaluator, for_net, has_net
 from nardy.engine.heuristic import LEVELS as LEVEL_NAMES
 from nardy.engine.heuristic import HeuristicBot
 from nardy.engine.net import Net, flip
-from nardy.engine.stakes import Stakes, counts_gammons
+from nardy.engine.stakes import Stakes
 
 
 @dataclass(frozen=True, slots=True)

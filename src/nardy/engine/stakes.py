@@ -20,6 +20,7 @@ import numpy.typing as npt
 
 from nardy.core import Position
 from nardy.core.game import Game
+from nardy.core.scoring import counts_gammons
 from nardy.core.settings import Settings
 from nardy.engine.cube import (
     Action,
@@ -33,8 +34,8 @@ from nardy.engine.cube import (
     mwc_cubeless,
     mwc_to_emg,
     relative_owner,
+    resignation_points,
 )
-from nardy.engine.errors import EngineError
 from nardy.engine.features import F32
 from nardy.engine.net import LOSE_BACKGAMMON, WIN_BACKGAMMON, equity
 
@@ -139,15 +140,8 @@ class Stakes:
         """What resigning a single (1), gammon (2) or backgammon (3) gives the opponent per
         unit of cube (RULES.md 1.4): a gammon or backgammon counts single under the Jacoby
         rule while the cube is centred, and a backgammon counts its setting's value."""
-        if level not in (1, 2, 3):
-            raise EngineError(
-                f"a resignation is of a single (1), gammon (2) or backgammon (3), not {level}"
-            )
-        if self.match is None:
-            if self.money.jacoby and self.money.cube and self.owner is Owner.CENTRED:
-                return 1
-            return (1, 2, self.money.backgammon_value)[level - 1]
-        return (1, 2, self.match.backgammon_value)[level - 1]
+        rules = self.money if self.match is None else self.match
+        return resignation_points(level, rules, self.owner)
 
     @property
     def unit(self) -> float:
@@ -199,9 +193,3 @@ class Stakes:
             mwc_double_pass=None,
             reason="the cube is dead",
         )
-
-
-def counts_gammons(settings: Settings) -> bool:
-    """Whether a game under ``settings`` counts gammons (marses, backgammons) above a single:
-    not in long nardy with ``ending=oin``, where every result is one stake (RULES.md 3)."""
-    return not (settings.ending == "oin" and not settings.rules.has_backgammons)

@@ -78,7 +78,7 @@ LEFT_WIDTH = 27
 
 _BALLARD = variant("nackgammon-ballard")
 BALLARD_NACKGAMMON = Position.from_points(
-    "backgammon", _BALLARD.start_points, _BALLARD.start_points
+    variant("backgammon"), _BALLARD.start_points, _BALLARD.start_points
 )
 """The NackGammon start of GNU Backgammon and eXtreme Gammon (Nack Ballard's layout) on a
 backgammon board: the start of the records that nardy wrote for such files before it had the
