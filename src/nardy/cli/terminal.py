@@ -40,10 +40,10 @@ from nardy.cli.entry import (
 )
 from nardy.cli.seats import Seat
 from nardy.cli.words import conjugate, counted, dice_as_shown, dice_text, rolled
-from nardy.core import CHECKERS, OFF, Move, NardyError, actions, format_moves, parse_moves
+from nardy.core import CHECKERS, OFF, Move, NardyError, actions, format_moves, parse_moves, scoring
 from nardy.core.errors import ErrorCode, IllegalPlayError, InvalidInputError
 from nardy.core.events import Event, NoLegalMove
-from nardy.core.game import Game, GameError, GameResult, Phase
+from nardy.core.game import RESIGN_LEVELS, Game, GameError, GameResult, Phase
 from nardy.engine.cube import CubeDecision
 from nardy.engine.neural import NeuralBot
 from nardy.engine.stakes import Stakes
@@ -744,11 +744,13 @@ def _cube_words(decision: CubeDecision, *, answering: bool = False) -> str:
 
 
 def _stake(game: Game, level: int) -> str:
-    """What a resignation at ``level`` scores now, saying so where the Jacoby rule makes a
-    gammon or backgammon a single (RULES.md 1.5)."""
-    value = game.cube.value
-    if level > 1 and game.settings.jacoby and not game.cube.turned:
-        points = counted(value, "point")
+    """What a resignation at ``level`` scores now (the game's own scoring), saying so where
+    the Jacoby rule makes a gammon or backgammon a single (RULES.md 1.5)."""
+    turned = game.cube.turned
+    points = counted(
+        scoring.points(RESIGN_LEVELS[level], game.cube.value, game.settings, cube_turned=turned),
+        "point",
+    )
+    if level > 1 and game.settings.jacoby and not turned:
         return f"it scores {points} under the Jacoby rule (the cube was never turned)"
-    times = {1: 1, 2: 2, 3: game.settings.backgammon_value}[level]
-    return f"it scores {counted(times * value, 'point')}"
+    return f"it scores {points}"

@@ -610,7 +610,7 @@ def _play(
     opening: list[tuple[int, int]] = []
     if cells:
         first = cells[0].player
-        if settings.opening == "use-opening-dice":
+        if settings.plays_opening_roll:
             d1, d2 = rolls[0].dice if cells[0].kind == "roll" else (0, 0)
             if d1 == d2:
                 raise NotationError(
