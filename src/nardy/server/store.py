@@ -2,9 +2,9 @@
 
 Every method is synchronous and runs one transaction; the web layer calls them from a worker
 thread so that the event loop never waits on the disk. The action log is the truth of a game:
-:meth:`Store.append_action` writes an action, its events and the snapshot after it in one
-transaction, and refuses it when another writer got there first (``seq`` moved), so the
-database serialises each game's actions even with several processes.
+:meth:`Store.append_action` writes an action, its events, the dice it drew and the snapshot
+after it in one transaction, and refuses it when another writer got there first (``seq``
+moved), so the database serialises each game's actions even with several processes.
 """
 
 from __future__ import annotations
@@ -120,6 +120,16 @@ class GameRow:
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class LoggedAction:
+    """An accepted action in the log: the action and its events (the core's wire forms) and
+    the dice drawn while it was applied."""
+
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+    dice: list[int]
+
+
 def _game(row: sa.Row[Any]) -> GameRow:
     m = row._mapping
     created = _utc(m["created_at"])
@@ -217,6 +227,16 @@ class Store:
         with self.engine.connect() as c:
             row = c.execute(users.select().where(users.c.id == user_id)).first()
             return None if row is None else _user(row)
+
+    def usernames(self, user_ids: Sequence[int]) -> dict[int, str]:
+        """The names of these users."""
+        if not user_ids:
+            return {}
+        with self.engine.connect() as c:
+            rows = c.execute(
+                sa.select(users.c.id, users.c.username).where(users.c.id.in_(list(user_ids)))
+            )
+            return {int(i): str(n) for i, n in rows}
 
     def claim(self, user_id: int, username: str, password_hash: str) -> User:
         """A guest becomes an account with a name and password, keeping their id (and so
@@ -345,7 +365,7 @@ class Store:
             row = c.execute(games.select().where(games.c.invite_hash == invite_hash)).first()
             return None if row is None else _game(row)
 
-    def take_seat(self, game_id: str, seat: int, user_id: int, dice: Mapping[str, Any]) -> GameRow:
+    def take_seat(self, game_id: str, seat: int, user_id: int) -> GameRow:
         """Seat a second player in a waiting game, which starts; :class:`ConflictError` when
         someone was seated first."""
         column = games.c.seat0_id if seat == 0 else games.c.seat1_id
@@ -357,13 +377,17 @@ class Store:
                     games.c.status.in_(("open", "invited")),
                     column.is_(None),
                 )
-                .values(
-                    {column: user_id, "status": "playing", "started_at": now(), "dice": dict(dice)}
-                )
+                .values({column: user_id, "status": "playing", "started_at": now()})
             ).rowcount
             if changed != 1:
                 raise ConflictError("the game has already found its players")
             return _game(c.execute(games.select().where(games.c.id == game_id)).one())
+
+    def set_dice(self, game_id: str, dice: Mapping[str, Any]) -> None:
+        """Keep the state of the game's dice source (its secret seed and commitment) before
+        the first roll."""
+        with self._write() as c:
+            c.execute(games.update().where(games.c.id == game_id).values(dice=dict(dice)))
 
     def seeks(self, variant: str | None = None, length: int | None = None) -> list[GameRow]:
         """Open public games waiting for an opponent, the oldest first."""
@@ -407,12 +431,14 @@ class Store:
         seq: int,
         action: Mapping[str, Any],
         events: Sequence[Mapping[str, Any]],
+        dice: Sequence[int],
         snapshot: Mapping[str, Any],
         result: Mapping[str, Any] | None = None,
     ) -> None:
-        """Commit action number ``seq + 1`` with its events and the snapshot after it, and
-        the result when it ended the match; :class:`ConflictError` if the game is no longer
-        at ``seq`` (another process accepted an action first) or no longer being played."""
+        """Commit action number ``seq + 1`` with its events, the dice drawn while applying
+        it and the snapshot after it, and the result when it ended the match;
+        :class:`ConflictError` if the game is no longer at ``seq`` (another process accepted
+        an action first) or no longer being played."""
         values: dict[str, Any] = {"seq": seq + 1, "snapshot": dict(snapshot)}
         if result is not None:
             values.update(status="finished", result=dict(result), finished_at=now())
@@ -430,19 +456,20 @@ class Store:
                     seq=seq + 1,
                     action=dict(action),
                     events=[dict(e) for e in events],
+                    dice=list(dice),
                     created_at=now(),
                 )
             )
 
-    def action_log(self, game_id: str) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
-        """Every accepted action of the game, in order, with its events."""
+    def action_log(self, game_id: str) -> list[LoggedAction]:
+        """Every accepted action of the game, in order."""
         with self.engine.connect() as c:
             rows = c.execute(
-                sa.select(actions.c.action, actions.c.events)
+                sa.select(actions.c.action, actions.c.events, actions.c.dice)
                 .where(actions.c.game_id == game_id)
                 .order_by(actions.c.seq)
             )
-            return [(dict(a), list(e)) for a, e in rows]
+            return [LoggedAction(dict(a), list(e), list(d)) for a, e, d in rows]
 
     # -- ratings -----------------------------------------------------------------------------
 

@@ -1,0 +1,187 @@
+"""The WebSocket protocol of a game room, version 1: the closed set of messages a client
+sends and the server sends, parsed in one place (:func:`parse`) and written in one place
+(:func:`encode`). ``docs/protocol.md`` documents every message.
+
+A client message is a JSON object of at most :data:`MAX_MESSAGE` bytes with a ``type`` and
+an optional ``ref`` (a client's number or short string, echoed in the reply it causes). The
+action inside an ``action`` message is the core's wire form, read by the core when applied.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+VERSION = 1
+MAX_MESSAGE = 8 * 1024
+"""The largest client message, in bytes (the longest action is a few hundred)."""
+
+
+class ProtocolError(ValueError):
+    """A client message that is not one of the protocol's; ``code`` is ``malformed``,
+    ``unknown-type`` or ``too-large``, sent back in an ``error`` message."""
+
+    def __init__(self, code: str, message: str, ref: Ref = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.ref = ref
+
+
+Ref = int | str | None
+
+
+# -- what a client sends ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ActionMessage:
+    """Do something in the game: ``{"type": "action", "action": {core action}}``. The
+    action's ``player`` may be left out; it is always the sender's seat."""
+
+    action: dict[str, Any]
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class SyncMessage:
+    """Send me the whole state again: ``{"type": "sync"}``."""
+
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class PingMessage:
+    """Are you there: ``{"type": "ping"}``, answered by ``pong``."""
+
+    ref: Ref = None
+
+
+ClientMessage = ActionMessage | SyncMessage | PingMessage
+
+_FIELDS: dict[str, frozenset[str]] = {
+    "action": frozenset({"type", "ref", "action"}),
+    "sync": frozenset({"type", "ref"}),
+    "ping": frozenset({"type", "ref"}),
+}
+
+
+def parse(data: str | bytes) -> ClientMessage:
+    """The client message in ``data``; :class:`ProtocolError` for anything else."""
+    if len(data) > MAX_MESSAGE:
+        raise ProtocolError("too-large", f"a message has at most {MAX_MESSAGE} bytes")
+    try:
+        obj = json.loads(data)
+    except ValueError:
+        raise ProtocolError("malformed", "a message is a JSON object") from None
+    if not isinstance(obj, dict):
+        raise ProtocolError("malformed", "a message is a JSON object")
+    ref = obj.get("ref")
+    if not (
+        ref is None
+        or (type(ref) is int and abs(ref) < 2**53)
+        or (type(ref) is str and len(ref) <= 64)
+    ):
+        raise ProtocolError("malformed", "ref is a number or a string of at most 64 characters")
+    kind = obj.get("type")
+    if not isinstance(kind, str) or kind not in _FIELDS:
+        raise ProtocolError("unknown-type", f"type is one of {', '.join(_FIELDS)}", ref)
+    extra = sorted(set(obj) - _FIELDS[kind])
+    if extra:
+        raise ProtocolError(
+            "malformed", f"a {kind} message has no field(s) {', '.join(extra)}", ref
+        )
+    if kind == "action":
+        action = obj.get("action")
+        if not isinstance(action, dict):
+            raise ProtocolError("malformed", "an action message carries an action object", ref)
+        return ActionMessage(action, ref)
+    if kind == "sync":
+        return SyncMessage(ref)
+    return PingMessage(ref)
+
+
+# -- what the server sends -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome:
+    """The first message on a room's socket: who you are here and the whole state."""
+
+    game: str
+    seat: int | None
+    state: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Events:
+    """Action number ``seq`` was accepted (and committed): what happened, and the state
+    after it. Sent to everyone in the room."""
+
+    seq: int
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+    state: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """The whole state, in answer to ``sync``."""
+
+    state: dict[str, Any]
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """Your action was refused and changed nothing; ``code`` is the core's (or the room's:
+    ``spectator``, ``not-your-seat``, ``game-over``, ``busy``)."""
+
+    code: str
+    message: str
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class Error:
+    """Your message was not one of the protocol's (``malformed``, ``unknown-type``,
+    ``too-large``, ``rate-limited``)."""
+
+    code: str
+    message: str
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pong:
+    """The answer to ``ping``."""
+
+    ref: Ref = None
+
+
+ServerMessage = Welcome | Events | State | Refused | Error | Pong
+
+
+def encode(message: ServerMessage) -> str:
+    """The JSON text of a server message; every one has ``v`` and ``type``."""
+    body: dict[str, Any]
+    match message:
+        case Welcome(game, seat, state):
+            body = {"type": "welcome", "game": game, "seat": seat, "state": state}
+        case Events(seq, action, events, state):
+            body = {
+                "type": "events",
+                "seq": seq,
+                "action": action,
+                "events": events,
+                "state": state,
+            }
+        case State(state, ref):
+            body = {"type": "state", "state": state, "ref": ref}
+        case Refused(code, text, ref):
+            body = {"type": "refused", "code": code, "message": text, "ref": ref}
+        case Error(code, text, ref):
+            body = {"type": "error", "code": code, "message": text, "ref": ref}
+        case Pong(ref):
+            body = {"type": "pong", "ref": ref}
+    return json.dumps({"v": VERSION, **body}, separators=(",", ":"))
