@@ -77,6 +77,7 @@ def test_every_single_move_reaches_the_opponent_and_spectators_as_it_is_made(
     a, b, game = _start(server)
     seats = _seats(a, b, game)
     watcher = Client(server)
+    assert game in [g["id"] for g in watcher.get("/api/games/live").json()]
     spectator = Seat(watcher, game)
     assert spectator.seat is None
     mover = _opening(seats)
@@ -241,6 +242,21 @@ def test_playing_the_bot(server: ServerProcess) -> None:
             assert reply["code"] in ("wrong-phase", "not-your-turn"), reply
     assert seat.state["status"] == "finished"
     assert bot_actions > 5
+
+
+def test_a_guest_plays_at_once_and_keeps_the_games_when_claiming_an_account(
+    server: ServerProcess,
+) -> None:
+    guest = Client(server)
+    assert guest.post("/api/guest").status_code == 201
+    r = guest.post("/api/games", {"settings": {"variant": "long"}, "opponent": "bot"})
+    assert r.status_code == 201, r.text
+    game = r.json()["id"]
+    seat = Seat(guest, game)
+    assert seat.seat == 0
+    guest.sign_up(next(_names))
+    assert [g["id"] for g in guest.get("/api/me/games").json()] == [game]
+    assert Seat(guest, game).seat == 0
 
 
 def test_bad_settings_and_bots_are_refused(server: ServerProcess) -> None:
