@@ -57,12 +57,31 @@ class PingMessage:
     ref: Ref = None
 
 
-ClientMessage = ActionMessage | SyncMessage | PingMessage
+@dataclass(frozen=True, slots=True)
+class ChatMessage:
+    """Say something in the room: ``{"type": "chat", "text": "gg"}`` (1-300 characters)."""
+
+    text: str
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class MuteMessage:
+    """Hear the room's chat or not: ``{"type": "mute", "muted": true}``."""
+
+    muted: bool
+    ref: Ref = None
+
+
+ClientMessage = ActionMessage | SyncMessage | PingMessage | ChatMessage | MuteMessage
+CHAT_LENGTH = 300
 
 _FIELDS: dict[str, frozenset[str]] = {
     "action": frozenset({"type", "ref", "action"}),
     "sync": frozenset({"type", "ref"}),
     "ping": frozenset({"type", "ref"}),
+    "chat": frozenset({"type", "ref", "text"}),
+    "mute": frozenset({"type", "ref", "muted"}),
 }
 
 
@@ -96,6 +115,16 @@ def parse(data: str | bytes) -> ClientMessage:
         if not isinstance(action, dict):
             raise ProtocolError("malformed", "an action message carries an action object", ref)
         return ActionMessage(action, ref)
+    if kind == "chat":
+        text = obj.get("text")
+        if not isinstance(text, str) or not 1 <= len(text.strip()) <= CHAT_LENGTH:
+            raise ProtocolError("malformed", f"chat text is 1-{CHAT_LENGTH} characters", ref)
+        return ChatMessage(text.strip(), ref)
+    if kind == "mute":
+        muted = obj.get("muted")
+        if type(muted) is not bool:
+            raise ProtocolError("malformed", "muted is true or false", ref)
+        return MuteMessage(muted, ref)
     if kind == "sync":
         return SyncMessage(ref)
     return PingMessage(ref)
@@ -105,12 +134,34 @@ def parse(data: str | bytes) -> ClientMessage:
 
 
 @dataclass(frozen=True, slots=True)
+class Said:
+    """A chat line: who said it (their seat, None for a spectator, and name) and when."""
+
+    seat: int | None
+    username: str
+    text: str
+    at: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "username": self.username, "text": self.text, "at": self.at}
+
+
+@dataclass(frozen=True, slots=True)
 class Welcome:
-    """The first message on a room's socket: who you are here and the whole state."""
+    """The first message on a room's socket: who you are here, the whole state, and the
+    chat so far that you may read."""
 
     game: str
     seat: int | None
     state: dict[str, Any]
+    chat: tuple[Said, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    """Someone said something in the room."""
+
+    said: Said
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,8 +185,9 @@ class State:
 
 @dataclass(frozen=True, slots=True)
 class Refused:
-    """Your action was refused and changed nothing; ``code`` is the core's (or the room's:
-    ``spectator``, ``not-your-seat``, ``game-over``, ``busy``)."""
+    """Your action (or chat line) was refused and changed nothing; ``code`` is the core's
+    (or the room's: ``spectator``, ``not-your-seat``, ``game-over``, ``busy``,
+    ``internal-error``; for chat ``not-signed-in``, ``chat-rate-limited``)."""
 
     code: str
     message: str
@@ -159,15 +211,23 @@ class Pong:
     ref: Ref = None
 
 
-ServerMessage = Welcome | Events | State | Refused | Error | Pong
+ServerMessage = Welcome | Events | State | Refused | Error | Pong | Chat
 
 
 def encode(message: ServerMessage) -> str:
     """The JSON text of a server message; every one has ``v`` and ``type``."""
     body: dict[str, Any]
     match message:
-        case Welcome(game, seat, state):
-            body = {"type": "welcome", "game": game, "seat": seat, "state": state}
+        case Welcome(game, seat, state, chat):
+            body = {
+                "type": "welcome",
+                "game": game,
+                "seat": seat,
+                "state": state,
+                "chat": [said.to_json() for said in chat],
+            }
+        case Chat(said):
+            body = {"type": "chat", **said.to_json()}
         case Events(seq, action, events, state):
             body = {
                 "type": "events",

@@ -23,6 +23,7 @@ from nardy.core.errors import NardyError
 from nardy.core.match import Match
 from nardy.core.settings import Settings
 from nardy.server import botplay, protocol
+from nardy.server.chat import RoomChat
 from nardy.server.gamedice import RecordingDice, restore_dice, start_dice
 from nardy.server.http import off_loop
 from nardy.server.lobby import seats_view
@@ -33,13 +34,20 @@ QUEUE_LIMIT = 256
 """Messages a member may fall behind by before the room drops their socket."""
 
 
+_CHAT_REFUSALS = {
+    "not-signed-in": "sign in (or play as a guest) to chat",
+    "chat-rate-limited": "too many chat lines; wait a little",
+}
+
+
 class Member:
     """Someone in a room: a player's seat (0 or 1) or a spectator (None), and the queue of
     encoded messages their socket's writer sends."""
 
-    def __init__(self, user_id: int | None, seat: int | None) -> None:
+    def __init__(self, user_id: int | None, seat: int | None, username: str | None = None) -> None:
         self.user_id = user_id
         self.seat = seat
+        self.username = username
         self.queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE_LIMIT)
 
     def send(self, message: protocol.ServerMessage) -> None:
@@ -77,6 +85,7 @@ class Room:
         self.members: set[Member] = set()
         self.lock = asyncio.Lock()
         self.names: tuple[str | None, str | None] = (None, None)
+        self.chat = RoomChat()
         self._bot_task: asyncio.Task[None] | None = None
 
     @property
@@ -109,11 +118,22 @@ class Room:
     def join(self, member: Member) -> None:
         """Someone enters the room and gets the whole state."""
         self.members.add(member)
-        member.send(protocol.Welcome(self.id, member.seat, self.state()))
+        chat = self.chat.history(member.user_id, member.seat, self.over)
+        member.send(protocol.Welcome(self.id, member.seat, self.state(), chat))
 
     def leave(self, member: Member) -> None:
         """Someone's socket closed."""
         self.members.discard(member)
+
+    def say(self, member: Member, text: str, ref: protocol.Ref = None) -> protocol.Refused | None:
+        """A chat line from a member, to everyone who may hear it."""
+        said = self.chat.say(member.user_id, member.username, member.seat, text)
+        if isinstance(said, str):
+            return protocol.Refused(said, _CHAT_REFUSALS[said], ref)
+        for listener in list(self.members):
+            if self.chat.hears(listener.user_id, listener.seat, said, self.over):
+                listener.send(protocol.Chat(said))
+        return None
 
     def broadcast(self, message: protocol.ServerMessage) -> None:
         """Send a message to everyone in the room."""

@@ -38,7 +38,9 @@ async def game_socket(websocket: WebSocket) -> None:
         return
     await websocket.accept()
     member = Member(
-        None if user is None else user.id, None if user is None else room.row.seat_of(user.id)
+        None if user is None else user.id,
+        None if user is None else room.row.seat_of(user.id),
+        None if user is None else user.username,
     )
     room.join(member)
     writer = asyncio.create_task(_write(websocket, member))
@@ -94,6 +96,13 @@ async def _read(websocket: WebSocket, room: Room, member: Member) -> None:
             case protocol.SyncMessage(ref):
                 member.send(protocol.State(room.state(), ref))
             case protocol.PingMessage(ref):
+                member.send(protocol.Pong(ref))
+            case protocol.ChatMessage(text, ref):
+                refused = room.say(member, text, ref)
+                if refused is not None:
+                    member.send(refused)
+            case protocol.MuteMessage(muted, ref):
+                room.chat.mute(member.user_id, muted)
                 member.send(protocol.Pong(ref))
 
 
