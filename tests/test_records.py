@@ -11,6 +11,7 @@ import copy
 import json
 import random
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,7 @@ import pytest
 from gameutil import rewritten
 
 from nardy.core import NotationError
-from nardy.core.dice import SeededDice
+from nardy.core.dice import Dice, SeededDice
 from nardy.core.game import Phase
 from nardy.core.log import condensed
 from nardy.core.match import Match
@@ -37,16 +38,18 @@ def play_match(
     doubles: float = 0.03,
     resigns: float = 0.004,
     players: tuple[str, str] = ("Alice", "Bob"),
+    game_dice: Callable[[int], Dice] | None = None,
 ) -> Match:
     """A match (or session) of random legal actions: each decision drawn from ``seed``,
     the dice from ``SeededDice(seed)``. ``doubles`` and ``resigns`` are the chances of a
     double or a resignation (a surrender in long nardy) at a turn's start; half as many
     resign after rolling; doubles are taken 3 times in 4, beavered 1 in 4 where allowed,
-    resignations accepted half the time."""
+    resignations accepted half the time. ``game_dice(i)``, if given, is game i's own dice
+    (as a server gives each game fair dice)."""
     rng = random.Random(seed)
     match = Match(settings, SeededDice(seed), players=players)
     while not match.over and len(match.games) < max_games:
-        game = match.new_game()
+        game = match.new_game(dice=game_dice(len(match.games)) if game_dice else None)
         if game.phase is Phase.OPENING:
             game.roll_opening()
         while not game.over:

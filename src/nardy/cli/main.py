@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from nardy.cli import analysis, engine, play, records, selfplay, serve
+from nardy.cli import analysis, engine, play, records, selfplay, serve, verify_dice
 from nardy.cli.options import die
 from nardy.core import NardyError, Play, Position, variant, variants
 from nardy.notation import decode_match_id, parse_position, parse_xgid, position_id
@@ -93,6 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     analysis.add_parsers(sub)
     engine.add_parser(sub)
     serve.add_parser(sub)
+    verify_dice.add_parser(sub)
     return parser
 
 

@@ -20,8 +20,9 @@ from nardy.core import NardyError, NotationError
 from nardy.core import actions as act
 from nardy.core.dice import FixedDice
 from nardy.core.events import event_from_json
+from nardy.core.fair_dice import FairDice, RevealedDice
 from nardy.core.game import Cube, Game, Phase, TurnRecord
-from nardy.core.log import condensed, replay_log
+from nardy.core.log import condensed, replay_log, rolled_dice
 from nardy.core.match import Match
 from nardy.core.settings import Settings
 from nardy.notation.position_id import position_from_id, position_id
@@ -62,6 +63,8 @@ def game_record(
     if game.start_cube != (1, None):  # a cube chosen for the start (RULES.md 4)
         record["start-cube"] = list(game.start_cube)
     record["turns"] = [_turn(t) for t in game.records]
+    if isinstance(game.dice_source, FairDice):  # the server seed only once the game is over
+        record["dice"] = game.dice_source.block(reveal=game.over)
     if game.result is not None:
         record["end"] = _end(game)
     record["log"] = [event.to_json() for event in condensed(game.log)]
@@ -118,7 +121,7 @@ def replay(record: dict[str, Any]) -> Game:
     not match what the replay reaches, raises :class:`NotationError` naming the turn.
     """
     try:
-        return _replay(record)
+        return _with_fair_dice(record, _replay(record))
     except NotationError:
         raise
     except NardyError as exc:  # settings, a start position or dice the rules refuse
@@ -152,19 +155,44 @@ def _check_first_player(record: dict[str, Any], game: Game) -> None:
         )
 
 
+def record_dice(record: dict[str, Any]) -> list[int]:
+    """Every die a record's game rolled, in the order rolled: each opening roll (player 0's
+    die, then player 1's), then each roll of a turn. Version 2 reads them from the log;
+    version 1 from ``opening`` and the turns, where a first turn that plays the opening dice
+    and a chosen double (acey-deucey) roll nothing. Malformed records raise the errors of
+    the JSON's types (:func:`replay` turns them into :class:`NotationError`)."""
+    if "log" in record:
+        return rolled_dice([event_from_json(e) for e in record["log"]])
+    settings = Settings.from_dict({**record["settings"], "variant": record["variant"]})
+    values = [d for roll in record.get("opening", []) for d in roll]
+    plays_opening = bool(values) and settings.resolve().rules.opening_dice_played
+    plays_opening = plays_opening and settings.opening == "use-opening-dice"
+    for i, turn in enumerate(record["turns"]):
+        if "dice" in turn and not turn.get("chosen") and not (plays_opening and i == 0):
+            values.extend(turn["dice"])
+    return values
+
+
+def _with_fair_dice(record: dict[str, Any], game: Game) -> Game:
+    """A game with verifiable dice, revealed: its rolls must be the seeds' (docs/dice.md),
+    and the game keeps the dice, so that its record written again has the same block."""
+    if "server-seed" not in record.get("dice", {}):
+        return game
+    revealed = RevealedDice.from_block(record["dice"])
+    dice = record_dice(record)
+    problems = revealed.check(dice)
+    if problems:
+        raise NotationError(f"the record's dice are not its seeds': {problems[0]}")
+    game.dice_source = FairDice(revealed.seeds, dealt=len(dice))
+    return game
+
+
 def _replay(record: dict[str, Any]) -> Game:
     if "log" in record:
         return _replay_log(record)
-    settings = Settings.from_dict({**record["settings"], "variant": record["variant"]})
     turns = record["turns"]
     opening = [tuple(r) for r in record.get("opening", [])]
-    values = [d for roll in opening for d in roll]
-    plays_opening = bool(opening) and settings.resolve().rules.opening_dice_played
-    plays_opening = plays_opening and settings.opening == "use-opening-dice"
-    for i, turn in enumerate(turns):
-        if "dice" in turn and not turn.get("chosen") and not (plays_opening and i == 0):
-            values.extend(turn["dice"])
-    game = _start(record, FixedDice(values))
+    game = _start(record, FixedDice(record_dice(record)))
     if opening:
         game.apply(act.RollOpening(0))
         _check_first_player(record, game)
