@@ -73,7 +73,17 @@ class MuteMessage:
     ref: Ref = None
 
 
-ClientMessage = ActionMessage | SyncMessage | PingMessage | ChatMessage | MuteMessage
+@dataclass(frozen=True, slots=True)
+class SeedMessage:
+    """A player's own seed for the dice of the game about to start: ``{"type": "seed",
+    "seed": "k3J9..."}`` (docs/dice.md: 1-64 printable ASCII characters, before its first
+    roll)."""
+
+    seed: str
+    ref: Ref = None
+
+
+ClientMessage = ActionMessage | SyncMessage | PingMessage | ChatMessage | MuteMessage | SeedMessage
 CHAT_LENGTH = 300
 
 _FIELDS: dict[str, frozenset[str]] = {
@@ -82,6 +92,7 @@ _FIELDS: dict[str, frozenset[str]] = {
     "ping": frozenset({"type", "ref"}),
     "chat": frozenset({"type", "ref", "text"}),
     "mute": frozenset({"type", "ref", "muted"}),
+    "seed": frozenset({"type", "ref", "seed"}),
 }
 
 
@@ -125,6 +136,11 @@ def parse(data: str | bytes) -> ClientMessage:
         if type(muted) is not bool:
             raise ProtocolError("malformed", "muted is true or false", ref)
         return MuteMessage(muted, ref)
+    if kind == "seed":
+        seed = obj.get("seed")
+        if not isinstance(seed, str):
+            raise ProtocolError("malformed", "seed is a string", ref)
+        return SeedMessage(seed, ref)
     if kind == "sync":
         return SyncMessage(ref)
     return PingMessage(ref)

@@ -20,14 +20,14 @@ from typing import Any
 
 from nardy.core.actions import action_from_json
 from nardy.core.errors import NardyError
+from nardy.core.fair_dice import FairDice
 from nardy.core.match import Match
 from nardy.core.settings import Settings
-from nardy.server import botplay, protocol
+from nardy.server import botplay, gamedice, protocol
 from nardy.server.chat import RoomChat
-from nardy.server.gamedice import RecordingDice, restore_dice, start_dice
 from nardy.server.http import off_loop
 from nardy.server.lobby import seats_view
-from nardy.server.store import ConflictError, GameRow, LoggedAction, Store
+from nardy.server.store import ConflictError, GameRow, Store
 
 log = logging.getLogger(__name__)
 QUEUE_LIMIT = 256
@@ -80,8 +80,9 @@ class Room:
         self.row = row
         self.match = match
         self.seq = row.seq
-        # The match as last committed: what a failed commit goes back to.
+        # The match and its dice as last committed: what a failed commit goes back to.
         self.committed = None if match is None else match.snapshot()
+        self.committed_dice = None if match is None else gamedice.dice_state(match)
         self.members: set[Member] = set()
         self.lock = asyncio.Lock()
         self.names: tuple[str | None, str | None] = (None, None)
@@ -108,11 +109,13 @@ class Room:
             "match": None,
             "awaiting": None,
             "score": None,
+            "dice": None,
         }
         if self.match is not None:
             state["match"] = self.match.snapshot()
             state["awaiting"] = self.match.awaiting().to_json()
             state["score"] = list(self.match.score)
+            state["dice"] = gamedice.public(self.match)
         return state
 
     def join(self, member: Member) -> None:
@@ -157,30 +160,30 @@ class Room:
                 return protocol.Refused("wrong-phase", "the game has not started", ref)
             if self.over:
                 return protocol.Refused("game-over", "the game is over", ref)
-            dice = self.dice
-            dice.take()
             try:
                 parsed = action_from_json({**action, "player": seat})
                 events = self.match.apply(parsed)
+                gamedice.prepare_next(self.match, self.id)
             except NardyError as exc:
-                dice.take()
                 return protocol.Refused(exc.code.value, str(exc), ref)
             except Exception:  # a bug in the core must not take the room down
                 log.exception("game %s: the core failed on %r", self.id, action)
                 self._rebuild()
                 return protocol.Refused("internal-error", "the server could not apply this", ref)
-            logged = LoggedAction(parsed.to_json(), [e.to_json() for e in events], dice.take())
+            encoded_action = parsed.to_json()
+            encoded_events = [e.to_json() for e in events]
             snapshot = self.match.snapshot()
+            dice = gamedice.dice_state(self.match)
             result = self._result() if self.match.over else None
             try:
                 await off_loop(
                     self.rooms.store.append_action,
                     self.id,
                     self.seq,
-                    logged.action,
-                    logged.events,
-                    logged.dice,
+                    encoded_action,
+                    encoded_events,
                     snapshot,
+                    dice,
                     result,
                 )
             except Exception as exc:
@@ -189,24 +192,46 @@ class Room:
                     log.exception("game %s: the action could not be stored", self.id)
                 self._rebuild()
                 return protocol.Refused("busy", "the action could not be stored; try again", ref)
-            self.committed = snapshot
+            self.committed, self.committed_dice = snapshot, dice
             self.seq += 1
-            encoded_action, encoded_events = logged.action, logged.events
             self.broadcast(protocol.Events(self.seq, encoded_action, encoded_events, self.state()))
             if result is not None:
                 await self.rooms.finished(self)
         self.schedule_bot()
         return None
 
-    @property
-    def dice(self) -> RecordingDice:
-        assert self.match is not None and isinstance(self.match.dice, RecordingDice)
-        return self.match.dice
-
     def _rebuild(self) -> None:
         """Back to the last committed state (an action failed half-way or was not stored)."""
-        assert self.committed is not None
-        self.match = Match.restore(self.committed, dice=self.dice)
+        assert self.committed is not None and self.committed_dice is not None
+        self.match = gamedice.restore(self.committed, self.committed_dice)
+
+    async def contribute(
+        self, seat: int | None, seed: str, ref: protocol.Ref = None
+    ) -> protocol.Refused | None:
+        """A player's own seed for the dice of the game under way (or of the first game),
+        accepted before its first roll only; stored, then shown to everyone."""
+        if seat is None:
+            return protocol.Refused("spectator", "spectators watch; they cannot act", ref)
+        async with self.lock:
+            if self.match is None or self.over:
+                return protocol.Refused("wrong-phase", "no game is waiting for its dice", ref)
+            target = gamedice.seed_target(self.match)
+            trial = FairDice.from_state(target.state())
+            try:
+                trial.contribute(seat, seed)
+            except NardyError as exc:
+                return protocol.Refused(exc.code.value, str(exc), ref)
+            target.contribute(seat, seed)
+            dice = gamedice.dice_state(self.match)
+            try:
+                await off_loop(self.rooms.store.set_dice, self.id, dice)
+            except Exception:
+                log.exception("game %s: a client seed could not be stored", self.id)
+                self._rebuild()
+                return protocol.Refused("busy", "the seed could not be stored; try again", ref)
+            self.committed_dice = dice
+            self.broadcast(protocol.State(self.state()))
+        return None
 
     def _result(self) -> dict[str, Any]:
         assert self.match is not None
@@ -323,17 +348,19 @@ class Rooms:
     async def _match(self, row: GameRow) -> Match:
         """The match of a started game: restored from the snapshot committed with its last
         action (nothing re-rolled), or new before the first action."""
-        if row.dice is None:
-            source, state = start_dice(row.id)
-            # The dice source's commitment is kept before the first roll can be made.
-            await off_loop(self.store.set_dice, row.id, state)
-        else:
-            source = restore_dice(row.dice)
-        dice = RecordingDice(source)
-        if row.snapshot is not None:
-            return Match.restore(dict(row.snapshot), dice=dice)
+        if row.snapshot is not None and row.dice is not None:
+            return gamedice.restore(row.snapshot, row.dice)
         settings = Settings.from_dict(dict(row.settings))
-        return Match(settings, dice=dice, players=await self._players(row))
+        match = Match(settings, players=await self._players(row))
+        match.dice = (
+            gamedice.first_dice(row.id)
+            if row.dice is None
+            else FairDice.from_state(row.dice["next"])
+        )
+        if row.dice is None:
+            # The first game's commitment is kept before its first roll can be made.
+            await off_loop(self.store.set_dice, row.id, gamedice.dice_state(match))
+        return match
 
     async def started(self, row: GameRow) -> None:
         """A waiting game found its players: its room (if anyone waits in it) starts."""
@@ -345,6 +372,7 @@ class Rooms:
             room.row = row
             room.match = await self._match(row)
             room.committed = room.match.snapshot()
+            room.committed_dice = gamedice.dice_state(room.match)
             room.seq = row.seq
             room.names = await self._names(row)
             for member in room.members:

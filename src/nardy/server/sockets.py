@@ -101,6 +101,10 @@ async def _read(websocket: WebSocket, room: Room, member: Member) -> None:
                 refused = room.say(member, text, ref)
                 if refused is not None:
                     member.send(refused)
+            case protocol.SeedMessage(seed, ref):
+                refused = await room.contribute(member.seat, seed, ref)
+                if refused is not None:
+                    member.send(refused)
             case protocol.MuteMessage(muted, ref):
                 room.chat.mute(member.user_id, muted)
                 member.send(protocol.Pong(ref))

@@ -2,8 +2,8 @@
 
 Every method is synchronous and runs one transaction; the web layer calls them from a worker
 thread so that the event loop never waits on the disk. The action log is the truth of a game:
-:meth:`Store.append_action` writes an action, its events, the dice it drew and the snapshot
-after it in one transaction, and refuses it when another writer got there first (``seq``
+:meth:`Store.append_action` writes an action, its events, the snapshot and the dice after it
+in one transaction, and refuses it when another writer got there first (``seq``
 moved), so the database serialises each game's actions even with several processes.
 """
 
@@ -122,12 +122,11 @@ class GameRow:
 
 @dataclass(frozen=True, slots=True)
 class LoggedAction:
-    """An accepted action in the log: the action and its events (the core's wire forms) and
-    the dice drawn while it was applied."""
+    """An accepted action in the log: the action and its events (the core's wire forms; the
+    events carry every roll)."""
 
     action: dict[str, Any]
     events: list[dict[str, Any]]
-    dice: list[int]
 
 
 def _game(row: sa.Row[Any]) -> GameRow:
@@ -384,8 +383,8 @@ class Store:
             return _game(c.execute(games.select().where(games.c.id == game_id)).one())
 
     def set_dice(self, game_id: str, dice: Mapping[str, Any]) -> None:
-        """Keep the state of the game's dice source (its secret seed and commitment) before
-        the first roll."""
+        """Keep the state of the game's dice (secret seeds, commitments, client seeds): before
+        the first roll, and when a player adds a seed."""
         with self._write() as c:
             c.execute(games.update().where(games.c.id == game_id).values(dice=dict(dice)))
 
@@ -431,15 +430,15 @@ class Store:
         seq: int,
         action: Mapping[str, Any],
         events: Sequence[Mapping[str, Any]],
-        dice: Sequence[int],
         snapshot: Mapping[str, Any],
+        dice: Mapping[str, Any],
         result: Mapping[str, Any] | None = None,
     ) -> None:
-        """Commit action number ``seq + 1`` with its events, the dice drawn while applying
-        it and the snapshot after it, and the result when it ended the match;
+        """Commit action number ``seq + 1`` with its events, the snapshot and the dice
+        source's state after it, and the result when it ended the match;
         :class:`ConflictError` if the game is no longer at ``seq`` (another process accepted
         an action first) or no longer being played."""
-        values: dict[str, Any] = {"seq": seq + 1, "snapshot": dict(snapshot)}
+        values: dict[str, Any] = {"seq": seq + 1, "snapshot": dict(snapshot), "dice": dict(dice)}
         if result is not None:
             values.update(status="finished", result=dict(result), finished_at=now())
         with self._write() as c:
@@ -456,7 +455,6 @@ class Store:
                     seq=seq + 1,
                     action=dict(action),
                     events=[dict(e) for e in events],
-                    dice=list(dice),
                     created_at=now(),
                 )
             )
@@ -465,11 +463,11 @@ class Store:
         """Every accepted action of the game, in order."""
         with self.engine.connect() as c:
             rows = c.execute(
-                sa.select(actions.c.action, actions.c.events, actions.c.dice)
+                sa.select(actions.c.action, actions.c.events)
                 .where(actions.c.game_id == game_id)
                 .order_by(actions.c.seq)
             )
-            return [LoggedAction(dict(a), list(e), list(d)) for a, e, d in rows]
+            return [LoggedAction(dict(a), list(e)) for a, e in rows]
 
     # -- ratings -----------------------------------------------------------------------------
 

@@ -68,8 +68,6 @@ actions = sa.Table(
     sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
     sa.Column("action", sa.JSON, nullable=False),
     sa.Column("events", sa.JSON, nullable=False),
-    # The dice drawn while applying it: replayed, they rebuild the game without re-rolling.
-    sa.Column("dice", sa.JSON, nullable=False),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
 )
 

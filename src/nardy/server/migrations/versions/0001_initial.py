@@ -71,7 +71,6 @@ def upgrade() -> None:
         sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
         sa.Column("action", sa.JSON, nullable=False),
         sa.Column("events", sa.JSON, nullable=False),
-        sa.Column("dice", sa.JSON, nullable=False),
         sa.Column("created_at", _WHEN, nullable=False),
     )
     op.create_table(
