@@ -6,6 +6,7 @@ killed with SIGKILL that resumes every game from its last committed action."""
 from __future__ import annotations
 
 import signal
+import time
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,23 @@ def _opening(seats: list[Seat]) -> Seat:
     return next(s for s in seats if s.awaited())
 
 
+def _until_double(seats: list[Seat]) -> Seat:
+    """Play single moves until a seat may double; that seat."""
+    while not any("double" in s.awaited() for s in seats):
+        actor = next(s for s in seats if s.awaited())
+        kinds = actor.awaited()
+        if "move" in kinds:
+            m = actor.state["awaiting"]["moves"][0]
+            action = {"type": "move", "from": m["from"], "to": m["to"]}
+        else:
+            action = {"type": "confirm" if "confirm" in kinds else "roll"}
+        reply = actor.act(action)
+        assert reply["type"] == "events", reply
+        for s in seats:
+            s.until(reply["seq"])
+    return next(s for s in seats if "double" in s.awaited())
+
+
 def test_two_players_play_a_match_to_the_end_and_find_it_in_their_history(
     server: ServerProcess,
 ) -> None:
@@ -62,10 +80,16 @@ def test_two_players_play_a_match_to_the_end_and_find_it_in_their_history(
     assert public(seats[1].state) == public(seats[0].state)  # both heard everything
     final = seats[0].state
     assert final["status"] == "finished" and max(final["score"]) == 1
-    for client in (a, b):
+    winner_seat = 0 if final["score"][0] > final["score"][1] else 1
+    for seat, client in enumerate((a, b)):
         history = client.get("/api/me/games").json()
         assert history[0]["id"] == game and history[0]["status"] == "finished"
         assert history[0]["result"]["score"] == final["score"]
+        # FIBS: two new players at 1500, a 1-point match: 4 * K(5) * sqrt(1) * 0.5 = 10.
+        change = 10.0 if seat == winner_seat else -10.0
+        assert history[0]["rating"] == {"before": 1500.0, "after": 1500.0 + change}
+        profile = client.get(f"/api/users/{client.user['username']}").json()  # type: ignore[index]
+        assert profile["ratings"] == {"backgammon": {"rating": 1500.0 + change, "experience": 1}}
     records = a.get(f"/api/games/{game}/record.json").json()
     assert (len(records) == 1 and records[0]["end"]["winner"] == final["match"] is None) or True
     assert "point match" in a.get(f"/api/games/{game}/record.mat").text
@@ -149,20 +173,8 @@ def test_reconnecting_mid_turn_restores_the_exact_state(server: ServerProcess) -
 def test_a_double_is_taken_or_passed(server: ServerProcess) -> None:
     a, b, game = _start(server, {"match-length": 3})
     seats = _seats(a, b, game)
-    mover = _opening(seats)
-    while "double" not in seats[0].awaited() and "double" not in seats[1].awaited():
-        actor = next(s for s in seats if s.awaited())
-        kinds = actor.awaited()
-        if "move" in kinds:
-            m = actor.state["awaiting"]["moves"][0]
-            action = {"type": "move", "from": m["from"], "to": m["to"]}
-        else:
-            action = {"type": "confirm" if "confirm" in kinds else "roll"}
-        reply = actor.act(action)
-        assert reply["type"] == "events", reply
-        for s in seats:
-            s.until(reply["seq"])
-    doubler = next(s for s in seats if "double" in s.awaited())
+    _opening(seats)
+    doubler = _until_double(seats)
     taker = seats[1 - (doubler.seat or 0)]
     reply = doubler.act({"type": "double"})
     assert reply["type"] == "events"
@@ -175,7 +187,28 @@ def test_a_double_is_taken_or_passed(server: ServerProcess) -> None:
     reply = taker.act({"type": "pass"})
     assert reply["type"] == "events"
     assert reply["state"]["score"][doubler.seat or 0] == 1
-    del mover
+
+
+def test_money_play_rates_each_game_in_its_own_pool(server: ServerProcess) -> None:
+    a, b, game = _start(server, {"match-length": 0})
+    seats = _seats(a, b, game)
+    for number in (1, 2):
+        if any("roll-opening" in s.awaited() for s in seats):
+            _opening(seats)
+        doubler = _until_double(seats)
+        reply = doubler.act({"type": "double"})
+        other = seats[1 - (doubler.seat or 0)]
+        other.until(reply["seq"])
+        reply = other.act({"type": "pass"})
+        assert reply["type"] == "events"
+        for s in seats:
+            s.until(reply["seq"])
+        pools = [
+            c.get(f"/api/users/{c.user['username']}").json()["ratings"]  # type: ignore[index]
+            for c in (a, b)
+        ]
+        assert [p["backgammon-money"]["experience"] for p in pools] == [number, number]
+    assert seats[0].state["status"] == "playing"  # a session goes on until someone leaves
 
 
 def test_a_resignation_is_declined_then_accepted(server: ServerProcess) -> None:
@@ -221,12 +254,12 @@ def test_playing_the_bot(server: ServerProcess) -> None:
     seat = Seat(client, r.json()["id"])
     assert seat.seat == 0
     bot_actions = 0
-    for _ in range(3000):
-        if seat.state["status"] == "finished":
-            break
+    deadline = time.monotonic() + 180
+    while seat.state["status"] != "finished":
+        assert time.monotonic() < deadline, "the game against the bot did not end in 3 minutes"
         kinds = seat.awaited()
         if not kinds:
-            message = seat.next(timeout=60)
+            message = seat.next(timeout=30)
             if message["type"] == "events" and message["action"]["player"] == 1:
                 bot_actions += 1
             continue
@@ -237,7 +270,7 @@ def test_playing_the_bot(server: ServerProcess) -> None:
             action = {"type": "move", "from": m["from"], "to": m["to"]}
         else:
             action = {"type": next(k for k in ("take", "decline", "roll", "confirm") if k in kinds)}
-        reply = seat.act(action, timeout=60)
+        reply = seat.act(action, timeout=30)
         if reply["type"] == "refused":  # the bot rolled the opening first
             assert reply["code"] in ("wrong-phase", "not-your-turn"), reply
     assert seat.state["status"] == "finished"

@@ -152,7 +152,16 @@ async def profile(request: Request) -> Response:
     user = await off_loop(site.store.user_by_name, request.path_params["username"])
     if user is None:
         raise HTTPError(404, "no-such-user", "no user has this name")
-    return JSONResponse(user.public())
+    ratings = await off_loop(site.store.ratings_of, user.id)
+    return JSONResponse(
+        {
+            **user.public(),
+            "ratings": {
+                pool: {"rating": round(r.value, 2), "experience": r.experience}
+                for pool, r in sorted(ratings.items())
+            },
+        }
+    )
 
 
 def routes() -> list[Route]:

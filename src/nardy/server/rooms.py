@@ -27,6 +27,7 @@ from nardy.server import botplay, gamedice, protocol
 from nardy.server.chat import RoomChat
 from nardy.server.http import off_loop
 from nardy.server.lobby import seats_view
+from nardy.server.ratings import rated_outcomes, rating_rule
 from nardy.server.store import ConflictError, GameRow, Store
 
 log = logging.getLogger(__name__)
@@ -87,6 +88,7 @@ class Room:
         self.lock = asyncio.Lock()
         self.names: tuple[str | None, str | None] = (None, None)
         self.chat = RoomChat()
+        self.rated = 0  # the outcomes of this game already rated (nardy.server.ratings)
         self._bot_task: asyncio.Task[None] | None = None
 
     @property
@@ -194,11 +196,35 @@ class Room:
                 return protocol.Refused("busy", "the action could not be stored; try again", ref)
             self.committed, self.committed_dice = snapshot, dice
             self.seq += 1
+            await self.rate()
             self.broadcast(protocol.Events(self.seq, encoded_action, encoded_events, self.state()))
             if result is not None:
                 await self.rooms.finished(self)
         self.schedule_bot()
         return None
+
+    async def rate(self) -> None:
+        """Rate what the match has decided and is not rated yet: the match once it is won,
+        or each game won in money play (docs/ratings.md). Games against the bot are not
+        rated."""
+        if self.match is None:
+            return
+        outcomes = rated_outcomes(self.match)
+        first, second = self.row.seats
+        if first is None or second is None:
+            self.rated = len(outcomes)
+            return
+        rule = rating_rule(self.match.settings)
+        for index in range(self.rated, len(outcomes)):
+            winner, loser = (first, second) if outcomes[index] == 0 else (second, first)
+            try:
+                await off_loop(
+                    self.rooms.store.rate, self.id, index, rule.pool, rule.length, winner, loser
+                )
+            except Exception:  # the game stands; the rating is caught up when the room loads
+                log.exception("game %s: outcome %d could not be rated", self.id, index)
+                return
+            self.rated = index + 1
 
     def _rebuild(self) -> None:
         """Back to the last committed state (an action failed half-way or was not stored)."""
@@ -277,7 +303,11 @@ class Room:
             self.schedule_bot()
             return
         refused = await self.act(seat, action)
-        if refused is not None:
+        if refused is None:
+            return
+        if self.seq != seq:  # the human's action got in first: think again on the new state
+            self.schedule_bot()
+        else:
             log.error("game %s: the bot's %r was refused: %s", self.id, action, refused.message)
 
     def close(self) -> None:
@@ -329,6 +359,8 @@ class Rooms:
             match = await self._match(row)
         room = Room(self, row, match)
         room.names = await self._names(row)
+        room.rated = await off_loop(self.store.rated_outcomes, row.id)
+        await room.rate()  # a crash between a game's end and its rating: rate it now
         return room
 
     async def _players(self, row: GameRow) -> tuple[str, str]:

@@ -21,6 +21,7 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 
+from nardy.server.ratings import Rating, rate_match
 from nardy.server.tables import actions, games, metadata, rating_changes, ratings, users
 from nardy.server.tables import sessions as sessions_table
 
@@ -471,25 +472,87 @@ class Store:
 
     # -- ratings -----------------------------------------------------------------------------
 
-    def rating(self, user_id: int, variant: str) -> tuple[float, int] | None:
-        """The user's rating and experience in a variant, if rated there yet."""
-        with self.engine.connect() as c:
-            row = c.execute(
-                sa.select(ratings.c.rating, ratings.c.experience).where(
-                    ratings.c.user_id == user_id, ratings.c.variant == variant
-                )
-            ).first()
-            return None if row is None else (float(row[0]), int(row[1]))
-
-    def rating_changes_of(self, game_id: str) -> dict[int, tuple[float, float]]:
-        """Each rated player's rating before and after this game."""
+    def ratings_of(self, user_id: int) -> dict[str, Rating]:
+        """The user's rating in each pool where they have played a rated game."""
         with self.engine.connect() as c:
             rows = c.execute(
-                sa.select(
-                    rating_changes.c.user_id, rating_changes.c.before, rating_changes.c.after
-                ).where(rating_changes.c.game_id == game_id)
+                sa.select(ratings.c.pool, ratings.c.rating, ratings.c.experience).where(
+                    ratings.c.user_id == user_id
+                )
             )
-            return {int(u): (float(b), float(a)) for u, b, a in rows}
+            return {str(p): Rating(float(r), int(e)) for p, r, e in rows}
+
+    def rated_outcomes(self, game_id: str) -> int:
+        """How many outcomes of this game have been rated."""
+        with self.engine.connect() as c:
+            count = c.execute(
+                sa.select(sa.func.count(sa.distinct(rating_changes.c.outcome))).where(
+                    rating_changes.c.game_id == game_id
+                )
+            ).scalar_one()
+            return int(count)
+
+    def rate(
+        self, game_id: str, outcome: int, pool: str, length: int, winner: int, loser: int
+    ) -> None:
+        """Rate outcome ``outcome`` of a game (``winner`` beat ``loser`` over ``length``
+        points, in ``pool``), once: both ratings and both changes in one transaction."""
+        with self._write() as c:
+            done = c.execute(
+                sa.select(sa.func.count())
+                .select_from(rating_changes)
+                .where(rating_changes.c.game_id == game_id, rating_changes.c.outcome == outcome)
+            ).scalar_one()
+            if done:
+                return
+            current = {}
+            for user in (winner, loser):
+                row = c.execute(
+                    sa.select(ratings.c.rating, ratings.c.experience).where(
+                        ratings.c.user_id == user, ratings.c.pool == pool
+                    )
+                ).first()
+                current[user] = None if row is None else Rating(float(row[0]), int(row[1]))
+            change = rate_match(current[winner] or Rating(), current[loser] or Rating(), length)
+            for user, after in ((winner, change.winner), (loser, change.loser)):
+                before = current[user]
+                if before is None:
+                    c.execute(
+                        ratings.insert().values(
+                            user_id=user, pool=pool, rating=after.value, experience=after.experience
+                        )
+                    )
+                else:
+                    c.execute(
+                        ratings.update()
+                        .where(ratings.c.user_id == user, ratings.c.pool == pool)
+                        .values(rating=after.value, experience=after.experience)
+                    )
+                c.execute(
+                    rating_changes.insert().values(
+                        game_id=game_id,
+                        user_id=user,
+                        outcome=outcome,
+                        pool=pool,
+                        before=(before or Rating()).value,
+                        after=after.value,
+                    )
+                )
+
+    def rating_changes_of(self, game_id: str) -> dict[int, tuple[float, float]]:
+        """Each rated player's rating before the game's first rated outcome and after its
+        last."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                sa.select(rating_changes.c.user_id, rating_changes.c.before, rating_changes.c.after)
+                .where(rating_changes.c.game_id == game_id)
+                .order_by(rating_changes.c.outcome)
+            )
+            changes: dict[int, tuple[float, float]] = {}
+            for user, before, after in rows:
+                first = changes.get(int(user), (float(before), 0.0))[0]
+                changes[int(user)] = (first, float(after))
+            return changes
 
 
 __all__ = ["ConflictError", "GameRow", "Store", "StoreError", "User", "metadata", "migrate"]
