@@ -86,5 +86,6 @@ def run(args: argparse.Namespace) -> int:
         workers=config.workers,
         log_level="warning",
         ws_max_size=64 * 1024,
+        timeout_graceful_shutdown=5,  # open game sockets do not hold a restart up
     )
     return 0
