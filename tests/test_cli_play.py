@@ -842,3 +842,29 @@ def test_one_default_level_and_the_heuristic_where_there_is_no_net(
     assert "Note: Acey-deucey has no trained net yet: the bot plays as the heuristic bot" in out
     code, out, _ = play(monkeypatch, capsys, ["quit"], "--record", path)
     assert code == 0 and "Note:" not in out
+
+
+def test_a_star_where_nothing_is_hit_is_refused(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """NOTATION.md: ``*`` marks a hit. Typed at the terminal where nothing is hit, as a whole
+    play or as single moves (long nardy included), it is refused and nothing is moved; a
+    refusal of a starred move keeps its star."""
+    path = tmp_path / "s.jsonl"
+    args = ["--dice", "6", "4", "--seed", "3", "--bot", "heuristic", "--record", str(path)]
+    lines = ["24/18* 13/9*", "24/18*", "24/14*", "24/18 13/9", "", "quit"]
+    code, out, _ = play(monkeypatch, capsys, lines, *args)
+    assert code == 0
+    assert "You: move> 24/18* 13/9*\n  '24/18* 13/9*' marks a hit (*) on 9, 18" in out
+    assert "You: move> 24/18*\n  '24/18*' marks a hit (*) on 18, but nothing is hit" in out
+    assert "You: move> 24/14*\n  '24/14*' marks a hit (*) on 14" in out
+    assert out.count("Moved ") == 1 and "Moved 24/18 13/9: Enter confirms it" in out
+    assert records(path)[0]["turns"][0]["play"] == "24/18 13/9"  # type: ignore[index]
+
+    args = ["--variant", "long", "--dice", "6", "5", "--seed", "3", "--bot", "heuristic"]
+    lines = ["24/18*", "24/13*", "quit"]
+    code, out, _ = play(monkeypatch, capsys, lines, *args, "--record", str(path))
+    assert code == 0
+    assert "You: move> 24/18*\n  '24/18*' marks a hit (*) on 18, but nothing is hit" in out
+    assert "You: move> 24/13*\n  '24/13*' marks a hit (*) on 13" in out
+    assert "Moved " not in out

@@ -613,14 +613,24 @@ class Terminal(abc.ABC):
                     raise IllegalPlayError(f"{play} cannot be made one move at a time")
                 return
         segments = parse_moves(text)
+        before = len(game.moves_made)
         try:
             for segment in segments:
                 if not walk(game, seat, segment.start, segment.end):
-                    self._refuse(game, seat, Move(segment.start, segment.end))
+                    self._refuse(game, seat, Move(segment.start, segment.end, segment.starred))
         except NardyError:
             if whole_error is None or len(segments) < 2:
                 raise
             raise self._play_refusal(seat, text) from None
+        # A star marks a hit (NOTATION.md): one where the moves hit nothing misreads the
+        # position, as the whole-play reader says too, so the moves are not kept.
+        hits = {move.end for move in game.moves_made[before:] if move.hit}
+        unhit = sorted({s.end for s in segments if s.starred} - hits)
+        if unhit:
+            points = ", ".join(map(str, unhit))
+            raise IllegalPlayError(
+                f"{text!r} marks a hit (*) on {points}, but nothing is hit there"
+            )
 
     def _play_refusal(self, seat: Seat, text: str) -> NardyError:
         """The game's own refusal of ``text`` as a whole play from the start of the turn,
