@@ -868,3 +868,28 @@ def test_a_star_where_nothing_is_hit_is_refused(
     assert "You: move> 24/18*\n  '24/18*' marks a hit (*) on 18, but nothing is hit" in out
     assert "You: move> 24/13*\n  '24/13*' marks a hit (*) on 13" in out
     assert "Moved " not in out
+
+
+def test_a_refused_hop_names_the_rule_that_stops_it_on_the_way(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A move over several dice is refused with the rule that stops its first blocked step:
+    the head rule in long nardy (RULES.md 3.2: 24/22 with 1-1 after 24/23), entering from the
+    bar first in backgammon (RULES.md 1.2: 13/7 with 3-3), not "no die of 2"."""
+    args = ["--variant", "long", "--dice", "1", "1", "--seed", "3", "--bot", "heuristic"]
+    lines = ["24/23", "24/22", "quit"]
+    code, out, _ = play(monkeypatch, capsys, lines, *args, "--record", str(tmp_path / "l.jsonl"))
+    assert code == 0
+    refused = out[out.index("You: move> 24/22\n") :].splitlines()[1]
+    assert refused.endswith(
+        "(1-1: 24/23: the head rule: only one checker leaves the head per turn (RULES.md 3.2))"
+    )
+    assert "no die of" not in refused
+
+    barred = position("backgammon", {25: 1, 24: 1, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5})
+    args = ["--position", position_id(barred), "--dice", "3", "3", "--bot", "heuristic"]
+    lines = ["13/7", "quit"]
+    code, out, _ = play(monkeypatch, capsys, lines, *args, "--record", str(tmp_path / "b.jsonl"))
+    assert code == 0
+    refused = out[out.index("You: move> 13/7\n") :].splitlines()[1]
+    assert refused.endswith("(3-3: 13/10: enter from the bar first (RULES.md 1.2))")
