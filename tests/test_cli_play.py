@@ -94,6 +94,21 @@ def play(
     return code, out, err
 
 
+def answer(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    args: list[str],
+    typed: list[str],
+) -> str:
+    """The terminal's answer to the last line of ``typed`` (the earlier lines typed first) at
+    the move prompt of ``nardy play ARGS``."""
+    record = str(tmp_path / "answer.jsonl")
+    code, out, _ = play(monkeypatch, capsys, [*typed, "quit"], *args, "--record", record)
+    assert code == 0
+    return out[out.index(f"You: move> {typed[-1]}\n") :].splitlines()[1]
+
+
 def records(path: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
@@ -712,10 +727,7 @@ def test_refusals_say_the_dice_as_shown_and_the_games_reason(
     # Backgammon with a checker on the bar: the whole play is refused with the rule.
     barred = position("backgammon", {25: 1, 24: 1, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5})
     args = ["--position", position_id(barred), "--dice", "3", "5", "--bot", "heuristic"]
-    lines = ["13/8 13/10", "quit"]
-    code, out, _ = play(monkeypatch, capsys, lines, *args, "--record", str(tmp_path / "b.jsonl"))
-    assert code == 0
-    refused = out[out.index("You: move> 13/8 13/10\n") :].splitlines()[1]
+    refused = answer(monkeypatch, capsys, tmp_path, args, ["13/8 13/10"])
     assert refused.startswith("  '13/8 13/10' is not a legal play of 5-3")
     assert "bar" in refused and "3-5" not in refused
 
@@ -877,10 +889,7 @@ def test_a_refused_hop_names_the_rule_that_stops_it_on_the_way(
     the head rule in long nardy (RULES.md 3.2: 24/22 with 1-1 after 24/23), entering from the
     bar first in backgammon (RULES.md 1.2: 13/7 with 3-3), not "no die of 2"."""
     args = ["--variant", "long", "--dice", "1", "1", "--seed", "3", "--bot", "heuristic"]
-    lines = ["24/23", "24/22", "quit"]
-    code, out, _ = play(monkeypatch, capsys, lines, *args, "--record", str(tmp_path / "l.jsonl"))
-    assert code == 0
-    refused = out[out.index("You: move> 24/22\n") :].splitlines()[1]
+    refused = answer(monkeypatch, capsys, tmp_path, args, ["24/23", "24/22"])
     assert refused.endswith(
         "(1-1: 24/23: the head rule: only one checker leaves the head per turn (RULES.md 3.2))"
     )
@@ -888,8 +897,5 @@ def test_a_refused_hop_names_the_rule_that_stops_it_on_the_way(
 
     barred = position("backgammon", {25: 1, 24: 1, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5})
     args = ["--position", position_id(barred), "--dice", "3", "3", "--bot", "heuristic"]
-    lines = ["13/7", "quit"]
-    code, out, _ = play(monkeypatch, capsys, lines, *args, "--record", str(tmp_path / "b.jsonl"))
-    assert code == 0
-    refused = out[out.index("You: move> 13/7\n") :].splitlines()[1]
+    refused = answer(monkeypatch, capsys, tmp_path, args, ["13/7"])
     assert refused.endswith("(3-3: 13/10: enter from the bar first (RULES.md 1.2))")
