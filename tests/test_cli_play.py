@@ -184,8 +184,10 @@ def first_turn(
     lines: list[str],
     *extra: str,
 ) -> tuple[str, list[dict[str, object]]]:
-    """The heuristic bot opens (it does not change when the net is retrained)."""
+    """The heuristic bot opens (it does not change when the net is retrained); each session
+    saves to a fresh g.jsonl."""
     path = tmp_path / "g.jsonl"
+    path.unlink(missing_ok=True)  # a session adds its games to those already in the file
     args = ("--seed", str(SEED), "--bot", "heuristic", "--record", str(path))
     code, out, _ = play(monkeypatch, capsys, lines, *args, *extra)
     assert code == 0
@@ -309,6 +311,7 @@ def test_cube_and_resignation_between_two_people(
     # Player 1 offers a gammon, which Player 2 declines, then a single, which is accepted;
     # each offer is made only once Player 1 is sure.
     lines = ["13/6", "", "resign 2", "y", "decline", "resign", "maybe", "y", "accept", ""]
+    path = tmp_path / "resign.jsonl"
     code, out, _ = play(
         monkeypatch,
         capsys,
@@ -749,6 +752,7 @@ def test_move_entry_undo_of_a_hop_dashes_and_bare_points(
     assert "moved 13/" not in out and "no move to undo" not in out
     assert records(path)[0]["turns"][0]["play"] == "24/20 13/8"  # type: ignore[index]
 
+    path = tmp_path / "dashes.jsonl"
     args = ["--dice", "5", "3", "--seed", "3", "--bot", "heuristic", "--record", str(path)]
     lines = ["8-3 6-3", "undo", "undo", "8 3 6 3", "13/10", "", "quit"]
     code, out, _ = play(monkeypatch, capsys, lines, *args)
@@ -899,3 +903,31 @@ def test_a_refused_hop_names_the_rule_that_stops_it_on_the_way(
     args = ["--position", position_id(barred), "--dice", "3", "3", "--bot", "heuristic"]
     refused = answer(monkeypatch, capsys, tmp_path, args, ["13/7"])
     assert refused.endswith("(3-3: 13/10: enter from the bar first (RULES.md 1.2))")
+
+
+def test_a_record_file_keeps_its_games_and_no_other_file_is_written_over(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``--record`` to a file of earlier games adds this session's games after them (a second
+    session loses nothing); a file that holds no game records (a ``.mat``) is refused before
+    the first game and left as it was."""
+    path = tmp_path / "today.jsonl"
+    args = ["--dice", "6", "4", "--seed", "3", "--bot", "heuristic", "--record", str(path)]
+    code, _, _ = play(monkeypatch, capsys, ["24/18 13/9", "", "quit"], *args)
+    assert code == 0
+    first = records(path)
+    assert len(first) == 1
+    code, out, _ = play(monkeypatch, capsys, ["quit"], *args)
+    assert code == 0
+    assert f"Each game is saved to {path} as it ends, after the 1 game already in it." in out
+    assert f"Saved 1 game to {path}." in out
+    second = records(path)
+    assert len(second) == 2 and second[0] == first[0]
+    assert second[1]["turns"] == []
+
+    mat = tmp_path / "match.mat"
+    mat.write_text(" 3 point match\n\n Game 1\n You : 0    Bot : 0\n")
+    code, out, err = play(monkeypatch, capsys, ["quit"], "--record", str(mat))
+    assert code == 2 and out == ""
+    assert "holds something other than game records (JSON lines)" in err
+    assert mat.read_text() == " 3 point match\n\n Game 1\n You : 0    Bot : 0\n"
