@@ -868,9 +868,10 @@ def test_a_star_where_nothing_is_hit_is_refused(
     refusal of a starred move keeps its star."""
     path = tmp_path / "s.jsonl"
     args = ["--dice", "6", "4", "--seed", "3", "--bot", "heuristic", "--record", str(path)]
-    lines = ["24/18* 13/9*", "24/18*", "24/14*", "24/18 13/9", "", "quit"]
+    lines = ["24/18* 13/9*", "24/18*", "24/14*", "24/17*", "24/18 13/9", "", "quit"]
     code, out, _ = play(monkeypatch, capsys, lines, *args)
     assert code == 0
+    assert "You: move> 24/17*\n  24/17* is not a legal move now; legal: " in out
     assert "You: move> 24/18* 13/9*\n  '24/18* 13/9*' marks a hit (*) on 9, 18" in out
     assert "You: move> 24/18*\n  '24/18*' marks a hit (*) on 18, but nothing is hit" in out
     assert "You: move> 24/14*\n  '24/14*' marks a hit (*) on 14" in out

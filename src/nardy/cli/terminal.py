@@ -672,7 +672,14 @@ class Terminal(abc.ABC):
             raise IllegalPlayError(
                 f"{wanted}: the play {made} is complete: press Enter to confirm it, or undo"
             )
-        seat.act(actions.Move, wanted.start, wanted.end)  # refused, with the game's reason
+        try:
+            seat.act(actions.Move, wanted.start, wanted.end)  # refused, with the game's reason
+        except NardyError as refusal:
+            plain, why = str(Move(wanted.start, wanted.end)), str(refusal)
+            if not wanted.hit or not why.startswith(plain):
+                raise
+            # The game names the move without the star typed; say it as it was typed.
+            raise IllegalPlayError(f"{wanted}{why[len(plain) :]}", code=refusal.code) from None
         raise AssertionError(f"{wanted} was made though no walk reached it")  # pragma: no cover
 
     def _hint(self, game: Game, player: int, count: int = HINT_PLAYS) -> str:
