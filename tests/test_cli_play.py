@@ -94,6 +94,21 @@ def play(
     return code, out, err
 
 
+def answer(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    args: list[str],
+    typed: list[str],
+) -> str:
+    """The terminal's answer to the last line of ``typed`` (the earlier lines typed first) at
+    the move prompt of ``nardy play ARGS``."""
+    record = str(tmp_path / "answer.jsonl")
+    code, out, _ = play(monkeypatch, capsys, [*typed, "quit"], *args, "--record", record)
+    assert code == 0
+    return out[out.index(f"You: move> {typed[-1]}\n") :].splitlines()[1]
+
+
 def records(path: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in path.read_text().splitlines()]
 
@@ -169,8 +184,10 @@ def first_turn(
     lines: list[str],
     *extra: str,
 ) -> tuple[str, list[dict[str, object]]]:
-    """The heuristic bot opens (it does not change when the net is retrained)."""
+    """The heuristic bot opens (it does not change when the net is retrained); each session
+    saves to a fresh g.jsonl."""
     path = tmp_path / "g.jsonl"
+    path.unlink(missing_ok=True)  # a session adds its games to those already in the file
     args = ("--seed", str(SEED), "--bot", "heuristic", "--record", str(path))
     code, out, _ = play(monkeypatch, capsys, lines, *args, *extra)
     assert code == 0
@@ -294,6 +311,7 @@ def test_cube_and_resignation_between_two_people(
     # Player 1 offers a gammon, which Player 2 declines, then a single, which is accepted;
     # each offer is made only once Player 1 is sure.
     lines = ["13/6", "", "resign 2", "y", "decline", "resign", "maybe", "y", "accept", ""]
+    path = tmp_path / "resign.jsonl"
     code, out, _ = play(
         monkeypatch,
         capsys,
@@ -712,10 +730,7 @@ def test_refusals_say_the_dice_as_shown_and_the_games_reason(
     # Backgammon with a checker on the bar: the whole play is refused with the rule.
     barred = position("backgammon", {25: 1, 24: 1, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5})
     args = ["--position", position_id(barred), "--dice", "3", "5", "--bot", "heuristic"]
-    lines = ["13/8 13/10", "quit"]
-    code, out, _ = play(monkeypatch, capsys, lines, *args, "--record", str(tmp_path / "b.jsonl"))
-    assert code == 0
-    refused = out[out.index("You: move> 13/8 13/10\n") :].splitlines()[1]
+    refused = answer(monkeypatch, capsys, tmp_path, args, ["13/8 13/10"])
     assert refused.startswith("  '13/8 13/10' is not a legal play of 5-3")
     assert "bar" in refused and "3-5" not in refused
 
@@ -737,6 +752,7 @@ def test_move_entry_undo_of_a_hop_dashes_and_bare_points(
     assert "moved 13/" not in out and "no move to undo" not in out
     assert records(path)[0]["turns"][0]["play"] == "24/20 13/8"  # type: ignore[index]
 
+    path = tmp_path / "dashes.jsonl"
     args = ["--dice", "5", "3", "--seed", "3", "--bot", "heuristic", "--record", str(path)]
     lines = ["8-3 6-3", "undo", "undo", "8 3 6 3", "13/10", "", "quit"]
     code, out, _ = play(monkeypatch, capsys, lines, *args)
@@ -842,3 +858,77 @@ def test_one_default_level_and_the_heuristic_where_there_is_no_net(
     assert "Note: Acey-deucey has no trained net yet: the bot plays as the heuristic bot" in out
     code, out, _ = play(monkeypatch, capsys, ["quit"], "--record", path)
     assert code == 0 and "Note:" not in out
+
+
+def test_a_star_where_nothing_is_hit_is_refused(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """NOTATION.md: ``*`` marks a hit. Typed at the terminal where nothing is hit, as a whole
+    play or as single moves (long nardy included), it is refused and nothing is moved; a
+    refusal of a starred move keeps its star."""
+    path = tmp_path / "s.jsonl"
+    args = ["--dice", "6", "4", "--seed", "3", "--bot", "heuristic", "--record", str(path)]
+    lines = ["24/18* 13/9*", "24/18*", "24/14*", "24/17*", "24/18 13/9", "", "quit"]
+    code, out, _ = play(monkeypatch, capsys, lines, *args)
+    assert code == 0
+    assert "You: move> 24/17*\n  24/17* is not a legal move now; legal: " in out
+    assert "You: move> 24/18* 13/9*\n  '24/18* 13/9*' marks a hit (*) on 9, 18" in out
+    assert "You: move> 24/18*\n  '24/18*' marks a hit (*) on 18, but nothing is hit" in out
+    assert "You: move> 24/14*\n  '24/14*' marks a hit (*) on 14" in out
+    assert out.count("Moved ") == 1 and "Moved 24/18 13/9: Enter confirms it" in out
+    assert records(path)[0]["turns"][0]["play"] == "24/18 13/9"  # type: ignore[index]
+
+    args = ["--variant", "long", "--dice", "6", "5", "--seed", "3", "--bot", "heuristic"]
+    lines = ["24/18*", "24/13*", "quit"]
+    code, out, _ = play(monkeypatch, capsys, lines, *args, "--record", str(path))
+    assert code == 0
+    assert "You: move> 24/18*\n  '24/18*' marks a hit (*) on 18, but nothing is hit" in out
+    assert "You: move> 24/13*\n  '24/13*' marks a hit (*) on 13" in out
+    assert "Moved " not in out
+
+
+def test_a_refused_hop_names_the_rule_that_stops_it_on_the_way(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A move over several dice is refused with the rule that stops its first blocked step:
+    the head rule in long nardy (RULES.md 3.2: 24/22 with 1-1 after 24/23), entering from the
+    bar first in backgammon (RULES.md 1.2: 13/7 with 3-3), not "no die of 2"."""
+    args = ["--variant", "long", "--dice", "1", "1", "--seed", "3", "--bot", "heuristic"]
+    refused = answer(monkeypatch, capsys, tmp_path, args, ["24/23", "24/22"])
+    assert refused.endswith(
+        "(1-1: 24/23: the head rule: only one checker leaves the head per turn (RULES.md 3.2))"
+    )
+    assert "no die of" not in refused
+
+    barred = position("backgammon", {25: 1, 24: 1, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5})
+    args = ["--position", position_id(barred), "--dice", "3", "3", "--bot", "heuristic"]
+    refused = answer(monkeypatch, capsys, tmp_path, args, ["13/7"])
+    assert refused.endswith("(3-3: 13/10: enter from the bar first (RULES.md 1.2))")
+
+
+def test_a_record_file_keeps_its_games_and_no_other_file_is_written_over(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """``--record`` to a file of earlier games adds this session's games after them (a second
+    session loses nothing); a file that holds no game records (a ``.mat``) is refused before
+    the first game and left as it was."""
+    path = tmp_path / "today.jsonl"
+    args = ["--dice", "6", "4", "--seed", "3", "--bot", "heuristic", "--record", str(path)]
+    code, _, _ = play(monkeypatch, capsys, ["24/18 13/9", "", "quit"], *args)
+    assert code == 0
+    first = records(path)
+    assert len(first) == 1
+    code, out, _ = play(monkeypatch, capsys, ["quit"], *args)
+    assert code == 0
+    assert f"Each game is saved to {path} as it ends, after the 1 game already in it." in out
+    assert f"Saved 1 game to {path}." in out
+    second = records(path)
+    assert len(second) == 2 and second[0] == first[0]
+    assert second[1]["turns"] == []
+
+    mat = tmp_path / "match.mat"
+    mat.write_text(" 3 point match\n\n Game 1\n You : 0    Bot : 0\n")
+    code, out, err = play(monkeypatch, capsys, ["quit"], "--record", str(mat))
+    assert code == 2 and out == ""
+    assert "holds something other than game records (JSON lines)" in err
+    assert mat.read_text() == " 3 point match\n\n Game 1\n You : 0    Bot : 0\n"

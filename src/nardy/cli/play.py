@@ -102,8 +102,9 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--record",
         metavar="FILE",
-        help="where to save the games as JSON lines, each as it ends; checked before the "
-        "first game (default nardy-DATE-TIME.jsonl in the current folder)",
+        help="where to save the games as JSON lines, each as it ends, after the games the "
+        "file holds already; checked before the first game (default nardy-DATE-TIME.jsonl in "
+        "the current folder)",
     )
     parser.add_argument(
         "--home",

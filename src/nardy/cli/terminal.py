@@ -108,7 +108,26 @@ def record_problem(path: Path) -> str | None:
         return f"the folder {folder} does not exist"
     if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
         return f"{path} cannot be written"
+    try:
+        kept_records(path)
+    except ValueError:
+        return f"{path} holds something other than game records (JSON lines); choose another file"
+    except OSError as exc:
+        return f"{path} cannot be read ({exc.strerror})"
     return None
+
+
+def kept_records(path: Path) -> str:
+    """The game records ``path`` holds already (JSON lines, each ending in a newline), which
+    a session saving to it keeps before its own games; raises ``ValueError`` where a line is
+    not a JSON object, so that no other file (a ``.mat``) is written over."""
+    if not path.is_file():
+        return ""
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    for line in lines:
+        if not isinstance(json.loads(line), dict):
+            raise ValueError(f"not a game record: {line[:40]!r}")
+    return "".join(line + "\n" for line in lines)
 
 
 def open_now(game: Game, command: str) -> bool:
@@ -147,6 +166,7 @@ class Terminal(abc.ABC):
         self.home = home
         self.switch_sides = False
         self.record = record
+        self._kept = "" if record is None else kept_records(record)  # earlier sessions' games
         self.notes = tuple(notes)
         """What the session says before the first game (what a chosen start or the bot
         cannot do)."""
@@ -254,7 +274,7 @@ class Terminal(abc.ABC):
         records = self._records()
         if self.record is None or not records:
             return 0
-        text = "".join(json.dumps(r) + "\n" for r in records)
+        text = self._kept + "".join(json.dumps(r) + "\n" for r in records)
         try:
             self.record.write_text(text, encoding="utf-8")
         except OSError as exc:
@@ -274,7 +294,9 @@ class Terminal(abc.ABC):
         notes."""
         self.say("Type 'help' for the commands.")
         if self.record is not None:
-            self.say(f"Each game is saved to {self.record} as it ends.")
+            kept = self._kept.count("\n")
+            after = f", after the {counted(kept, 'game')} already in it" if kept else ""
+            self.say(f"Each game is saved to {self.record} as it ends{after}.")
         for note in self.notes:
             self.say(f"Note: {note}.")
 
@@ -613,14 +635,24 @@ class Terminal(abc.ABC):
                     raise IllegalPlayError(f"{play} cannot be made one move at a time")
                 return
         segments = parse_moves(text)
+        before = len(game.moves_made)
         try:
             for segment in segments:
                 if not walk(game, seat, segment.start, segment.end):
-                    self._refuse(game, seat, Move(segment.start, segment.end))
+                    self._refuse(game, seat, Move(segment.start, segment.end, segment.starred))
         except NardyError:
             if whole_error is None or len(segments) < 2:
                 raise
             raise self._play_refusal(seat, text) from None
+        # A star marks a hit (NOTATION.md): one where the moves hit nothing misreads the
+        # position, as the whole-play reader says too, so the moves are not kept.
+        hits = {move.end for move in game.moves_made[before:] if move.hit}
+        unhit = sorted({s.end for s in segments if s.starred} - hits)
+        if unhit:
+            points = ", ".join(map(str, unhit))
+            raise IllegalPlayError(
+                f"{text!r} marks a hit (*) on {points}, but nothing is hit there"
+            )
 
     def _play_refusal(self, seat: Seat, text: str) -> NardyError:
         """The game's own refusal of ``text`` as a whole play from the start of the turn,
@@ -640,7 +672,14 @@ class Terminal(abc.ABC):
             raise IllegalPlayError(
                 f"{wanted}: the play {made} is complete: press Enter to confirm it, or undo"
             )
-        seat.act(actions.Move, wanted.start, wanted.end)  # refused, with the game's reason
+        try:
+            seat.act(actions.Move, wanted.start, wanted.end)  # refused, with the game's reason
+        except NardyError as refusal:
+            plain, why = str(Move(wanted.start, wanted.end)), str(refusal)
+            if not wanted.hit or not why.startswith(plain):
+                raise
+            # The game names the move without the star typed; say it as it was typed.
+            raise IllegalPlayError(f"{wanted}{why[len(plain) :]}", code=refusal.code) from None
         raise AssertionError(f"{wanted} was made though no walk reached it")  # pragma: no cover
 
     def _hint(self, game: Game, player: int, count: int = HINT_PLAYS) -> str:

@@ -14,6 +14,7 @@ coordinates by the variant's geometry, so a step only compares two counts on one
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from itertools import combinations
 from typing import Any, ClassVar, NamedTuple
 
 from nardy.core import fastpath
@@ -314,10 +315,42 @@ class Variant:
         distance = start - end
         fits = [d for d in remaining if d == distance or (end == OFF and d > distance)]
         if not fits:
+            spans = {
+                sum(dice)
+                for n in range(2, len(remaining) + 1)
+                for dice in combinations(remaining, n)
+            }
+            stops = self._hop_stops(me, op, start, end, remaining, ctx)
+            if distance in spans and stops:  # a hop: the rule that stops it on the way
+                return Refusal(stops[0], True)
             left = "-".join(map(str, remaining))
             played = f" ({left} left)" if done else ""
             return Refusal(f"no die of {distance}: the dice are {dice}{played}", False)
         return Refusal(self.blocking_rule(me, op, start, end, min(fits), ctx), True)
+
+    def _hop_stops(
+        self, me: int, op: int, start: int, end: int, remaining: list[int], ctx: Any
+    ) -> list[str] | None:
+        """Where a hop over several of the ``remaining`` dice (``24/22`` with 1-1) is stopped,
+        each with the rule that stops it (``24/23: the head rule ...``), the larger die
+        tried first; None where some order of the dice gets through."""
+        stops: list[str] = []
+        for die in sorted(set(remaining), reverse=True):
+            to = start - die
+            if to < end or to <= OFF:
+                continue
+            steps = self.steps(me, op, die, ctx, BAR)
+            step = next(((me1, o1) for s, t, me1, o1 in steps if (s, t) == (start, to)), None)
+            if step is None:
+                stops.append(f"{start}/{to}: {self.blocking_rule(me, op, start, to, die, ctx)}")
+                continue
+            if to == end:
+                return None
+            further = self._hop_stops(*step, to, end, _without(remaining, die), ctx)
+            if further is None:
+                return None
+            stops.extend(further)
+        return stops
 
     def blocking_rule(self, me: int, op: int, start: int, end: int, die: int, ctx: Any) -> str:
         """The variant's rule that stops a checker on ``start`` moving to ``end`` with
