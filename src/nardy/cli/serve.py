@@ -1,0 +1,90 @@
+"""``nardy serve``: the online play server (HTTP and WebSocket), with its database created
+and migrated at start-up. Needs the ``server`` extra: ``pip install 'nardy[server]'``."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+_ENV = {
+    "host": "NARDY_HOST",
+    "port": "NARDY_PORT",
+    "data_dir": "NARDY_DATA_DIR",
+    "database_url": "NARDY_DATABASE_URL",
+    "redis_url": "NARDY_REDIS_URL",
+    "workers": "NARDY_WORKERS",
+}
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``nardy serve``."""
+    parser = subparsers.add_parser(
+        "serve",
+        help="run the online play server",
+        description="Run the online play server: the HTTP API and the game WebSockets "
+        "(docs/protocol.md). Each option may also come from the environment variable named "
+        "in its help; the option wins.",
+    )
+    parser.add_argument("--host", help="address to listen on (NARDY_HOST; 127.0.0.1)")
+    parser.add_argument("--port", type=int, help="port to listen on (NARDY_PORT; 8000)")
+    parser.add_argument(
+        "--data-dir",
+        type=Path,
+        help="where the SQLite database lives (NARDY_DATA_DIR; $XDG_DATA_HOME/nardy or "
+        "~/.local/share/nardy)",
+    )
+    parser.add_argument(
+        "--database-url",
+        help="a SQLAlchemy URL instead of SQLite, e.g. postgresql+psycopg://user@host/db "
+        "(NARDY_DATABASE_URL)",
+    )
+    parser.add_argument(
+        "--redis-url", help="redis://host:port, to share events between processes (NARDY_REDIS_URL)"
+    )
+    parser.add_argument("--workers", type=int, help="server processes (NARDY_WORKERS; 1)")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the server and serve until interrupted."""
+    try:
+        import uvicorn
+
+        from nardy.server.config import ConfigError, ServerConfig
+        from nardy.server.store import Store
+    except ImportError as exc:
+        print(
+            f"nardy serve: error: the server needs its extra ({exc.name} is missing): "
+            "python3 -m pip install 'nardy[server]'",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        config = ServerConfig.from_env(**{name: getattr(args, name) for name in _ENV})
+    except ConfigError as exc:
+        print(f"nardy serve: error: {exc}", file=sys.stderr)
+        return 2
+    # Migrate once here, so that the workers start on an up-to-date schema.
+    Store.open(config.resolved_database_url).close()
+    # The workers build their site from the environment (nardy.server.app.app_from_env).
+    values = {name: getattr(config, name) for name in _ENV}
+    values["data_dir"] = config.data_dir
+    for name, variable in _ENV.items():
+        if values[name] is not None:
+            os.environ[variable] = str(values[name])
+    print(f"nardy server at {config.url}", flush=True)
+    sqlite = config.sqlite_path
+    print(f"database: {sqlite if sqlite is not None else config.database_url}", flush=True)
+    uvicorn.run(
+        "nardy.server.app:app_from_env",
+        factory=True,
+        host=config.host,
+        port=config.port,
+        workers=config.workers,
+        log_level="warning",
+        ws_max_size=64 * 1024,
+    )
+    return 0

@@ -1,0 +1,137 @@
+"""Where the server listens and keeps its data: command-line options over environment
+variables (``NARDY_HOST`` ...) over the defaults of a single machine."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+
+
+class ConfigError(ValueError):
+    """A setting of the server that cannot be used (a port out of range, a bad rate...)."""
+
+
+def default_data_dir(env: Mapping[str, str] | None = None) -> Path:
+    """The user's data directory for nardy: ``$XDG_DATA_HOME/nardy``, else
+    ``~/.local/share/nardy`` (the XDG base directory convention)."""
+    env = os.environ if env is None else env
+    base = env.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "nardy"
+
+
+@dataclass(frozen=True, slots=True)
+class RateLimit:
+    """At most ``count`` attempts in ``seconds`` from one client address."""
+
+    count: int
+    seconds: float
+
+    @classmethod
+    def parse(cls, text: str) -> RateLimit:
+        """``"10/60"``: ten attempts a minute."""
+        count, sep, seconds = text.partition("/")
+        try:
+            limit = cls(int(count), float(seconds))
+        except ValueError:
+            raise ConfigError(f"a rate limit is COUNT/SECONDS (10/60), not {text!r}") from None
+        if not sep or limit.count < 1 or limit.seconds <= 0:
+            raise ConfigError(f"a rate limit is COUNT/SECONDS (10/60), not {text!r}")
+        return limit
+
+
+@dataclass(frozen=True, slots=True)
+class ServerConfig:
+    """Everything ``nardy serve`` needs to start.
+
+    ``database_url`` ``None`` means the SQLite file ``nardy.sqlite3`` in ``data_dir``;
+    ``redis_url`` ``None`` means one process with an in-process event bus.
+    ``allowed_origins`` are the browser origins besides the server's own that may open a
+    WebSocket or send a state-changing request.
+    """
+
+    host: str = DEFAULT_HOST
+    port: int = DEFAULT_PORT
+    data_dir: Path = field(default_factory=default_data_dir)
+    database_url: str | None = None
+    redis_url: str | None = None
+    workers: int = 1
+    auth_rate: RateLimit = RateLimit(10, 60.0)
+    allowed_origins: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.port <= 65535:
+            raise ConfigError(f"the port is 0-65535, not {self.port}")
+        if self.workers < 1:
+            raise ConfigError(f"--workers is at least 1, not {self.workers}")
+        if self.workers > 1 and (self.redis_url is None or self.database_url is None):
+            raise ConfigError(
+                "more than one worker needs --redis-url and a shared --database-url "
+                "(PostgreSQL), so that the processes see the same games"
+            )
+
+    @property
+    def sqlite_path(self) -> Path | None:
+        """The SQLite file, when the server keeps its data in one."""
+        if self.database_url is None:
+            return self.data_dir / "nardy.sqlite3"
+        if self.database_url.startswith("sqlite:///"):
+            return Path(self.database_url.removeprefix("sqlite:///"))
+        return None
+
+    @property
+    def resolved_database_url(self) -> str:
+        """The SQLAlchemy URL of the database."""
+        if self.database_url is not None:
+            return self.database_url
+        return f"sqlite:///{self.data_dir / 'nardy.sqlite3'}"
+
+    @property
+    def url(self) -> str:
+        """Where a browser finds the site."""
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"http://{host}:{self.port}/"
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **options: object) -> ServerConfig:
+        """Settings from ``NARDY_*`` environment variables, each overridden by an option
+        given here that is not ``None``."""
+        env = os.environ if env is None else env
+        values: dict[str, object] = {}
+        readers: dict[str, tuple[str, Callable[[str], object]]] = {
+            "host": ("NARDY_HOST", str),
+            "port": ("NARDY_PORT", _int("NARDY_PORT")),
+            "data_dir": ("NARDY_DATA_DIR", Path),
+            "database_url": ("NARDY_DATABASE_URL", str),
+            "redis_url": ("NARDY_REDIS_URL", str),
+            "workers": ("NARDY_WORKERS", _int("NARDY_WORKERS")),
+            "auth_rate": ("NARDY_AUTH_RATE", RateLimit.parse),
+            "allowed_origins": ("NARDY_ALLOWED_ORIGINS", _origins),
+        }
+        for name, (variable, read) in readers.items():
+            if env.get(variable):
+                values[name] = read(env[variable])
+        for name, value in options.items():
+            if name not in readers:
+                raise TypeError(f"unknown server setting {name!r}")
+            if value is not None:
+                values[name] = value
+        return cls(**values)  # type: ignore[arg-type]
+
+
+def _int(variable: str) -> Callable[[str], int]:
+    def read(text: str) -> int:
+        try:
+            return int(text)
+        except ValueError:
+            raise ConfigError(f"{variable} must be a whole number, not {text!r}") from None
+
+    return read
+
+
+def _origins(text: str) -> tuple[str, ...]:
+    return tuple(o.strip().rstrip("/") for o in text.split(",") if o.strip())

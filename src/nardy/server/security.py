@@ -1,0 +1,72 @@
+"""The browser-facing safeguards: CSRF tokens, the Origin of WebSockets and unsafe requests,
+and rate limits on sign-in and sign-up."""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+from urllib.parse import urlsplit
+
+from nardy.server.config import RateLimit
+
+CSRF_COOKIE = "nardy_csrf"
+CSRF_HEADER = "x-csrf-token"
+SESSION_COOKIE = "nardy_session"
+UNSAFE_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+def new_csrf_token() -> str:
+    """A fresh random CSRF token (the double-submit cookie's value)."""
+    return secrets.token_urlsafe(24)
+
+
+def csrf_ok(cookie: str | None, header: str | None) -> bool:
+    """A state-changing request is the site's own when it repeats the CSRF cookie's value in
+    the ``X-CSRF-Token`` header: another site can make a browser send the cookie but can
+    neither read it nor set the header."""
+    if not cookie or not header:
+        return False
+    return hmac.compare_digest(cookie.encode(), header.encode())
+
+
+def origin_ok(origin: str | None, host: str | None, allowed: Iterable[str]) -> bool:
+    """Whether a request's ``Origin`` is this site (the same host and port as the ``Host``
+    header) or one of the allowed origins. Browsers always send it with WebSockets and
+    unsafe requests; a request without one does not come from another site's page."""
+    if origin is None:
+        return True
+    origin = origin.rstrip("/")
+    if origin in set(allowed):
+        return True
+    parts = urlsplit(origin)
+    return parts.scheme in ("http", "https") and bool(host) and parts.netloc == host
+
+
+class RateLimiter:
+    """A sliding window per key (a client address): at most ``limit.count`` hits in
+    ``limit.seconds``. Kept in memory, per process."""
+
+    def __init__(self, limit: RateLimit, clock: Callable[[], float] = time.monotonic) -> None:
+        self.limit = limit
+        self._clock = clock
+        self._hits: dict[str, deque[float]] = {}
+
+    def hit(self, key: str) -> float | None:
+        """Count a hit; None when allowed, else the seconds until the next one is."""
+        now = self._clock()
+        hits = self._hits.setdefault(key, deque())
+        while hits and hits[0] <= now - self.limit.seconds:
+            hits.popleft()
+        if len(hits) >= self.limit.count:
+            return hits[0] + self.limit.seconds - now
+        hits.append(now)
+        if len(self._hits) > 100_000:  # forget idle clients rather than grow without bound
+            self._forget(now)
+        return None
+
+    def _forget(self, now: float) -> None:
+        for key in [k for k, h in self._hits.items() if not h or h[-1] <= now - self.limit.seconds]:
+            del self._hits[key]

@@ -1,0 +1,470 @@
+"""The database: SQLAlchemy 2 over SQLite or PostgreSQL, migrated by Alembic at start-up.
+
+Every method is synchronous and runs one transaction; the web layer calls them from a worker
+thread so that the event loop never waits on the disk. The action log is the truth of a game:
+:meth:`Store.append_action` writes an action, its events and the snapshot after it in one
+transaction, and refuses it when another writer got there first (``seq`` moved), so the
+database serialises each game's actions even with several processes.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+
+from nardy.server.tables import actions, games, metadata, rating_changes, ratings, users
+from nardy.server.tables import sessions as sessions_table
+
+
+class StoreError(Exception):
+    """The database refused a write the server expected to succeed."""
+
+
+class ConflictError(StoreError):
+    """Someone else changed the row first (a name taken, a seat filled, an action raced)."""
+
+
+def now() -> datetime.datetime:
+    """The current time in UTC."""
+    return datetime.datetime.now(datetime.UTC)
+
+
+def _utc(value: datetime.datetime | None) -> datetime.datetime | None:
+    # SQLite keeps no time zone: what the server wrote was UTC.
+    if value is None or value.tzinfo is not None:
+        return value
+    return value.replace(tzinfo=datetime.UTC)
+
+
+def create_engine(url: str) -> sa.Engine:
+    """An engine for the URL; SQLite gets write-ahead logging and foreign keys, so readers do
+    not wait for a writer and the schema's references hold."""
+    if url.startswith("sqlite"):
+        path = url.removeprefix("sqlite:///")
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @sa.event.listens_for(engine, "connect")
+        def _pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+
+        return engine
+    return sa.create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+
+
+def migrate(engine: sa.Engine) -> None:
+    """Create or upgrade the schema to the newest migration shipped in the package."""
+    config = Config()
+    config.set_main_option("script_location", str(resources.files("nardy.server") / "migrations"))
+    with engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # Several processes may start at once: one migrates, the others wait for it.
+            connection.execute(sa.text("SELECT pg_advisory_xact_lock(7263519)"))
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+@dataclass(frozen=True, slots=True)
+class User:
+    """An account (or a guest, who has no password yet)."""
+
+    id: int
+    username: str
+    is_guest: bool
+    preferences: Mapping[str, Any]
+    password_hash: str | None = None
+
+    def public(self) -> dict[str, Any]:
+        """What anyone may see of this user."""
+        return {"id": self.id, "username": self.username, "guest": self.is_guest}
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """A game as the database keeps it."""
+
+    id: str
+    settings: Mapping[str, Any]
+    status: str
+    private: bool
+    creator_id: int
+    seats: tuple[int | None, int | None]
+    bot: str | None
+    bot_delay_ms: int
+    seq: int
+    snapshot: Mapping[str, Any] | None
+    dice: Mapping[str, Any] | None
+    result: Mapping[str, Any] | None
+    created_at: datetime.datetime
+    finished_at: datetime.datetime | None
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat (0 or 1) this user plays, or None for a spectator."""
+        for seat, holder in enumerate(self.seats):
+            if holder == user_id:
+                return seat
+        return None
+
+
+def _game(row: sa.Row[Any]) -> GameRow:
+    m = row._mapping
+    created = _utc(m["created_at"])
+    assert created is not None
+    return GameRow(
+        id=m["id"],
+        settings=m["settings"],
+        status=m["status"],
+        private=m["private"],
+        creator_id=m["creator_id"],
+        seats=(m["seat0_id"], m["seat1_id"]),
+        bot=m["bot"],
+        bot_delay_ms=m["bot_delay_ms"],
+        seq=m["seq"],
+        snapshot=m["snapshot"],
+        dice=m["dice"],
+        result=m["result"],
+        created_at=created,
+        finished_at=_utc(m["finished_at"]),
+    )
+
+
+def _user(row: sa.Row[Any]) -> User:
+    m = row._mapping
+    return User(
+        id=m["id"],
+        username=m["username"],
+        is_guest=m["is_guest"],
+        preferences=m["preferences"],
+        password_hash=m["password_hash"],
+    )
+
+
+class Store:
+    """The server's data, one method per question or change."""
+
+    def __init__(self, engine: sa.Engine) -> None:
+        self.engine = engine
+
+    @classmethod
+    def open(cls, url: str) -> Store:
+        """Connect to the database at ``url`` and bring its schema up to date."""
+        engine = create_engine(url)
+        migrate(engine)
+        return cls(engine)
+
+    def close(self) -> None:
+        """Close every pooled connection."""
+        self.engine.dispose()
+
+    @contextmanager
+    def _write(self) -> Iterator[sa.Connection]:
+        try:
+            with self.engine.begin() as connection:
+                yield connection
+        except sa.exc.IntegrityError as exc:
+            raise ConflictError(str(exc.orig)) from exc
+
+    # -- users and sessions ------------------------------------------------------------------
+
+    def create_user(
+        self,
+        username: str,
+        password_hash: str | None,
+        preferences: Mapping[str, Any],
+        *,
+        guest: bool = False,
+    ) -> User:
+        """A new user; :class:`ConflictError` when the name is taken (in any case)."""
+        with self._write() as c:
+            result = c.execute(
+                users.insert().values(
+                    username=username,
+                    username_key=username.casefold(),
+                    password_hash=password_hash,
+                    is_guest=guest,
+                    preferences=dict(preferences),
+                    created_at=now(),
+                )
+            )
+            key = result.inserted_primary_key
+            assert key is not None
+            return User(key[0], username, guest, dict(preferences), password_hash)
+
+    def user_by_name(self, username: str) -> User | None:
+        """The user of this name (case-insensitive), if any."""
+        with self.engine.connect() as c:
+            row = c.execute(
+                users.select().where(users.c.username_key == username.casefold())
+            ).first()
+            return None if row is None else _user(row)
+
+    def user(self, user_id: int) -> User | None:
+        """The user with this id, if any."""
+        with self.engine.connect() as c:
+            row = c.execute(users.select().where(users.c.id == user_id)).first()
+            return None if row is None else _user(row)
+
+    def claim(self, user_id: int, username: str, password_hash: str) -> User:
+        """A guest becomes an account with a name and password, keeping their id (and so
+        every game played as the guest)."""
+        with self._write() as c:
+            changed = c.execute(
+                users.update()
+                .where(users.c.id == user_id, users.c.is_guest.is_(True))
+                .values(
+                    username=username,
+                    username_key=username.casefold(),
+                    password_hash=password_hash,
+                    is_guest=False,
+                )
+            ).rowcount
+            if changed != 1:
+                raise ConflictError("only a guest can claim an account")
+            row = c.execute(users.select().where(users.c.id == user_id)).one()
+            return _user(row)
+
+    def set_password_hash(self, user_id: int, password_hash: str) -> None:
+        """Store a new hash of the same password (argon2's parameters changed)."""
+        with self._write() as c:
+            c.execute(
+                users.update().where(users.c.id == user_id).values(password_hash=password_hash)
+            )
+
+    def set_preferences(self, user_id: int, preferences: Mapping[str, Any]) -> None:
+        """Replace the user's preferences (already validated)."""
+        with self._write() as c:
+            c.execute(
+                users.update().where(users.c.id == user_id).values(preferences=dict(preferences))
+            )
+
+    def create_session(self, token_hash: str, user_id: int, expires_at: datetime.datetime) -> None:
+        """Remember a signed-in browser by the hash of its cookie's token."""
+        with self._write() as c:
+            c.execute(
+                sessions_table.insert().values(
+                    token_hash=token_hash,
+                    user_id=user_id,
+                    created_at=now(),
+                    expires_at=expires_at,
+                )
+            )
+
+    def session_user(self, token_hash: str) -> User | None:
+        """The user signed in by this session, if it exists and has not expired."""
+        with self.engine.connect() as c:
+            row = c.execute(
+                sa.select(users, sessions_table.c.expires_at)
+                .join(sessions_table, sessions_table.c.user_id == users.c.id)
+                .where(sessions_table.c.token_hash == token_hash)
+            ).first()
+        if row is None:
+            return None
+        expires = _utc(row._mapping["expires_at"])
+        if expires is None or expires <= now():
+            return None
+        return _user(row)
+
+    def delete_session(self, token_hash: str) -> None:
+        """Sign a session out."""
+        with self._write() as c:
+            c.execute(sessions_table.delete().where(sessions_table.c.token_hash == token_hash))
+
+    def sessions_of(self, user_id: int) -> int:
+        """How many sessions the user has open."""
+        with self.engine.connect() as c:
+            count = c.execute(
+                sa.select(sa.func.count())
+                .select_from(sessions_table)
+                .where(sessions_table.c.user_id == user_id)
+            ).scalar_one()
+            return int(count)
+
+    # -- games -------------------------------------------------------------------------------
+
+    def create_game(
+        self,
+        game_id: str,
+        settings: Mapping[str, Any],
+        creator_id: int,
+        seats: tuple[int | None, int | None],
+        *,
+        status: str,
+        private: bool,
+        invite_hash: str | None = None,
+        bot: str | None = None,
+        bot_delay_ms: int = 0,
+        dice: Mapping[str, Any] | None = None,
+    ) -> GameRow:
+        """A new game (a seek, an invitation, or a game starting at once against the bot)."""
+        values = {
+            "id": game_id,
+            "settings": dict(settings),
+            "status": status,
+            "private": private,
+            "invite_hash": invite_hash,
+            "creator_id": creator_id,
+            "seat0_id": seats[0],
+            "seat1_id": seats[1],
+            "bot": bot,
+            "bot_delay_ms": bot_delay_ms,
+            "seq": 0,
+            "snapshot": None,
+            "dice": None if dice is None else dict(dice),
+            "result": None,
+            "created_at": now(),
+            "started_at": now() if status == "playing" else None,
+            "finished_at": None,
+        }
+        with self._write() as c:
+            c.execute(games.insert().values(**values))
+            return _game(c.execute(games.select().where(games.c.id == game_id)).one())
+
+    def game(self, game_id: str) -> GameRow | None:
+        """The game with this id, if any."""
+        with self.engine.connect() as c:
+            row = c.execute(games.select().where(games.c.id == game_id)).first()
+            return None if row is None else _game(row)
+
+    def game_by_invite(self, invite_hash: str) -> GameRow | None:
+        """The invitation game whose link hashes to this."""
+        with self.engine.connect() as c:
+            row = c.execute(games.select().where(games.c.invite_hash == invite_hash)).first()
+            return None if row is None else _game(row)
+
+    def take_seat(self, game_id: str, seat: int, user_id: int, dice: Mapping[str, Any]) -> GameRow:
+        """Seat a second player in a waiting game, which starts; :class:`ConflictError` when
+        someone was seated first."""
+        column = games.c.seat0_id if seat == 0 else games.c.seat1_id
+        with self._write() as c:
+            changed = c.execute(
+                games.update()
+                .where(
+                    games.c.id == game_id,
+                    games.c.status.in_(("open", "invited")),
+                    column.is_(None),
+                )
+                .values(
+                    {column: user_id, "status": "playing", "started_at": now(), "dice": dict(dice)}
+                )
+            ).rowcount
+            if changed != 1:
+                raise ConflictError("the game has already found its players")
+            return _game(c.execute(games.select().where(games.c.id == game_id)).one())
+
+    def seeks(self, variant: str | None = None, length: int | None = None) -> list[GameRow]:
+        """Open public games waiting for an opponent, the oldest first."""
+        query = games.select().where(games.c.status == "open", games.c.private.is_(False))
+        rows = self._select(query.order_by(games.c.created_at))
+        return [
+            g
+            for g in rows
+            if (variant is None or g.settings.get("variant") == variant)
+            and (length is None or g.settings.get("match-length") == length)
+        ]
+
+    def live_games(self) -> list[GameRow]:
+        """Public games being played now, to watch."""
+        return self._select(
+            games.select()
+            .where(games.c.status == "playing", games.c.private.is_(False))
+            .order_by(games.c.started_at)
+        )
+
+    def playing_games(self) -> list[GameRow]:
+        """Every game being played, public or private: the rooms to restore at start-up."""
+        return self._select(games.select().where(games.c.status == "playing"))
+
+    def games_of(self, user_id: int, status: str | None = None) -> list[GameRow]:
+        """The user's games (as either player), the newest first."""
+        query = games.select().where(
+            sa.or_(games.c.seat0_id == user_id, games.c.seat1_id == user_id)
+        )
+        if status is not None:
+            query = query.where(games.c.status == status)
+        return self._select(query.order_by(games.c.created_at.desc()))
+
+    def _select(self, query: sa.Select[Any]) -> list[GameRow]:
+        with self.engine.connect() as c:
+            return [_game(row) for row in c.execute(query)]
+
+    def append_action(
+        self,
+        game_id: str,
+        seq: int,
+        action: Mapping[str, Any],
+        events: Sequence[Mapping[str, Any]],
+        snapshot: Mapping[str, Any],
+        result: Mapping[str, Any] | None = None,
+    ) -> None:
+        """Commit action number ``seq + 1`` with its events and the snapshot after it, and
+        the result when it ended the match; :class:`ConflictError` if the game is no longer
+        at ``seq`` (another process accepted an action first) or no longer being played."""
+        values: dict[str, Any] = {"seq": seq + 1, "snapshot": dict(snapshot)}
+        if result is not None:
+            values.update(status="finished", result=dict(result), finished_at=now())
+        with self._write() as c:
+            changed = c.execute(
+                games.update()
+                .where(games.c.id == game_id, games.c.seq == seq, games.c.status == "playing")
+                .values(**values)
+            ).rowcount
+            if changed != 1:
+                raise ConflictError(f"game {game_id} is no longer at action {seq}")
+            c.execute(
+                actions.insert().values(
+                    game_id=game_id,
+                    seq=seq + 1,
+                    action=dict(action),
+                    events=[dict(e) for e in events],
+                    created_at=now(),
+                )
+            )
+
+    def action_log(self, game_id: str) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
+        """Every accepted action of the game, in order, with its events."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                sa.select(actions.c.action, actions.c.events)
+                .where(actions.c.game_id == game_id)
+                .order_by(actions.c.seq)
+            )
+            return [(dict(a), list(e)) for a, e in rows]
+
+    # -- ratings -----------------------------------------------------------------------------
+
+    def rating(self, user_id: int, variant: str) -> tuple[float, int] | None:
+        """The user's rating and experience in a variant, if rated there yet."""
+        with self.engine.connect() as c:
+            row = c.execute(
+                sa.select(ratings.c.rating, ratings.c.experience).where(
+                    ratings.c.user_id == user_id, ratings.c.variant == variant
+                )
+            ).first()
+            return None if row is None else (float(row[0]), int(row[1]))
+
+    def rating_changes_of(self, game_id: str) -> dict[int, tuple[float, float]]:
+        """Each rated player's rating before and after this game."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                sa.select(
+                    rating_changes.c.user_id, rating_changes.c.before, rating_changes.c.after
+                ).where(rating_changes.c.game_id == game_id)
+            )
+            return {int(u): (float(b), float(a)) for u, b, a in rows}
+
+
+__all__ = ["ConflictError", "GameRow", "Store", "StoreError", "User", "metadata", "migrate"]

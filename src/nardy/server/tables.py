@@ -1,0 +1,95 @@
+"""The database schema: one table per thing the server keeps. Alembic's migrations in
+``nardy/server/migrations`` create exactly these; a test compares the two."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+metadata = sa.MetaData()
+
+users = sa.Table(
+    "users",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    # The name as the user typed it, and its case-folded key that makes names unique.
+    sa.Column("username", sa.String(32), nullable=False),
+    sa.Column("username_key", sa.String(32), nullable=False, unique=True),
+    # argon2id hash; NULL for a guest, who has no password until claiming an account.
+    sa.Column("password_hash", sa.String(256), nullable=True),
+    sa.Column("is_guest", sa.Boolean, nullable=False),
+    sa.Column("preferences", sa.JSON, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+sessions = sa.Table(
+    "sessions",
+    metadata,
+    # SHA-256 of the cookie's token: a copy of the database does not sign anyone in.
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("expires_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("settings", sa.JSON, nullable=False),
+    # open (a seek waiting for an opponent), invited (a private invitation), playing,
+    # finished, abandoned.
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("private", sa.Boolean, nullable=False),
+    sa.Column("invite_hash", sa.String(64), nullable=True, unique=True),
+    sa.Column("creator_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+    sa.Column("seat0_id", sa.Integer, sa.ForeignKey("users.id"), nullable=True),
+    sa.Column("seat1_id", sa.Integer, sa.ForeignKey("users.id"), nullable=True),
+    # The bot's level when the computer holds seat 1.
+    sa.Column("bot", sa.String(32), nullable=True),
+    sa.Column("bot_delay_ms", sa.Integer, nullable=False),
+    # How many actions have been accepted; the action log holds exactly this many rows.
+    sa.Column("seq", sa.Integer, nullable=False),
+    # The match as the core's snapshot after the last accepted action (NULL before it starts).
+    sa.Column("snapshot", sa.JSON, nullable=True),
+    # The dice source's secret state and its public commitment.
+    sa.Column("dice", sa.JSON, nullable=True),
+    sa.Column("result", sa.JSON, nullable=True),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Column("started_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
+)
+
+actions = sa.Table(
+    "actions",
+    metadata,
+    sa.Column(
+        "game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("action", sa.JSON, nullable=False),
+    sa.Column("events", sa.JSON, nullable=False),
+    sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column(
+        "user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column("variant", sa.String(32), primary_key=True),
+    sa.Column("rating", sa.Float, nullable=False),
+    # Match points completed (the FIBS experience).
+    sa.Column("experience", sa.Integer, nullable=False),
+)
+
+rating_changes = sa.Table(
+    "rating_changes",
+    metadata,
+    sa.Column(
+        "game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
+    sa.Column("before", sa.Float, nullable=False),
+    sa.Column("after", sa.Float, nullable=False),
+)

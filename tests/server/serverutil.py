@@ -1,0 +1,113 @@
+"""Real server processes and clients for the server tests: ``nardy serve`` started as a
+subprocess on a free port, HTTP through httpx, WebSockets through the websockets library."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """``nardy serve`` in its own process, on its own port and data directory."""
+
+    def __init__(self, data_dir: Path, database_url: str | None, **env: str) -> None:
+        self.data_dir = data_dir
+        self.database_url = database_url
+        self.env = env
+        self.port = free_port()
+        self.process: subprocess.Popen[str] | None = None
+        self.output = ""
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ServerProcess:
+        env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), **self.env}
+        env.pop("NARDY_DATABASE_URL", None)
+        args = [sys.executable, "-m", "nardy.cli.main", "serve", "--port", str(self.port)]
+        args += ["--data-dir", str(self.data_dir)]
+        if self.database_url:
+            args += ["--database-url", self.database_url]
+        self.process = subprocess.Popen(
+            args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"the server exited: {self.process.stdout.read()}")  # type: ignore[union-attr]
+            try:
+                httpx.get(self.url + "/api/session", timeout=1)
+                return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start in 30 s")
+
+    def kill(self, sig: int = signal.SIGTERM) -> None:
+        if self.process is None:
+            return
+        self.process.send_signal(sig)
+        try:
+            out, _ = self.process.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            out, _ = self.process.communicate()
+        self.output += out or ""
+        self.process = None
+
+
+class Client:
+    """A browser-like client: keeps the cookies and sends the CSRF token back."""
+
+    def __init__(self, server: ServerProcess) -> None:
+        self.server = server
+        self.http = httpx.Client(base_url=server.url, timeout=30)
+        self.csrf = self.http.get("/api/session").json()["csrf"]
+        self.user: dict[str, Any] | None = None
+
+    def get(self, path: str, **kw: Any) -> httpx.Response:
+        return self.http.get(path, **kw)
+
+    def send(self, method: str, path: str, body: Any = None, **kw: Any) -> httpx.Response:
+        headers = {"x-csrf-token": self.csrf, **kw.pop("headers", {})}
+        return self.http.request(method, path, json=body, headers=headers, **kw)
+
+    def post(self, path: str, body: Any = None, **kw: Any) -> httpx.Response:
+        return self.send("POST", path, body, **kw)
+
+    def sign_up(self, username: str, password: str = "correct horse") -> dict[str, Any]:
+        r = self.post("/api/signup", {"username": username, "password": password})
+        assert r.status_code == 201, r.text
+        self.user = r.json()["user"]
+        return self.user
+
+    def ws(self, game_id: str, origin: str | None = None) -> ClientConnection:
+        url = f"ws://127.0.0.1:{self.server.port}/ws/games/{game_id}"
+        cookie = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
+        headers = {"Cookie": cookie} if cookie else {}
+        return connect(url, additional_headers=headers, origin=origin, open_timeout=10)  # type: ignore[arg-type]
+
+
+def receive(ws: ClientConnection, timeout: float = 10) -> dict[str, Any]:
+    """The next server message."""
+    message: dict[str, Any] = json.loads(ws.recv(timeout=timeout))
+    return message
