@@ -28,6 +28,7 @@ from nardy.server.security import (
     origin_ok,
 )
 from nardy.server.store import Store, User
+from nardy.web import routes as web_routes
 
 _ACCOUNT_STATUS = {
     "bad-username": 400,
@@ -256,7 +257,9 @@ def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
         finally:
             site.store.close()
 
-    app = Starlette(routes=routes(), middleware=[Middleware(Guard)], lifespan=lifespan)
+    app = Starlette(
+        routes=[*routes(), *web_routes()], middleware=[Middleware(Guard)], lifespan=lifespan
+    )
     app.state.site = Site(config, store or Store.open(config.resolved_database_url))
     return app
 
