@@ -141,6 +141,7 @@ export class Board {
         el("polygon", {
           points: `${x - PW / 2 + 2},${base} ${x + PW / 2 - 2},${base} ${x},${tip}`,
           class: "target",
+          "data-target": p,
         }, svg);
       }
     }
@@ -157,6 +158,7 @@ export class Board {
     el("rect", {
       x: geo.trayX, y: geo.bottom ? HEIGHT / 2 : M, width: TRAY, height: HEIGHT / 2 - M,
       class: legalTo.has(0) ? "hit off target" : "hit off", "data-point": 0,
+      ...(legalTo.has(0) ? { "data-target": 0 } : {}),
     }, svg);
 
     const mine = v.viewer;

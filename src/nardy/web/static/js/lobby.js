@@ -31,6 +31,11 @@ export async function lobbyPage(main, { navigate }) {
           <label><input type="radio" name="opponent" value="open" checked><span data-i18n="lobby.open"></span></label>
           <label><input type="radio" name="opponent" value="invite"><span data-i18n="lobby.invite"></span></label>
           <label><input type="radio" name="opponent" value="bot"><span data-i18n="lobby.bot"></span></label>
+          <label class="sub"><span data-i18n="lobby.bot-pace"></span><select name="pace">
+            <option value="250" data-i18n="pace.fast"></option>
+            <option value="1000" selected data-i18n="pace.human"></option>
+            <option value="2500" data-i18n="pace.slow"></option>
+          </select></label>
           <select name="bot" aria-label="">${BOT_LEVELS.map((b) => `<option value="${b}"${b === "intermediate" ? " selected" : ""}>${escapeHtml(botName(b))}</option>`).join("")}</select>
         </fieldset>
         <button class="primary" id="create-button" data-i18n="lobby.create-button"></button>
@@ -62,7 +67,10 @@ export async function lobbyPage(main, { navigate }) {
     }
     const opponent = data.get("opponent");
     const request = { settings, opponent };
-    if (opponent === "bot") request.bot = data.get("bot");
+    if (opponent === "bot") {
+      request.bot = data.get("bot");
+      request["bot-delay-ms"] = Number(data.get("pace"));
+    }
     try {
       const game = await api.createGame(request);
       if (game.invitation) {

@@ -89,6 +89,8 @@ export class Room {
 
   close() {
     this.closed = true;
+    delete document.body.dataset.seq;
+    delete document.body.dataset.status;
     document.removeEventListener("keydown", this.keys);
     this.offLanguage();
     if (this.socket) this.socket.close();
@@ -180,6 +182,9 @@ export class Room {
   show(state) {
     this.state = state;
     this.draw();
+    // what was drawn last, for tools that follow the page (and the browser tests)
+    document.body.dataset.seq = state.seq;
+    document.body.dataset.status = state.status;
   }
 
   /** The game under way (the last of the match), or null before the first action. */
@@ -254,7 +259,8 @@ export class Room {
   status(state, kinds, game) {
     const el = document.getElementById("status");
     if (state.status === "finished") {
-      el.textContent = t("room.finished", { score: (state.score || []).join(" : ") });
+      const winner = this.state.score[0] > this.state.score[1] ? 0 : 1;
+      el.textContent = t("room.finished", { who: this.name(winner), score: state.score.join(" : ") });
       return;
     }
     if (state.status === "open" || state.status === "invited") {
@@ -295,15 +301,22 @@ export class Room {
     }
     if (kinds.includes("undo")) add("undo", { type: "undo" }, t("act.undo"));
     if (kinds.includes("confirm")) add("confirm", { type: "confirm" }, t("act.confirm"), "primary");
-    if (kinds.includes("play") && !kinds.includes("move") && !(this.state.awaiting.moves || []).length) {
+    if (kinds.includes("play") && !kinds.includes("move") && !kinds.includes("confirm")) {
       add("play", { type: "play", moves: "" }, t("act.no-move"), "primary");
     }
     if (kinds.includes("accept")) add("accept", { type: "accept" }, t("act.accept"), "primary");
     if (kinds.includes("decline")) add("decline", { type: "decline" }, t("act.decline"));
     if (kinds.includes("surrender")) add("surrender", { type: "surrender" }, t("act.surrender"), "quiet");
     if (kinds.includes("resign")) {
+      // out of the way of the moving buttons: resigning takes two deliberate clicks
+      const more = document.createElement("details");
+      more.className = "resign";
+      const summary = document.createElement("summary");
+      summary.textContent = t("act.resign");
+      more.appendChild(summary);
+      box.appendChild(more);
       const levels = [t("act.resign-single"), t("act.resign-gammon"), t("act.resign-backgammon")];
-      levels.forEach((label, i) => add("resign", { type: "resign", level: i + 1 }, label, "quiet"));
+      levels.forEach((label, i) => more.appendChild(add("resign", { type: "resign", level: i + 1 }, label, "quiet")));
     }
   }
 
