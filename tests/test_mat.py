@@ -32,8 +32,10 @@ ROOT = Path(__file__).resolve().parents[1]
 def normal(record: dict[str, Any]) -> dict[str, Any]:
     """A record without what ``.mat`` cannot hold (docs/records.md): declined resignations,
     opening ties (the whole opening roll with ``opening: reroll``) and the level of a
-    resignation, of which only the points are written."""
+    resignation, of which only the points are written; nor the event log, which holds all
+    of these (the imported records' logs are those of the games as ``.mat`` tells them)."""
     record = copy.deepcopy(record)
+    record.pop("log", None)
     if record["settings"].get("opening") == "reroll":
         record["opening"] = []
     record["opening"] = [roll for roll in record["opening"] if roll[0] != roll[1]]
@@ -421,6 +423,7 @@ def test_an_unfinished_match_round_trips() -> None:
     records = match_records(match)[:2]
     records[1]["turns"] = records[1]["turns"][:-1]
     del records[1]["end"]
+    del records[1]["log"]  # cut short as version 1 (turns only): the log would not agree
     text = export_mat(records)
     assert text.endswith(" Game 2\n" + text.split(" Game 2\n")[1]) and not text.endswith("\n\n")
     assert [normal(r) for r in import_mat(text)] == [normal(r) for r in records]

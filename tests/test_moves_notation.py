@@ -163,11 +163,20 @@ def test_notation_malformed_position_id_raises_notation_error(text: str) -> None
 
 @pytest.mark.parametrize(
     "text",
-    ["24/18 13/8", "13/8 24/18", "24/18, 13/8", "24/18,13/8", " 24/18   13/8 ", "13/8 24/18*"],
+    ["24/18 13/8", "13/8 24/18", "24/18, 13/8", "24/18,13/8", " 24/18   13/8 "],
 )
 def test_notation_parse_play_any_order_and_separators(text: str) -> None:
     """NOTATION.md: parse generously: any order, spaces or commas, ``*`` optional."""
     assert str(BACKGAMMON.start().parse_play(text, 6, 5)) == "24/18 13/8"
+
+
+@pytest.mark.parametrize("text", ["13/8 24/18*", "24/18* 13/8", "24/13*"])
+def test_notation_parse_play_refuses_a_star_where_nothing_is_hit(text: str) -> None:
+    """NOTATION.md: ``*`` marks a hit; written where the play hits nothing it misreads the
+    position and is refused (issue 9), the message keeping the ``*`` as written."""
+    with pytest.raises(IllegalPlayError, match=r"\*.*hits nothing") as refused:
+        BACKGAMMON.start().parse_play(text, 6, 5)
+    assert repr(text) in str(refused.value)
 
 
 @pytest.mark.parametrize("text", ["24/13", "24/18/13", "24/19/13", "24/18 18/13"])

@@ -11,6 +11,7 @@ import copy
 import json
 import random
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +19,9 @@ import pytest
 from gameutil import rewritten
 
 from nardy.core import NotationError
-from nardy.core.dice import SeededDice
+from nardy.core.dice import Dice, SeededDice
 from nardy.core.game import Phase
+from nardy.core.log import condensed
 from nardy.core.match import Match
 from nardy.core.settings import Settings
 from nardy.notation.position_id import position_from_id
@@ -36,16 +38,18 @@ def play_match(
     doubles: float = 0.03,
     resigns: float = 0.004,
     players: tuple[str, str] = ("Alice", "Bob"),
+    game_dice: Callable[[int], Dice] | None = None,
 ) -> Match:
     """A match (or session) of random legal actions: each decision drawn from ``seed``,
     the dice from ``SeededDice(seed)``. ``doubles`` and ``resigns`` are the chances of a
     double or a resignation (a surrender in long nardy) at a turn's start; half as many
     resign after rolling; doubles are taken 3 times in 4, beavered 1 in 4 where allowed,
-    resignations accepted half the time."""
+    resignations accepted half the time. ``game_dice(i)``, if given, is game i's own dice
+    (as a server gives each game fair dice)."""
     rng = random.Random(seed)
     match = Match(settings, SeededDice(seed), players=players)
     while not match.over and len(match.games) < max_games:
-        game = match.new_game()
+        game = match.new_game(dice=game_dice(len(match.games)) if game_dice else None)
         if game.phase is Phase.OPENING:
             game.roll_opening()
         while not game.over:
@@ -159,11 +163,16 @@ def test_the_score_follows_from_the_records(scenario: tuple[str, Match]) -> None
 # -- tampered records ---------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def record() -> dict[str, Any]:
-    """A backgammon game with cube actions, hits and a resignation or a pass at the end."""
+@pytest.fixture(scope="module", params=[2, 1])
+def record(request: pytest.FixtureRequest) -> dict[str, Any]:
+    """A backgammon game with cube actions, hits and a resignation or a pass at the end, as
+    written now (version 2, with the event log) and as version 1 wrote it (turns only): both
+    must refuse every tampering."""
     match = play_match(Settings(match_length=7), 4, max_games=1)
-    return match_records(match)[0]
+    written = match_records(match)[0]
+    if request.param == 1:
+        written = {k: v for k, v in written.items() if k != "log"} | {"format": 1}
+    return written
 
 
 def tampered(record: dict[str, Any]) -> dict[str, Any]:
@@ -310,3 +319,75 @@ def test_the_example_in_docs_replays_to_itself() -> None:
     for block in blocks:
         example = json.loads(block)
         assert rewritten(example) == example
+
+
+# -- versions ------------------------------------------------------------------------------
+
+
+def test_version_1_records_still_replay() -> None:
+    """docs/records.md: records written before the event log (version 1, the former docs
+    examples) replay, and are written again as version 2 with the same turns and end."""
+    lines = (ROOT / "tests" / "data" / "records_v1.jsonl").read_text(encoding="utf-8")
+    for line in lines.splitlines():
+        old = json.loads(line)
+        assert old["format"] == 1 and "log" not in old
+        new = rewritten(old)
+        assert new["format"] == 2 and new["log"]
+        assert {k: v for k, v in new.items() if k not in ("format", "log")} == {
+            k: v for k, v in old.items() if k != "format"
+        }
+        assert rewritten(new) == new
+
+
+@pytest.mark.parametrize("variant", ["backgammon", "acey-deucey", "long"])
+def test_a_record_taken_mid_turn_replays_to_that_moment(variant: str) -> None:
+    """Issue 8: dice on the table, single moves made, a double or a resignation pending:
+    the version 2 record replays to exactly that state, without rolling."""
+    settings = Settings(variant=variant, cube=True)
+    for seed in range(4):
+        match = Match(settings, SeededDice(seed))
+        game = match.new_game()
+        rng = random.Random(seed)
+        for _ in range(rng.randint(5, 60)):
+            if game.over:
+                break
+            if game.phase is Phase.OPENING:
+                game.roll_opening()
+            elif game.phase is Phase.ROLL:
+                if game.can_double(game.turn) and rng.random() < 0.1:
+                    game.double(game.turn)
+                else:
+                    game.roll(game.turn)
+            elif game.phase is Phase.DOUBLED:
+                game.take(1 - game.turn)
+            elif game.phase is Phase.CHOOSE_DOUBLE:
+                game.choose_double(game.turn, rng.randint(1, 6))
+            elif game.next_moves() and rng.random() < 0.5:
+                move = rng.choice(game.next_moves())
+                game.move(game.turn, move.start, move.end)
+            else:
+                game.play(game.turn, rng.choice(game.legal_plays()))
+        record = json.loads(json.dumps(game_record(game)))
+        again = replay(record)
+        assert again.snapshot() == {**game.snapshot(), "log": again.snapshot()["log"]}
+        assert again.log == condensed(game.log)
+        assert again.moves_made == game.moves_made and again.dice == game.dice
+
+
+def test_a_tampered_log_is_refused_naming_the_event() -> None:
+    """Version 2: a changed roll, or an event left out, is refused naming an event."""
+    record = match_records(play_match(Settings(match_length=7), 4, max_games=1))[0]
+    i = next(i for i, e in enumerate(record["log"]) if e["type"] == "dice-rolled")
+    bad = tampered(record)
+    d1, d2 = bad["log"][i]["dice"]
+    bad["log"][i]["dice"] = [d1 % 6 + 1, d2]
+    with pytest.raises(NotationError, match=r"event \d+ of the log"):
+        replay(bad)
+    bad = tampered(record)
+    del bad["log"][i + 1]
+    with pytest.raises(NotationError, match=rf"event {i + 2}\b"):
+        replay(bad)
+    bad = tampered(record)
+    bad["log"][i]["dice"] = [7, 1]
+    with pytest.raises(NotationError, match="1-6"):
+        replay(bad)

@@ -126,7 +126,8 @@ def test_double_take_then_redouble_pass(pages: Any, server: ServerProcess) -> No
         for _ in range(2000):
             if action in player.buttons():
                 return
-            if not (alice.step(stop_at=action) or bob.step(stop_at=action)):
+            other = bob if player is alice else alice
+            if not (player.step(stop_at=action) or other.step()):
                 player.page.wait_for_timeout(50)
         raise AssertionError(f"{action} never offered")
 

@@ -42,6 +42,7 @@ def test_two_people_play_a_match_to_the_end(pages: Any, server: ServerProcess, s
     assert mover.page.inner_text("#side-bottom .pips") == pips_before
     assert mover.move_once() == (start, end)
     mover.page.screenshot(path=str(shots / "mid-turn.png"))
+    mover.page.locator(".table").screenshot(path=str(shots / "board.png"))  # README's picture
 
     play_out([alice, bob])
     alice.page.screenshot(path=str(shots / "finished.png"))

@@ -49,7 +49,7 @@ class ServerProcess:
         if self.database_url:
             args += ["--database-url", self.database_url]
         self.process = subprocess.Popen(
-            args, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+            args, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
         )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:

@@ -139,7 +139,7 @@ def test_nobody_sees_another_users_preferences(server: ServerProcess) -> None:
     ivan.sign_up("ivan1")
     hana.send("PUT", "/api/me/preferences", {"language": "ru"})
     seen = ivan.get("/api/users/hana1").json()
-    assert seen == {"id": hana.user["id"], "username": "hana1", "guest": False}  # type: ignore[index]
+    assert seen == {"id": hana.user["id"], "username": "hana1", "guest": False, "ratings": {}}  # type: ignore[index]
     assert ivan.get("/api/me/preferences").json()["language"] == "en"
     assert httpx.get(server.url + "/api/me/preferences").status_code == 401
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from importlib import metadata
 from typing import Any, TextIO
 
-from nardy.cli import analysis, engine, play, records, rules, selfplay, serve
+from nardy.cli import analysis, engine, play, records, rules, selfplay, serve, verify_dice
 from nardy.cli.options import die
 from nardy.core import NardyError, Play, Position, variant, variants
 from nardy.notation import decode_match_id, parse_position, parse_xgid, position_id
@@ -96,6 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     engine.add_parser(sub)
     rules.add_parser(sub)
     serve.add_parser(sub)
+    verify_dice.add_parser(sub)
     return parser
 
 

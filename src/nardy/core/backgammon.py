@@ -73,6 +73,20 @@ class Backgammon(Variant):
         if highest <= 6 and not waiting:
             yield from bear_offs(me, op, die, highest, top)
 
+    def blocking_rule(self, me: int, op: int, start: int, end: int, die: int, ctx: int) -> str:
+        waiting = CHECKERS - sum(unpack(me)) if self.enters_from_outside else 0
+        if me >> (8 * BAR) and start != BAR:
+            return "enter from the bar first (RULES.md 1.2)"
+        if start == BAR and not me >> (8 * BAR) and not waiting:
+            return "you have no checker on the bar"
+        if end == OFF:
+            mine = (me | me >> 1 | me >> 2 | me >> 3) & POINTS_MASK
+            highest = (mine.bit_length() - 1) >> 3 if mine else 0
+            if highest > 6 or waiting:
+                return "bear-off not yet allowed: every checker must be in the home board first"
+            return f"a larger die bears off only from the highest point ({highest})"
+        return f"point {end} is blocked: the opponent holds it with two or more checkers"
+
     def independent_pairs(
         self, me0: int, op0: int, d1: int, d2: int, ctx: int
     ) -> dict[tuple[int, int], Path]:

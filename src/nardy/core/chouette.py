@@ -32,9 +32,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from nardy.core import actions as act
+from nardy.core import events as ev
+from nardy.core.awaiting import Awaiting
 from nardy.core.dice import Dice, SecretDice
-from nardy.core.game import Game, GameError, Phase
+from nardy.core.errors import ErrorCode, InvalidInputError, NardyError
+from nardy.core.game import SNAPSHOT_VERSION, Game, GameError, Phase
 from nardy.core.moves import Move, Play
 from nardy.core.settings import Settings, SettingsError
 
@@ -47,6 +52,8 @@ TEAM = 1
 class ChouetteError(GameError):
     """An action by a participant who may not take it now (not in the chouette, not the
     captain, out of this game, already voted or answered), or out of order between games."""
+
+    code = ErrorCode.NOT_YOUR_TURN
 
 
 def draw_lot(players: Sequence[str], dice: Dice) -> tuple[list[str], list[dict[str, int]]]:
@@ -131,6 +138,7 @@ class Chouette:
         self._everyone = list(order)  # every player ever seated, for the scores
         self._votes: set[str] = set()
         self._answers: dict[str, bool] = {}
+        self._events: list[ev.Event] = []  # the chouette's own events of the action under way
 
     # -- what the session looks like ------------------------------------------------------
 
@@ -177,6 +185,180 @@ class Chouette:
     def answers(self) -> dict[str, bool]:
         """The members who have answered the box's double so far: True take, False pass."""
         return dict(self._answers)
+
+    # -- the one entry point ------------------------------------------------------------
+
+    def apply(self, action: act.Action) -> tuple[ev.Event, ...]:
+        """Take ``action`` by the participant it names and return the events: the chouette's
+        own (:class:`~nardy.core.events.VoteCast`, :class:`~nardy.core.events.DoubleAnswered`,
+        a player joining or leaving) and the game's, whose players are the sides (0 the box,
+        1 the team). Between games, ``Join`` and ``Leave`` seat and unseat players and the
+        first game action starts the next game (:class:`~nardy.core.events.GameStarted`).
+        A refused action changes nothing."""
+        name = action.player
+        if not isinstance(name, str):
+            raise ChouetteError(
+                f"a chouette's players are names, not {name!r}", code=ErrorCode.INVALID_INPUT
+            )
+        if isinstance(action, act.Join):
+            self.join(name)
+            return (ev.PlayerJoined(name),)
+        if isinstance(action, act.Leave):
+            self.leave(name)
+            return (ev.PlayerLeft(name),)
+        self._events = []
+        events: list[ev.Event] = []
+        fresh = self.current is None
+        if fresh:
+            game = self.new_game()
+            events.append(ev.GameStarted(len(self.games), (0, 0), False, None))
+        else:
+            game = self._game()
+        start = len(game.log)
+        try:
+            self._dispatch(action, name)
+        except NardyError:
+            if fresh:
+                self.games.pop()  # refused: as if nothing had started
+            raise
+        return (*events, *self._events, *game.log[start:])
+
+    def _dispatch(self, action: act.Action, name: str) -> None:
+        match action:
+            case act.RollOpening():
+                self._side(name)
+                self.roll_opening()
+            case act.Roll():
+                self.roll(name)
+            case act.Move(start=a, end=b):
+                self.move(name, a, b)
+            case act.Undo():
+                self.undo(name)
+            case act.Confirm():
+                self.confirm(name)
+            case act.Play(moves=text):
+                self.play(name, text)
+            case act.ChooseDouble(die=die):
+                self.choose_double(name, die)
+            case act.Double():
+                self.double(name)
+            case act.Vote(agree=agree):
+                self.vote_double(name, agree)
+            case act.Take():
+                self.take(name)
+            case act.Pass():
+                self.pass_double(name)
+            case act.Resign(level=level):
+                self.resign(name, level)
+            case act.Accept():
+                self.accept_resignation(name)
+            case act.Decline():
+                self.decline_resignation(name)
+            case act.Surrender():
+                self.surrender(name)
+            case _:
+                raise ChouetteError(
+                    f"a chouette has no {action.kind!r} action",
+                    code=ErrorCode.NOT_ALLOWED_BY_SETTINGS,
+                )
+
+    def awaiting(self, *, moves: bool = True) -> Awaiting:
+        """Who must act now, by name: the box or the captain for their side; every team
+        member still in for a team double (their votes) and for the box's double (their own
+        answers). Between games the box and the next captain may start the next game."""
+        record = self.current
+        if record is None:
+            start = (act.RollOpening.kind,)
+            return Awaiting("opening", ((self.box, start), (self.line[0], start)))
+        game = record.game
+        waiting = game.awaiting(moves=moves)
+        names = {BOX: record.box, TEAM: record.captain}
+        if game.phase is Phase.DOUBLED and game.turn == BOX:  # each member answers
+            answer = (act.Take.kind, act.Pass.kind)
+            actors = tuple((m, answer) for m in record.in_game if m not in self._answers)
+            return Awaiting(waiting.phase, actors, waiting.moves, waiting.dice)
+        actors_list: list[tuple[act.Player, tuple[str, ...]]] = []
+        for side, kinds in waiting.actors:
+            assert isinstance(side, int)
+            own = tuple(k for k in kinds if not (side == TEAM and k == act.Double.kind))
+            actors_list.append((names[side], own))
+        if game.phase is Phase.ROLL and game.turn == TEAM and game.can_double(TEAM):
+            vote = (act.Vote.kind,)
+            actors_list += [
+                (m, vote) for m in record.in_game if m not in self._votes and m != record.captain
+            ]
+            if record.captain not in self._votes:
+                actors_list[0] = (actors_list[0][0], (*actors_list[0][1], act.Vote.kind))
+        return Awaiting(waiting.phase, tuple(actors_list), waiting.moves, waiting.dice)
+
+    # -- snapshots ------------------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole session as JSON-serialisable data: the lot, the box and the line, every
+        game (each with its :meth:`Game.snapshot`, who is still in, who passed, the
+        settlements) and a team vote or the members' answers under way."""
+        return {
+            "snapshot": SNAPSHOT_VERSION,
+            "settings": self.settings.to_dict(),
+            "variant": self.settings.variant,
+            "lot": [dict(r) for r in self.lot],
+            "box": self.box,
+            "line": list(self.line),
+            "everyone": list(self._everyone),
+            "games": [
+                {
+                    "box": r.box,
+                    "team": list(r.team),
+                    "game": r.game.snapshot(),
+                    "in-game": list(r.in_game),
+                    "passed": dict(r.passed),
+                    "settlements": dict(r.settlements),
+                    "refused-doubles": list(r.refused_doubles),
+                }
+                for r in self.games
+            ],
+            "votes": sorted(self._votes),
+            "answers": dict(self._answers),
+        }
+
+    @classmethod
+    def restore(cls, snapshot: dict[str, Any], dice: Dice | None = None) -> Chouette:
+        """The chouette a :meth:`snapshot` describes, going on with ``dice``; nothing is
+        rolled (not even the lot). Raises :class:`InvalidInputError` for data that is not a
+        chouette snapshot."""
+        try:
+            if snapshot.get("snapshot") != SNAPSHOT_VERSION:
+                raise InvalidInputError(f"not a chouette snapshot of version {SNAPSHOT_VERSION}")
+            chouette = cls.__new__(cls)
+            settings = Settings.from_dict({**snapshot["settings"], "variant": snapshot["variant"]})
+            chouette.settings = settings.resolve()
+            _check_settings(chouette.settings)
+            chouette.dice = dice or SecretDice()
+            chouette.lot = [{str(k): int(v) for k, v in r.items()} for r in snapshot["lot"]]
+            chouette.box = str(snapshot["box"])
+            chouette.line = [str(n) for n in snapshot["line"]]
+            _check_names([chouette.box, *chouette.line])
+            chouette._everyone = [str(n) for n in snapshot["everyone"]]
+            chouette.games = [
+                ChouetteGame(
+                    str(g["box"]),
+                    tuple(str(n) for n in g["team"]),
+                    Game.restore(g["game"], chouette.dice),
+                    [str(n) for n in g["in-game"]],
+                    {str(k): int(v) for k, v in g["passed"].items()},
+                    {str(k): int(v) for k, v in g["settlements"].items()},
+                    [str(n) for n in g["refused-doubles"]],
+                )
+                for g in snapshot["games"]
+            ]
+            chouette._votes = {str(n) for n in snapshot["votes"]}
+            chouette._answers = {str(k): bool(v) for k, v in snapshot["answers"].items()}
+            chouette._events = []
+        except NardyError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise InvalidInputError(f"not a chouette snapshot: {exc!r}") from None
+        return chouette
 
     # -- between games --------------------------------------------------------------------
 
@@ -279,6 +461,7 @@ class Chouette:
             raise ChouetteError("the team cannot double now")
         if name in self._votes:
             raise ChouetteError(f"{name} has already voted for this double")
+        self._events.append(ev.VoteCast(name, agree))
         if not agree:
             record.refused_doubles.append(name)
             self._votes.clear()
@@ -317,6 +500,7 @@ class Chouette:
         self._member_in_game(name, record)
         if name in self._answers:
             raise ChouetteError(f"{name} has already answered this double")
+        self._events.append(ev.DoubleAnswered(name, take))
         self._answers[name] = take
         if len(self._answers) < len(record.in_game):
             return

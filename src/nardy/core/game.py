@@ -1,29 +1,41 @@
 """One game from the opening roll to its result: the state machine of RULES.md 1.1-1.5, 1.9,
 2, 3.1-3.4 for every variant.
 
-A :class:`Game` is driven by actions, each naming the player (0 or 1) who takes it:
-``roll_opening``, ``double`` / ``take`` / ``pass_double`` / ``beaver``, ``roll``, ``move`` /
-``undo`` / ``confirm`` (or ``play`` for a whole play), ``resign`` / ``accept_resignation`` /
-``decline_resignation``, ``surrender`` and, in acey-deucey, ``choose_double``. An action that
-is out of turn or not allowed raises a :class:`GameError` (or :class:`IllegalPlayError`) and
-changes nothing. Every finished turn is kept as a :class:`TurnRecord`, from which the game
-replays exactly.
+A :class:`Game` is driven by :mod:`nardy.core.actions` values, each naming the player (0 or
+1) who takes it, through one entry point, :meth:`Game.apply`, which returns the
+:mod:`nardy.core.events` the action caused (including whatever followed by itself: a turn
+passed with no legal move, the last roll, an automatic double, the end of the game).
+:meth:`Game.awaiting` says who must act now and what each may do. An action that is out of
+turn or not allowed raises a :class:`GameError` (or :class:`IllegalPlayError`) with a stable
+``code`` and changes nothing. Every finished turn is kept as a :class:`TurnRecord` and every
+event in :attr:`Game.log`, from which the game replays exactly.
+
+The methods named after the actions (``roll``, ``move``, ``pass_double``…) are what
+:meth:`Game.apply` dispatches to; drivers go through :meth:`Game.apply`.
 """
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import Any
 
+from nardy.core import actions as act
+from nardy.core import events as ev
+from nardy.core.awaiting import Awaiting
 from nardy.core.dice import Dice, SecretDice
-from nardy.core.errors import IllegalPlayError, NardyError
-from nardy.core.moves import Move, Play, format_moves
+from nardy.core.errors import ErrorCode, IllegalPlayError, InvalidInputError, NardyError
+from nardy.core.moves import Move, Play, format_moves, parse_moves, parse_play
 from nardy.core.position import CHECKERS, OFF, Position, ResultKind
 from nardy.core.settings import Settings
+from nardy.core.variant import Variant
 
 
 class GameError(NardyError):
-    """An action out of turn, in the wrong phase, or that the settings do not allow."""
+    """An action out of turn (code ``not-your-turn``), in the wrong phase (``wrong-phase``,
+    the default), or that the settings do not allow (``not-allowed-by-settings``)."""
+
+    code = ErrorCode.WRONG_PHASE
 
 
 class Phase(enum.Enum):
@@ -40,6 +52,8 @@ class Phase(enum.Enum):
 
 
 RESIGN_LEVELS = {1: ResultKind.SINGLE, 2: ResultKind.GAMMON, 3: ResultKind.BACKGAMMON}
+SNAPSHOT_VERSION = 1
+"""The version of :meth:`Game.snapshot`'s data."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +157,8 @@ class Game:
         self._current = _Turn()
         self._resigned: tuple[int, int, Phase] | None = None  # player, level, phase before
         self._last_roll = False
+        self.log: list[ev.Event] = []
+        """Every event of the game so far, in order (what :meth:`apply` returned)."""
         if first_player is not None:
             self._check_player(first_player)
             self._begin(first_player)
@@ -205,6 +221,105 @@ class Game:
         """(player, level) of the resignation waiting for an answer, if any."""
         return None if self._resigned is None else self._resigned[:2]
 
+    # -- the one entry point ------------------------------------------------------------
+
+    def apply(self, action: act.Action) -> tuple[ev.Event, ...]:
+        """Take ``action`` and return the events it caused, in order, including everything
+        that followed by itself (a turn passed with no legal move, the last roll, the end of
+        the game). A refused action raises a :class:`NardyError` with a ``code`` and changes
+        nothing."""
+        start = len(self.log)
+        match action:
+            case act.RollOpening(player=p):
+                self._seat(p)
+                self.roll_opening()
+            case act.Roll(player=p):
+                self.roll(self._seat(p))
+            case act.Move(player=p, start=a, end=b):
+                self.move(self._seat(p), a, b)
+            case act.Undo(player=p):
+                self.undo(self._seat(p))
+            case act.Confirm(player=p):
+                self.confirm(self._seat(p))
+            case act.Play(player=p, moves=text):
+                self.play(self._seat(p), text)
+            case act.Double(player=p):
+                self.double(self._seat(p))
+            case act.Take(player=p):
+                self.take(self._seat(p))
+            case act.Pass(player=p):
+                self.pass_double(self._seat(p))
+            case act.Beaver(player=p):
+                self.beaver(self._seat(p))
+            case act.Resign(player=p, level=level):
+                self.resign(self._seat(p), level)
+            case act.Accept(player=p):
+                self.accept_resignation(self._seat(p))
+            case act.Decline(player=p):
+                self.decline_resignation(self._seat(p))
+            case act.Surrender(player=p):
+                self.surrender(self._seat(p))
+            case act.ChooseDouble(player=p, die=die):
+                self.choose_double(self._seat(p), die)
+            case _:
+                raise GameError(
+                    f"a two-player game has no {action.kind!r} action",
+                    code=ErrorCode.NOT_ALLOWED_BY_SETTINGS,
+                )
+        return tuple(self.log[start:])
+
+    def awaiting(self, *, moves: bool = True) -> Awaiting:
+        """Who must act now and which action kinds are open to each; while moving, the legal
+        next single moves too (``moves=False`` leaves them out, for a program that plays
+        whole plays). A finished game awaits nobody."""
+        phase = self.phase
+        turn = self.turn
+        kinds: list[str] = []
+        player = turn
+        next_moves: tuple[Move, ...] = ()
+        if phase is Phase.OPENING:
+            both = (act.RollOpening.kind,)
+            return Awaiting(phase.value, ((0, both), (1, both)))
+        if phase is Phase.ROLL:
+            kinds = [act.Roll.kind]
+            if self.can_double(turn):
+                kinds.append(act.Double.kind)
+            kinds.append(self._give_up_kind())
+        elif phase is Phase.DOUBLED:
+            player = 1 - turn
+            kinds = [act.Take.kind, act.Pass.kind]
+            if self.settings.beaver:
+                kinds.append(act.Beaver.kind)
+        elif phase is Phase.BEAVERED:
+            kinds = [act.Take.kind, act.Pass.kind]
+        elif phase is Phase.MOVING:
+            if moves:
+                next_moves = tuple(self.next_moves())
+                if next_moves:
+                    kinds.append(act.Move.kind)
+            if self._current.moves:
+                kinds.append(act.Undo.kind)
+            if not moves or not next_moves:
+                kinds.append(act.Confirm.kind)  # moves=False: confirm may not be open yet
+            kinds += [act.Play.kind, self._give_up_kind()]
+        elif phase is Phase.CHOOSE_DOUBLE:
+            kinds = [act.ChooseDouble.kind]
+        elif phase is Phase.RESIGNED:
+            assert self._resigned is not None
+            player = 1 - self._resigned[0]
+            kinds = [act.Accept.kind, act.Decline.kind]
+        else:
+            return Awaiting(phase.value, ())
+        return Awaiting(phase.value, ((player, tuple(kinds)),), next_moves, self.dice)
+
+    def _give_up_kind(self) -> str:
+        return act.Resign.kind if self.variant.resignation_levels else act.Surrender.kind
+
+    def _seat(self, player: act.Player) -> int:
+        if type(player) is not int or player not in (0, 1):
+            raise GameError(f"players are 0 and 1, not {player!r}", code=ErrorCode.INVALID_INPUT)
+        return player
+
     # -- the opening --------------------------------------------------------------------
 
     def roll_opening(self) -> tuple[int, int]:
@@ -217,10 +332,13 @@ class Game:
             self.opening_rolls.append(roll)
             if roll[0] != roll[1]:
                 break
+            self.log.append(ev.OpeningRolled(roll, None))
             if self.cube.automatic < self.settings.automatic_doubles:
                 self.cube.value *= 2
                 self.cube.automatic += 1
+                self.log.append(ev.AutomaticDouble(self.cube.value))
         first = 0 if roll[0] > roll[1] else 1
+        self.log.append(ev.OpeningRolled(roll, first))
         self._begin(first)
         if self.variant.opening_dice_played and self.settings.opening == "use-opening-dice":
             self._start_moving((roll[first], roll[1 - first]))
@@ -237,9 +355,10 @@ class Game:
         """Offer the cube before rolling (RULES.md 1.5)."""
         if not self.can_double(player):
             self._check_turn(player, Phase.ROLL)
-            raise GameError(self._why_no_double(player))
+            raise GameError(self._why_no_double(player), code=ErrorCode.NOT_ALLOWED_BY_SETTINGS)
         self._current.cube.append("double")
         self.phase = Phase.DOUBLED
+        self.log.append(ev.CubeOffered(player, 2 * self.cube.value))
 
     def _why_no_double(self, player: int) -> str:
         if not self.settings.cube:
@@ -264,6 +383,7 @@ class Game:
         self.cube.turned = True
         self._current.cube.append("take")
         self.phase = Phase.ROLL
+        self.log.append(ev.CubeTaken(player, self.cube.value))
 
     def pass_double(self, player: int) -> None:
         """Refuse the double: the game is lost at the cube's value before it (RULES.md 1.5)."""
@@ -274,6 +394,7 @@ class Game:
         else:
             raise GameError(f"there is no double to pass now ({self.phase.value})")
         self._current.cube.append("pass")
+        self.log.append(ev.CubePassed(player, self.cube.value))
         self._end_turn_without_roll()
         self._finish(GameResult(1 - player, "pass", self.cube.value, self.cube.value))
 
@@ -281,12 +402,15 @@ class Game:
         """Take and at once redouble, keeping the cube (money play with ``beaver``, 1.5)."""
         self._check_turn(player, Phase.DOUBLED, 1 - self.turn)
         if not self.settings.beaver:
-            raise GameError("beavers are not allowed in this game")
+            raise GameError(
+                "beavers are not allowed in this game", code=ErrorCode.NOT_ALLOWED_BY_SETTINGS
+            )
         self.cube.value *= 2
         self.cube.owner = player
         self.cube.turned = True
         self._current.cube.append("beaver")
         self.phase = Phase.BEAVERED
+        self.log.append(ev.Beavered(player, 2 * self.cube.value))
 
     # -- rolling and moving ---------------------------------------------------------------
 
@@ -294,6 +418,7 @@ class Game:
         """Roll two dice. With no legal move the turn passes at once (recorded as such)."""
         self._check_turn(player, Phase.ROLL)
         dice = (self.dice_source.die(), self.dice_source.die())
+        self.log.append(ev.DiceRolled(player, dice))
         self._start_moving(dice)
         return dice
 
@@ -309,18 +434,31 @@ class Game:
         _, following = self._after_moves()
         options = [(m, die) for m, die in following if (m.start, m.end) == (start, end)]
         if not options:
+            if not (type(start) is int and type(end) is int and 0 <= end < start <= 25):
+                raise IllegalPlayError(
+                    f"a move goes from a point 1-25 to a lower one 0-24, not {start!r}/{end!r}",
+                    code=ErrorCode.INVALID_INPUT,
+                )
+            d1, d2 = self._need_dice()
+            why = self.variant.refusal(self._position, d1, d2, self._current.moves, start, end)
             allowed = ", ".join(sorted({str(m) for m, _ in following})) or "none"
-            raise IllegalPlayError(f"{start}/{end} is not a legal move now; legal: {allowed}")
+            raise IllegalPlayError(
+                f"{Move(start, end)} is not a legal move now; legal: {allowed} "
+                f"({d1}-{d2}: {why.text})"
+            )
         chosen = min(options, key=lambda option: option[1])  # keep the larger die for later
         self._current.moves.append(chosen)
-        return chosen[0]
+        move, die = chosen
+        self.log.append(ev.CheckerMoved(player, move.start, move.end, die, move.hit))
+        return move
 
     def undo(self, player: int) -> None:
         """Take back the last single move of this turn."""
         self._check_turn(player, Phase.MOVING)
         if not self._current.moves:
             raise GameError("no move to undo this turn")
-        self._current.moves.pop()
+        move, _ = self._current.moves.pop()
+        self.log.append(ev.MoveUndone(player, move.start, move.end))
 
     def confirm(self, player: int) -> None:
         """End the turn ("pick up the dice", RULES.md 1.9): the moves must make a legal play."""
@@ -333,13 +471,26 @@ class Game:
         """Make a whole play (notation or a :class:`Play`) and end the turn."""
         self._check_turn(player, Phase.MOVING)
         d1, d2 = self._need_dice()
-        legal = {p: p for p in self._position.legal_plays(d1, d2)}
-        chosen = play if isinstance(play, Play) else self._position.parse_play(play, d1, d2)
+        plays = self._position.legal_plays(d1, d2)
+        legal = {p: p for p in plays}
+        if isinstance(play, Play):
+            chosen = play
+        elif not isinstance(play, str):
+            raise IllegalPlayError(
+                f"a play is move notation, not {play!r}", code=ErrorCode.INVALID_INPUT
+            )
+        else:
+            try:
+                chosen = parse_play(self._position, play, d1, d2, plays)
+            except IllegalPlayError as exc:
+                raise type(exc)(self._explain(play, str(exc))) from None
         if chosen not in legal:
             raise IllegalPlayError(f"{chosen} is not a legal play of {d1}-{d2}")
         if format_moves(chosen.moves) != str(legal[chosen]):
             # A Play is equal to any play reaching its position: its moves must get there too.
             raise IllegalPlayError(f"the moves {chosen} do not reach the play's position")
+        for move, _ in reversed(self._current.moves):  # a whole play replaces single moves
+            self.log.append(ev.MoveUndone(player, move.start, move.end))
         self._current.moves = []
         self._confirm(chosen)
         return chosen
@@ -347,29 +498,36 @@ class Game:
     def choose_double(self, player: int, die: int) -> None:
         """Acey-deucey: after playing the 1-2, name the double to play (RULES.md 2)."""
         self._check_turn(player, Phase.CHOOSE_DOUBLE)
-        if not (isinstance(die, int) and 1 <= die <= 6):
-            raise GameError(f"name a double from 1 to 6, not {die!r}")
+        if not (type(die) is int and 1 <= die <= 6):
+            raise GameError(f"name a double from 1 to 6, not {die!r}", code=ErrorCode.INVALID_INPUT)
         self._current = _Turn(chosen=True)
+        self.log.append(ev.DoubleChosen(player, die))
         self._start_moving((die, die))
 
     # -- resigning ------------------------------------------------------------------------
 
     def resign(self, player: int, level: int = 1) -> None:
         """Offer to resign a single (1), gammon (2) or backgammon (3) on one's turn."""
-        if self.phase not in (Phase.ROLL, Phase.MOVING) or player != self.turn:
-            raise GameError("resign on your own turn, before or after rolling")
+        self._check_own_turn(player, "resign on your own turn, before or after rolling")
         if not self.variant.resignation_levels:
-            raise GameError(f"{self.variant.name} has no resignation levels: surrender instead")
-        if level not in RESIGN_LEVELS:
-            raise GameError("resign a single (1), gammon (2) or backgammon (3)")
+            raise GameError(
+                f"{self.variant.name} has no resignation levels: surrender instead",
+                code=ErrorCode.NOT_ALLOWED_BY_SETTINGS,
+            )
+        if type(level) is not int or level not in RESIGN_LEVELS:
+            raise GameError(
+                "resign a single (1), gammon (2) or backgammon (3)", code=ErrorCode.INVALID_INPUT
+            )
         self._resigned = (player, level, self.phase)
         self.phase = Phase.RESIGNED
+        self.log.append(ev.ResignationOffered(player, level))
 
     def accept_resignation(self, player: int) -> None:
         """The opponent accepts: the game ends at the offered level times the cube (1.4)."""
         resigner, level = self._pending_resignation(player)
         kind = RESIGN_LEVELS[level]
         self._current.resignations.append((level, True, self._current.dice is not None))
+        self.log.append(ev.ResignationAccepted(player, level))
         self._end_turn_without_roll()
         self._finish(
             GameResult(1 - resigner, "resign", self.cube.value, self._points(kind), kind.value)
@@ -380,6 +538,7 @@ class Game:
         _, level = self._pending_resignation(player)
         assert self._resigned is not None
         self._current.resignations.append((level, False, self._current.dice is not None))
+        self.log.append(ev.ResignationDeclined(player, level))
         self.phase = self._resigned[2]
         self._resigned = None
 
@@ -392,17 +551,113 @@ class Game:
 
     def surrender(self, player: int) -> None:
         """Long nardy: give up on one's turn, scored from the checkers as they stand (3.4)."""
-        if self.phase not in (Phase.ROLL, Phase.MOVING) or player != self.turn:
-            raise GameError("surrender on your own turn")
+        self._check_own_turn(player, "surrender on your own turn")
         if self.variant.resignation_levels:
-            raise GameError(f"in {self.variant.name} resign a single, gammon or backgammon")
+            raise GameError(
+                f"in {self.variant.name} resign a single, gammon or backgammon",
+                code=ErrorCode.NOT_ALLOWED_BY_SETTINGS,
+            )
         loser = self._position.mine
         kind = self.variant.result_kind(loser, self._position.theirs)
         self._current.resignations.append((0, True, self._current.dice is not None))
+        self.log.append(ev.Surrendered(player))
         self._end_turn_without_roll()
         self._finish(
             GameResult(1 - player, "resign", self.cube.value, self._points(kind), kind.value)
         )
+
+    # -- snapshots ------------------------------------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state of the game as JSON-serialisable data, at any moment: dice on the
+        table, single moves made, a pending double, beaver or resignation, the acey-deucey
+        choice, the last roll, the cube with its owner, every finished turn and the event
+        log. :meth:`restore` gives the same game back without rolling anything."""
+        current = self._current
+        return {
+            "snapshot": SNAPSHOT_VERSION,
+            "settings": self.settings.to_dict(),
+            "variant": self.variant.key,
+            "crawford": self.crawford,
+            "score": list(self.score),
+            "cube": [self.cube.value, self.cube.owner, self.cube.turned, self.cube.automatic],
+            "start-cube": list(self.start_cube),
+            "opening": [list(roll) for roll in self.opening_rolls],
+            "first-player": self.first_player,
+            "turn": self.turn,
+            "phase": self.phase.value,
+            "position": _position_state(self._position),
+            "current": {
+                "cube": list(current.cube),
+                "dice": None if current.dice is None else list(current.dice),
+                "moves": [[m.start, m.end, m.hit, die] for m, die in current.moves],
+                "chosen": current.chosen,
+                "resignations": [list(r) for r in current.resignations],
+            },
+            "resigned": None
+            if self._resigned is None
+            else [self._resigned[0], self._resigned[1], self._resigned[2].value],
+            "last-roll": self._last_roll,
+            "records": [_record_state(r) for r in self.records],
+            "result": None if self.result is None else _result_state(self.result),
+            "log": [e.to_json() for e in self.log],
+        }
+
+    @classmethod
+    def restore(cls, snapshot: dict[str, Any], dice: Dice | None = None) -> Game:
+        """The game a :meth:`snapshot` describes, going on with ``dice`` (default: fresh
+        secret dice). Its snapshot equals ``snapshot`` and it awaits the same actions.
+        Raises :class:`InvalidInputError` for data that is not a snapshot."""
+        try:
+            return cls._restore(snapshot, dice)
+        except NardyError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise InvalidInputError(f"not a game snapshot: {exc!r}") from None
+
+    @classmethod
+    def _restore(cls, data: dict[str, Any], dice: Dice | None) -> Game:
+        if data.get("snapshot") != SNAPSHOT_VERSION:
+            raise InvalidInputError(f"not a game snapshot of version {SNAPSHOT_VERSION}")
+        settings = Settings.from_dict({**data["settings"], "variant": data["variant"]})
+        game = cls(settings, dice, crawford=bool(data["crawford"]), score=_pair(data["score"]))
+        variant = game.variant
+        value, owner, turned, automatic = data["cube"]
+        game.cube = Cube(int(value), _seat_or_none(owner), bool(turned), int(automatic))
+        start_value, start_owner = data["start-cube"]
+        game.start_cube = (int(start_value), _seat_or_none(start_owner))
+        game.opening_rolls = [_dice(roll) for roll in data["opening"]]
+        game.first_player = _seat_or_none(data["first-player"])
+        game.turn = _seat(data["turn"])
+        game.phase = Phase(data["phase"])
+        game._position = _position(variant, data["position"])
+        variant.validate(game._position)
+        current = data["current"]
+        game._current = _Turn(
+            [str(c) for c in current["cube"]],
+            None if current["dice"] is None else _dice(current["dice"]),
+            [(Move(int(s), int(e), bool(h)), int(d)) for s, e, h, d in current["moves"]],
+            bool(current["chosen"]),
+            [(int(lv), bool(a), bool(r)) for lv, a, r in current["resignations"]],
+        )
+        resigned = data["resigned"]
+        if resigned is not None:
+            game._resigned = (_seat(resigned[0]), int(resigned[1]), Phase(resigned[2]))
+        game._last_roll = bool(data["last-roll"])
+        game.records = [_record(variant, r) for r in data["records"]]
+        result = data["result"]
+        if result is not None:
+            game.result = GameResult(
+                _seat_or_none(result["winner"]),
+                str(result["kind"]),
+                int(result["cube"]),
+                int(result["points"]),
+                result.get("level"),
+            )
+        game.log = [ev.event_from_json(e) for e in data["log"]]
+        if game.phase is Phase.MOVING:
+            game._after_moves()  # raises if the single moves made are not legal ones
+        return game
 
     # -- internals ------------------------------------------------------------------------
 
@@ -438,6 +693,10 @@ class Game:
         dice = self._current.dice
         chosen = self._current.chosen
         self._current = _Turn()
+        if play.moves:
+            self.log.append(ev.PlayConfirmed(mover, dice, str(play)))
+        else:
+            self.log.append(ev.NoLegalMove(mover, dice))
         if after.mine[OFF] == CHECKERS:
             self._game_won(mover)
             return
@@ -453,6 +712,7 @@ class Game:
                 return
         elif chosen and len(play.moves) == 4:
             self.phase = Phase.ROLL  # and then roll again
+            self.log.append(ev.RollAgain(mover))
             return
         self._position = after.swap()
         self.turn = 1 - mover
@@ -465,6 +725,7 @@ class Game:
             self._position = self._position.swap()
             self.turn = 1 - mover
             self.phase = Phase.ROLL
+            self.log.append(ev.LastRoll(self.turn))
             return
         if self._last_roll:  # the second player bore everything off with the last roll
             self._finish(GameResult(None, "draw", self.cube.value, 0))
@@ -509,6 +770,28 @@ class Game:
         self.phase = Phase.OVER
         self._current = _Turn()
         self._resigned = None
+        self.log.append(
+            ev.GameOver(result.winner, result.kind, result.cube, result.points, result.level)
+        )
+
+    def _explain(self, text: str, refusal: str) -> str:
+        """A refused whole play, with the rule that refuses its first refused single move
+        where the text reads as single moves of the dice (``24/19 24/21`` for 5-3)."""
+        d1, d2 = self._need_dice()
+        try:
+            hops = parse_moves(text)
+        except NardyError:
+            return refusal
+        done: list[tuple[Move, int]] = []
+        for hop in hops:
+            _, following = self.variant.next_moves(self._position, d1, d2, done)
+            options = [(m, die) for m, die in following if (m.start, m.end) == (hop.start, hop.end)]
+            if not options:
+                why = self.variant.refusal(self._position, d1, d2, done, hop.start, hop.end)
+                # Only a rule is worth adding: "no die of 3" says what the refusal says.
+                return f"{refusal}: {Move(hop.start, hop.end)}: {why.text}" if why.rule else refusal
+            done.append(min(options, key=lambda option: option[1]))
+        return refusal
 
     def _need_dice(self) -> tuple[int, int]:
         if self.phase is not Phase.MOVING or self._current.dice is None:
@@ -519,12 +802,100 @@ class Game:
         if self.phase is not phase:
             raise GameError(f"not now: the game is in phase {self.phase.value}, not {phase.value}")
 
+    def _check_own_turn(self, player: int, refusal: str) -> None:
+        """For resigning and surrendering: before or after rolling, on one's own turn."""
+        self._check_player(player)
+        if self.phase not in (Phase.ROLL, Phase.MOVING):
+            raise GameError(refusal)
+        if player != self.turn:
+            raise GameError(refusal, code=ErrorCode.NOT_YOUR_TURN)
+
     def _check_player(self, player: int, expected: int | None = None) -> None:
-        if player not in (0, 1):
-            raise GameError(f"players are 0 and 1, not {player!r}")
+        if type(player) is not int or player not in (0, 1):
+            raise GameError(f"players are 0 and 1, not {player!r}", code=ErrorCode.INVALID_INPUT)
         if expected is not None and player != expected:
-            raise GameError(f"it is player {expected}'s decision, not player {player}'s")
+            raise GameError(
+                f"it is player {expected}'s decision, not player {player}'s",
+                code=ErrorCode.NOT_YOUR_TURN,
+            )
 
     def _check_turn(self, player: int, phase: Phase, expected: int | None = None) -> None:
         self._expect(phase)
         self._check_player(player, self.turn if expected is None else expected)
+
+
+# -- snapshot data ---------------------------------------------------------------------------
+
+
+def _position_state(pos: Position) -> str:
+    """A position as 104 hex digits: my 26 counts, then theirs (each side's own numbering)."""
+    return (pos.mine + pos.theirs).hex()
+
+
+def _position(variant: Variant, text: str) -> Position:
+    raw = bytes.fromhex(text)
+    if len(raw) != 52:
+        raise InvalidInputError(f"a position is 52 counts, not {len(raw)}")
+    return Position(variant, raw[:26], raw[26:])
+
+
+def _record_state(r: TurnRecord) -> dict[str, Any]:
+    return {
+        "player": r.player,
+        "cube": list(r.cube),
+        "dice": None if r.dice is None else list(r.dice),
+        "play": None if r.play is None else [[m.start, m.end, m.hit] for m in r.play.moves],
+        "before": _position_state(r.before),
+        "after": _position_state(r.after),
+        "chosen": r.chosen,
+        "resignations": [list(x) for x in r.resignations],
+    }
+
+
+def _record(variant: Variant, data: dict[str, Any]) -> TurnRecord:
+    after = _position(variant, data["after"])
+    play = data["play"]
+    return TurnRecord(
+        _seat(data["player"]),
+        tuple(str(c) for c in data["cube"]),
+        None if data["dice"] is None else _dice(data["dice"]),
+        None
+        if play is None
+        else Play(tuple(Move(int(s), int(e), bool(h)) for s, e, h in play), after),
+        _position(variant, data["before"]),
+        after,
+        bool(data["chosen"]),
+        tuple((int(lv), bool(a), bool(rolled)) for lv, a, rolled in data["resignations"]),
+    )
+
+
+def _result_state(result: GameResult) -> dict[str, Any]:
+    return {
+        "winner": result.winner,
+        "kind": result.kind,
+        "cube": result.cube,
+        "points": result.points,
+        "level": result.level,
+    }
+
+
+def _seat(value: Any) -> int:
+    if type(value) is not int or value not in (0, 1):
+        raise InvalidInputError(f"a player is 0 or 1, not {value!r}")
+    return value
+
+
+def _seat_or_none(value: Any) -> int | None:
+    return None if value is None else _seat(value)
+
+
+def _pair(value: Any) -> tuple[int, int]:
+    a, b = value
+    return int(a), int(b)
+
+
+def _dice(value: Any) -> tuple[int, int]:
+    d1, d2 = value
+    if not all(type(d) is int and 1 <= d <= 6 for d in (d1, d2)):
+        raise InvalidInputError(f"dice are 1-6, not {value!r}")
+    return d1, d2

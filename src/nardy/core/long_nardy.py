@@ -114,6 +114,28 @@ class LongNardy(Variant):
         if highest <= 6:
             yield from bear_offs(me, op, die, highest, top)
 
+    def blocking_rule(self, me: int, op: int, start: int, end: int, die: int, ctx: Turn) -> str:
+        if start == HEAD and ctx.head_at_start - count(me, HEAD) >= ctx.may_leave_head:
+            return (
+                "the head rule: only one checker leaves the head per turn (RULES.md 3.2)"
+                if ctx.may_leave_head == 1
+                else "the head rule: at most two checkers leave the head this turn (RULES.md 3.2)"
+            )
+        if start == BAR:
+            return f"{self.name} has no bar"
+        if end == OFF:
+            mine = occupied(me)
+            highest = (mine.bit_length() - 1) >> 3 if mine else 0
+            if highest > 6:
+                return "bear-off not yet allowed: every checker must be in the home board first"
+            return f"a larger die bears off only from the highest point ({highest})"
+        if count(op, end):
+            return f"point {end} is taken: the opponent has a checker there"
+        return (
+            "the six-block rule: six points in a row need an opponent checker ahead of them "
+            "(RULES.md 3.2)"
+        )
+
     def is_race(self, pos: Position) -> bool:
         me, op = pos.mine, self.to_mine(pos.theirs)
         my_back = max((p for p in range(1, 25) if me[p]), default=0)

@@ -3,15 +3,24 @@
 
 The score is derived from the games' results, never kept apart from them, so a match
 replayed from its games always has the right score.
+
+A match is driven like a game, through :meth:`Match.apply`: the first game starts with the
+first action, and each next game starts by itself when one ends (a
+:class:`~nardy.core.events.GameStarted` event), until the match is over.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
+from typing import Any
 
+from nardy.core import actions as act
+from nardy.core import events as ev
+from nardy.core.awaiting import Awaiting
 from nardy.core.dice import Dice, SecretDice
-from nardy.core.game import Cube, Game, GameError
+from nardy.core.errors import ErrorCode, InvalidInputError, NardyError
+from nardy.core.game import SNAPSHOT_VERSION, Cube, Game, GameError, Phase
 from nardy.core.position import Position
 from nardy.core.settings import Settings
 
@@ -121,6 +130,98 @@ class Match:
             raise GameError(f"players are 0 and 1, not {player!r}")
         self._left = player
 
+    def apply(self, action: act.Action) -> tuple[ev.Event, ...]:
+        """Take ``action`` in the game under way (starting the first game if none has
+        started) and return the events, with :class:`~nardy.core.events.GameStarted` where
+        a game began; when a game ends and the match goes on, the next game starts at once.
+        ``Leave`` ends a money session or series. A refused action changes nothing."""
+        if isinstance(action, act.Leave):
+            player = action.player
+            if type(player) is not int:
+                raise GameError(
+                    f"players are 0 and 1, not {player!r}", code=ErrorCode.INVALID_INPUT
+                )
+            self.leave(player)
+            return (ev.PlayerLeft(player),)
+        if self.over:
+            raise GameError("the match is over")
+        game = self.game
+        fresh = game is None or game.over
+        events: list[ev.Event] = []
+        if game is None or game.over:
+            game = self.new_game()
+            events.append(self._game_started(game))
+        try:
+            events += game.apply(action)
+        except NardyError:
+            if fresh:
+                self.games.pop()  # refused: as if nothing had started
+            raise
+        if game.over and not self.over:
+            events.append(self._game_started(self.new_game()))
+        return tuple(events)
+
+    def _game_started(self, game: Game) -> ev.GameStarted:
+        first = None if game.phase is Phase.OPENING else game.first_player
+        return ev.GameStarted(len(self.games), game.score, game.crawford, first)
+
+    def awaiting(self, *, moves: bool = True) -> Awaiting:
+        """Who must act now: the game under way's :meth:`Game.awaiting`, or that of the game
+        that the first action will start; nobody once the match is over."""
+        if self.over:
+            return Awaiting("over", ())
+        return (self.game or self._game()).awaiting(moves=moves)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole match as JSON-serialisable data: settings, players, the start score,
+        every game's :meth:`Game.snapshot` (the last one possibly in the middle of a turn),
+        whether a player left and the minutes played so far."""
+        return {
+            "snapshot": SNAPSHOT_VERSION,
+            "settings": self.settings.to_dict(),
+            "variant": self.settings.variant,
+            "players": list(self.players),
+            "start-score": list(self.start_score),
+            "crawford-played": self.crawford_played,
+            "games": [game.snapshot() for game in self.games],
+            "left": self._left,
+            "elapsed": self._clock() - self._started,
+        }
+
+    @classmethod
+    def restore(
+        cls,
+        snapshot: dict[str, Any],
+        dice: Dice | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> Match:
+        """The match a :meth:`snapshot` describes, going on with ``dice``; the clock of a
+        session with a time limit goes on from the time already played. Raises
+        :class:`InvalidInputError` for data that is not a match snapshot."""
+        try:
+            if snapshot.get("snapshot") != SNAPSHOT_VERSION:
+                raise InvalidInputError(f"not a match snapshot of version {SNAPSHOT_VERSION}")
+            settings = Settings.from_dict({**snapshot["settings"], "variant": snapshot["variant"]})
+            a, b = snapshot["players"]
+            score = snapshot["start-score"]
+            match = cls(
+                settings,
+                dice,
+                (str(a), str(b)),
+                clock,
+                start_score=(int(score[0]), int(score[1])),
+                crawford_played=bool(snapshot["crawford-played"]),
+            )
+            match.games = [Game.restore(g, match.dice) for g in snapshot["games"]]
+            left = snapshot["left"]
+            match._left = None if left is None else int(left)
+            match._started = clock() - float(snapshot["elapsed"])
+        except NardyError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise InvalidInputError(f"not a match snapshot: {exc!r}") from None
+        return match
+
     def new_game(
         self,
         *,
@@ -137,7 +238,20 @@ class Match:
             raise GameError("the current game is not over")
         if self.over:
             raise GameError("the match is over")
-        game = Game(
+        game = self._game(position=position, first_player=first_player, cube=cube, dice=dice)
+        self.games.append(game)
+        return game
+
+    def _game(
+        self,
+        *,
+        position: Position | None = None,
+        first_player: int | None = None,
+        cube: Cube | None = None,
+        dice: Dice | None = None,
+    ) -> Game:
+        """The next game, not yet started."""
+        return Game(
             self.settings,
             dice or self.dice,
             crawford=self.is_crawford(),
@@ -146,8 +260,6 @@ class Match:
             position=position,
             cube=cube,
         )
-        self.games.append(game)
-        return game
 
     def _next_first_player(self) -> int | None:
         previous = self.game

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from nardy.core.errors import IllegalPlayError, NotationError
+from nardy.core.errors import AmbiguousPlayError, IllegalPlayError, NotationError
 from nardy.core.position import BAR, OFF
 
 if TYPE_CHECKING:
@@ -163,14 +163,18 @@ def parse_moves(text: str) -> list[Segment]:
     return segments
 
 
-def parse_play(position: Position, text: str, d1: int, d2: int) -> Play:
+def parse_play(
+    position: Position, text: str, d1: int, d2: int, plays: Sequence[Play] | None = None
+) -> Play:
     """The legal play of ``d1``-``d2`` that ``text`` describes.
 
     The written hops need not match the dice one by one (``24/13`` for 6-5 is fine): the play
     is the legal one that moves the same checkers to the same places. Where legal plays differ
-    only in what they hit on the way, the stars and the points written decide.
+    only in what they hit on the way, the stars and the points written decide. ``plays`` are
+    the legal plays when the caller has them already.
     """
-    plays = position.legal_plays(d1, d2)
+    if plays is None:
+        plays = position.legal_plays(d1, d2)
     if text.strip().lower() in ("", "-", "pass", "(no legal move)"):
         if plays[0].moves:
             raise IllegalPlayError(f"a play of {d1}-{d2} is possible; passing is not allowed")
@@ -202,5 +206,14 @@ def parse_play(position: Position, text: str, d1: int, d2: int) -> Play:
             candidates = [p for p in consistent if len(hits(p)) == most]
         if len(candidates) > 1:
             options = ", ".join(str(p) for p in candidates)
-            raise IllegalPlayError(f"{text!r} is ambiguous: write one of {options}")
-    return candidates[0]
+            raise AmbiguousPlayError(f"{text!r} is ambiguous: write one of {options}")
+    chosen = candidates[0]
+    # A star marks a hit: one on a point where the play hits nothing is a misreading of the
+    # position, not a detail to ignore.
+    unhit = sorted({s.end for s in segments if s.starred} - {m.end for m in chosen.moves if m.hit})
+    if unhit:
+        points = ", ".join(map(str, unhit))
+        raise IllegalPlayError(
+            f"{text!r} marks a hit (*) on {points}, but {chosen or 'the play'} hits nothing there"
+        )
+    return chosen

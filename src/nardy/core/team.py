@@ -8,12 +8,18 @@ matches; the team that wins two of them wins.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from nardy.core import actions as act
+from nardy.core import events as ev
+from nardy.core.awaiting import Awaiting
 from nardy.core.dice import Dice
-from nardy.core.game import Game, GameError
+from nardy.core.errors import ErrorCode, InvalidInputError, NardyError
+from nardy.core.game import SNAPSHOT_VERSION, Game, GameError
 from nardy.core.match import Match
 from nardy.core.moves import Move, Play
 from nardy.core.settings import Settings, SettingsError
@@ -22,6 +28,8 @@ from nardy.core.settings import Settings, SettingsError
 class TeamError(GameError):
     """An action by someone who may not take it: not a member of a side, or a member acting
     for the side who is not its captain."""
+
+    code = ErrorCode.NOT_YOUR_TURN
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +87,80 @@ class Consultation:
     def new_game(self) -> Game:
         """Start the next game of the match or session."""
         return self.match.new_game()
+
+    # -- the one entry point ------------------------------------------------------------
+
+    def apply(self, action: act.Action) -> tuple[ev.Event, ...]:
+        """Take ``action`` by the member it names: a proposal by any member (a
+        :class:`~nardy.core.events.Proposed` event, for that side's eyes only), anything else
+        by a side's captain, which is the match's action for that side (:meth:`Match.apply`:
+        games start by themselves). A refused action changes nothing."""
+        member = action.player
+        if not isinstance(member, str):
+            raise TeamError(f"members are names, not {member!r}", code=ErrorCode.INVALID_INPUT)
+        if isinstance(action, act.Propose):
+            proposal = self.propose(member, action.text)
+            return (ev.Proposed(member, proposal.side, proposal.text),)
+        side = self._side(member)
+        return self.match.apply(dataclasses.replace(action, player=side))
+
+    def awaiting(self, *, moves: bool = True) -> Awaiting:
+        """Who must act now: each side's captain in place of the side; every member of a
+        side may also propose while a game is under way."""
+        waiting = self.match.awaiting(moves=moves)
+        actors: list[tuple[act.Player, tuple[str, ...]]] = []
+        for side, kinds in waiting.actors:
+            assert isinstance(side, int)
+            actors.append((self.captain(side), kinds))
+        game = self.game
+        if game is not None and not game.over:
+            for members in self.sides:
+                for member in members:
+                    kinds = next((k for m, k in actors if m == member), ())
+                    entry = (member, (*kinds, act.Propose.kind))
+                    if kinds:
+                        actors = [entry if m == member else (m, k) for m, k in actors]
+                    else:
+                        actors.append(entry)
+        return Awaiting(waiting.phase, tuple(actors), waiting.moves, waiting.dice)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The consultation as JSON-serialisable data: the sides, the match's
+        :meth:`Match.snapshot` and every proposal."""
+        return {
+            "snapshot": SNAPSHOT_VERSION,
+            "sides": [list(self.sides[0]), list(self.sides[1])],
+            "match": self.match.snapshot(),
+            "proposals": [[p.member, p.side, p.text, p.game, p.turn] for p in self._proposals],
+        }
+
+    @classmethod
+    def restore(
+        cls,
+        snapshot: dict[str, Any],
+        dice: Dice | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> Consultation:
+        """The consultation a :meth:`snapshot` describes, going on with ``dice``. Raises
+        :class:`InvalidInputError` for data that is not a consultation snapshot."""
+        try:
+            if snapshot.get("snapshot") != SNAPSHOT_VERSION:
+                raise InvalidInputError(
+                    f"not a consultation snapshot of version {SNAPSHOT_VERSION}"
+                )
+            a, b = snapshot["sides"]
+            match = Match.restore(snapshot["match"], dice, clock)
+            consultation = cls((a, b), match.settings, match.dice, clock)
+            consultation.match = match
+            consultation._proposals = [
+                Proposal(str(m), int(side), str(text), int(g), int(t))
+                for m, side, text, g, t in snapshot["proposals"]
+            ]
+        except NardyError:
+            raise
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
+            raise InvalidInputError(f"not a consultation snapshot: {exc!r}") from None
+        return consultation
 
     # -- consulting -----------------------------------------------------------------------
 

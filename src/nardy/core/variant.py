@@ -14,7 +14,7 @@ coordinates by the variant's geometry, so a step only compares two counts on one
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from nardy.core.errors import (
     IllegalPlayError,
@@ -29,6 +29,15 @@ from nardy.core.position import BAR, CHECKERS, OFF, Outcome, Position, ResultKin
 # both sides packed (see pack()).
 Step = tuple[int, int, int, int]
 Path = tuple[tuple[int, int, bool], ...]
+
+
+class Refusal(NamedTuple):
+    """Why a single move is not legal, in words; ``rule`` when a rule of play refuses it
+    (the head rule, the bar first…) rather than a move that the dice or the checkers do not
+    make at all."""
+
+    text: str
+    rule: bool
 
 
 class Variant:
@@ -237,6 +246,60 @@ class Variant:
             if self._completes(me1, o1, _without(remaining, die), targets, ctx)
         ]
         return Position(self, unpack(me), self.from_mine(unpack(op))), following
+
+    def refusal(
+        self,
+        pos: Position,
+        d1: int,
+        d2: int,
+        done: Sequence[tuple[Move, int]],
+        start: int,
+        end: int,
+    ) -> Refusal:
+        """Why the single move ``start``/``end`` may not follow the accepted single moves
+        ``done`` with ``d1``-``d2``: the rule that refuses it, in words (RULES.md 1.2, 1.3,
+        3.2). Only for explaining a refusal; it assumes the move is not legal."""
+        me, op = pack(pos.mine), pack(self.to_mine(pos.theirs))
+        ctx = self.turn_context(me, op, d1, d2)
+        remaining = [d1] * 4 if d1 == d2 else [d1, d2]
+        for move, die in done:
+            me, op = next(
+                (me1, o1)
+                for s, t, me1, o1 in self.steps(me, op, die, ctx, BAR)
+                if (s, t) == (move.start, move.end)
+            )
+            remaining.remove(die)
+        dice = f"{d1}-{d2}"
+        if not remaining:
+            return Refusal(f"all the dice of {dice} are played", False)
+        usable = [
+            die
+            for die in sorted(set(remaining))
+            if any((s, t) == (start, end) for s, t, _, _ in self.steps(me, op, die, ctx, BAR))
+        ]
+        if usable:  # a legal single move that leads to no legal play: the forced-play rules
+            most = len(self.legal_plays(pos, d1, d2)[0].moves)
+            if d1 != d2 and most == 1:
+                why = f"the larger die must be played: with {dice} play the {max(d1, d2)}"
+            elif d1 != d2:
+                why = f"both dice must be played: with {dice} this leaves a die unplayable"
+            else:
+                why = f"as many dice as possible must be played: {most} of the {dice}"
+            return Refusal(why, True)
+        if start != BAR and not count(me, start):
+            return Refusal(f"you have no checker on {start}", False)
+        distance = start - end
+        fits = [d for d in remaining if d == distance or (end == OFF and d > distance)]
+        if not fits:
+            left = "-".join(map(str, remaining))
+            played = f" ({left} left)" if done else ""
+            return Refusal(f"no die of {distance}: the dice are {dice}{played}", False)
+        return Refusal(self.blocking_rule(me, op, start, end, min(fits), ctx), True)
+
+    def blocking_rule(self, me: int, op: int, start: int, end: int, die: int, ctx: Any) -> str:
+        """The variant's rule that stops a checker on ``start`` moving to ``end`` with
+        ``die`` (packed sides, as in :meth:`steps`): named in words."""
+        raise NotImplementedError
 
     def _completes(
         self, me: int, op: int, remaining: list[int], targets: set[tuple[int, int]], ctx: Any

@@ -31,8 +31,10 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
-from nardy.core import BAR, OFF, Play, Position, Variant
-from nardy.core.game import Game, GameResult, Phase
+from nardy.core import BAR, OFF, Play, Position, Variant, actions
+from nardy.core import events as ev
+from nardy.core.errors import ErrorCode, NardyError
+from nardy.core.game import Game, GameError, GameResult, Phase
 from nardy.core.match import Match
 
 
@@ -80,86 +82,89 @@ def deciding_player(game: Game) -> int | None:
     """The player whose decision the game waits for, or None where nobody decides (the
     opening roll is rolled for both; a finished game waits for no one).
 
-    The player on turn rolls, moves and names acey-deucey's double; the opponent of the
-    doubler answers a double, the doubler answers a beaver, the opponent of the resigner
-    answers a resignation.
+    A thin wrapper over :meth:`Game.awaiting`, kept for the terminal client until it reads
+    ``awaiting()`` itself.
     """
-    phase = game.phase
-    if phase in (Phase.OPENING, Phase.OVER):
-        return None
-    if phase is Phase.DOUBLED:
-        return 1 - game.turn
-    if phase is Phase.RESIGNED:
-        pending = game.resignation()
-        assert pending is not None
-        return 1 - pending[0]
-    return game.turn
+    player = game.awaiting(moves=False).player
+    assert player is None or isinstance(player, int)
+    return player
 
 
-def step(game: Game, bots: Sequence[Bot | None]) -> str:
-    """Make the one action ``game`` waits for, asking the bot of the deciding seat, and say
-    what was done ("rolls 6-5", "plays 24/13", "doubles to 2"…), without the player's name.
+def step(game: Game | Match, bots: Sequence[Bot | None]) -> str:
+    """Make the one action ``game`` (or the match's game under way) waits for, through
+    ``apply``, asking the bot of the deciding seat, and say what was done ("rolls 6-5",
+    "plays 24/13", "doubles to 2"…), without the player's name.
 
     ``bots`` has one entry per seat; a seat whose decision is asked must hold a bot. A roll
-    with no legal move passes by itself, which the answer says.
+    with no legal move passes by itself, which the answer says (from the events).
     """
-    if game.phase is Phase.OPENING:
-        roll = game.roll_opening()
+    waiting = game.awaiting(moves=False)
+    if not waiting.actors:
+        raise GameError("the game is over: there is nothing to do")
+    if waiting.player is None:  # the opening roll, rolled for both
+        events = game.apply(actions.RollOpening(0))
+        roll = next(
+            e.dice for e in events if isinstance(e, ev.OpeningRolled) and e.first is not None
+        )
         return f"opening roll {roll[0]}-{roll[1]}"
-    player = deciding_player(game)
-    if player is None:
-        raise ValueError("the game is over: there is nothing to do")
+    player = waiting.player
+    assert isinstance(player, int)
     bot = bots[player]
     if bot is None:
-        raise ValueError(f"player {player} is not a bot")
-    phase = game.phase
-    if phase is Phase.ROLL:
-        if game.can_double(player) and bot.should_double(game, player):
-            game.double(player)
-            return f"doubles to {2 * game.cube.value}"
-        d1, d2 = game.roll(player)
-        moved = game.phase is Phase.MOVING
-        return f"rolls {d1}-{d2}" + ("" if moved else ": no legal move")
-    if phase is Phase.MOVING:
-        for _ in game.moves_made:  # a bot plays whole plays from the start of the turn
-            game.undo(player)
-        dice = game.dice
+        raise GameError(f"player {player} is not a bot", code=ErrorCode.NOT_YOUR_TURN)
+    current = game.game if isinstance(game, Match) else game
+    assert current is not None
+    kinds = waiting.kinds(player)
+    if actions.Roll.kind in kinds:
+        if actions.Double.kind in kinds and bot.should_double(current, player):
+            game.apply(actions.Double(player))
+            return f"doubles to {2 * current.cube.value}"
+        events = game.apply(actions.Roll(player))
+        d1, d2 = current.dice or _rolled(events)
+        return f"rolls {d1}-{d2}" + (": no legal move" if _passed(events) else "")
+    if actions.Play.kind in kinds:
+        for _ in current.moves_made:  # a bot plays whole plays from the start of the turn
+            game.apply(actions.Undo(player))
+        dice = current.dice
         assert dice is not None
-        play = game.play(player, bot.choose_play(game.position, *dice))
+        play = bot.choose_play(current.turn_start, *dice)
+        game.apply(actions.Play(player, str(play)))
         return f"plays {play}" if play.moves else "cannot move"
-    if phase is Phase.CHOOSE_DOUBLE:
-        die = bot.choose_double(game.position)
-        game.choose_double(player, die)
-        moved = game.phase is Phase.MOVING
-        return f"names {die}-{die}" + ("" if moved else ": no legal move")
-    if phase is Phase.DOUBLED:
-        if game.settings.beaver and bot.should_beaver(game, player):
-            game.beaver(player)
-            return f"beavers: the cube is on {game.cube.value}"
-        if bot.should_take(game, player):
-            game.take(player)
-            return "takes"
-        game.pass_double(player)
-        return "passes"
-    if phase is Phase.BEAVERED:
-        if bot.should_take(game, player):
-            game.take(player)
-            return "takes the beaver"
-        game.pass_double(player)
-        return "passes the beaver"
-    if phase is Phase.RESIGNED:
-        pending = game.resignation()
+    if actions.ChooseDouble.kind in kinds:
+        die = bot.choose_double(current.position)
+        events = game.apply(actions.ChooseDouble(player, die))
+        return f"names {die}-{die}" + (": no legal move" if _passed(events) else "")
+    if actions.Accept.kind in kinds:
+        pending = current.resignation()
         assert pending is not None
-        if bot.accept_resignation(game, player, pending[1]):
-            game.accept_resignation(player)
+        if bot.accept_resignation(current, player, pending[1]):
+            game.apply(actions.Accept(player))
             return "accepts the resignation"
-        game.decline_resignation(player)
+        game.apply(actions.Decline(player))
         return "declines the resignation"
-    raise AssertionError(f"unexpected phase {phase}")  # pragma: no cover
+    beaver = waiting.phase == "beavered"
+    if actions.Beaver.kind in kinds and bot.should_beaver(current, player):
+        events = game.apply(actions.Beaver(player))
+        return f"beavers: the cube is on {current.cube.value}"
+    if bot.should_take(current, player):
+        game.apply(actions.Take(player))
+        return "takes the beaver" if beaver else "takes"
+    game.apply(actions.Pass(player))
+    return "passes the beaver" if beaver else "passes"
+
+
+def _rolled(events: Sequence[ev.Event]) -> tuple[int, int]:
+    return next(e.dice for e in events if isinstance(e, ev.DiceRolled))
+
+
+def _passed(events: Sequence[ev.Event]) -> bool:
+    """Whether the turn passed by itself: the roll (or named double) had no legal move."""
+    return any(isinstance(e, ev.NoLegalMove) for e in events)
 
 
 def play_game(game: Game, bots: tuple[Bot, Bot]) -> GameResult:
-    """Play ``game`` to its end, player 0 as ``bots[0]`` and player 1 as ``bots[1]``."""
+    """Play ``game`` to its end through ``apply``, player 0 as ``bots[0]`` and player 1 as
+    ``bots[1]``."""
     while not game.over:
         step(game, bots)
     assert game.result is not None
@@ -167,12 +172,10 @@ def play_game(game: Game, bots: tuple[Bot, Bot]) -> GameResult:
 
 
 def play_match(match: Match, bots: tuple[Bot, Bot]) -> Match:
-    """Play every remaining game of ``match`` (a money session must have a limit, or this
-    never ends) and return it."""
-    if match.game is not None and not match.game.over:
-        play_game(match.game, bots)
+    """Play every remaining game of ``match`` through ``apply`` (a money session must have a
+    limit, or this never ends) and return it."""
     while not match.over:
-        play_game(match.new_game(), bots)
+        step(match, bots)
     return match
 
 
@@ -516,4 +519,4 @@ def make_bot(name: str, seed: int | str | None = None) -> Bot:
         from nardy.engine.neural import NeuralBot  # numpy and the weights load only when asked
 
         return NeuralBot(name, seed=seed)
-    raise ValueError(f"unknown bot {name!r}; known: {', '.join(BOTS)}")
+    raise NardyError(f"unknown bot {name!r}; known: {', '.join(BOTS)}")

@@ -62,6 +62,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from nardy.core import BAR, NardyError, NotationError, Position
+from nardy.core import actions as act
 from nardy.core.dice import FixedDice
 from nardy.core.game import Game, Phase
 from nardy.core.match import Match
@@ -612,7 +613,7 @@ def _play(
         first_player=first_player,
     )
     if opening:
-        game.roll_opening()
+        game.apply(act.RollOpening(0))
     waiting: _Cell | None = None  # dice written without a play: a resignation must follow
     for cell in cells:
         try:
@@ -655,38 +656,38 @@ def _act(game: Game, cell: _Cell, waiting: _Cell | None) -> _Cell | None:
             f"the dice {waiting.dice[0]}{waiting.dice[1]} have legal plays but no play is written"
         )
     if game.phase is Phase.BEAVERED and cell.kind in ("roll", "wins"):
-        game.take(game.turn)  # a beaver's take is not written: the doubler plays on
+        game.apply(act.Take(game.turn))  # a beaver's take is not written: the doubler plays on
     if cell.kind == "roll":
         if game.phase is Phase.MOVING and game.dice is not None:  # the opening roll
             if sorted(game.dice) != sorted(cell.dice) or game.turn != player:
                 raise NotationError(f"the opening roll is not {cell.dice[0]}{cell.dice[1]}")
         else:
-            game.roll(player)
+            game.apply(act.Roll(player))
         if game.phase is not Phase.MOVING or game.turn != player:
             if cell.play:
                 raise NotationError(f"{cell.dice[0]}{cell.dice[1]} has no legal move here")
             return None
         if not cell.play:
             return cell
-        game.play(player, cell.play)
+        game.apply(act.Play(player, cell.play))
     elif cell.kind == "double" and game.phase is Phase.DOUBLED and player != game.turn:
         if cell.value != 4 * game.cube.value:  # a double by the doubled player: a beaver
             raise NotationError(f"a beaver to {cell.value} with the cube at {game.cube.value}")
-        game.beaver(player)
+        game.apply(act.Beaver(player))
     elif cell.kind == "double":
         if cell.value != 2 * game.cube.value:
             raise NotationError(f"a double to {cell.value} with the cube at {game.cube.value}")
-        game.double(player)
+        game.apply(act.Double(player))
     elif cell.kind == "beaver":
         if cell.value != 4 * game.cube.value:
             raise NotationError(f"a beaver to {cell.value} with the cube at {game.cube.value}")
-        game.beaver(player)
+        game.apply(act.Beaver(player))
     elif cell.kind == "raccoon":
         raise NotationError("raccoons are not in the rules (RULES.md 1.5)")
     elif cell.kind == "take":
-        game.take(player)
+        game.apply(act.Take(player))
     elif cell.kind == "drop":
-        game.pass_double(player)
+        game.apply(act.Pass(player))
     else:
         _resign(game, cell)
         _check_end(game, cell)
@@ -704,8 +705,8 @@ def _resign(game: Game, cell: _Cell) -> None:
         if settings.jacoby and not game.cube.turned:  # RULES.md 1.5, Jacoby
             multiplier = 1
         if multiplier * game.cube.value == cell.value:
-            game.resign(loser, level)
-            game.accept_resignation(cell.player)
+            game.apply(act.Resign(loser, level))
+            game.apply(act.Accept(cell.player))
             return
     raise NotationError(
         f"no resignation scores {_points(cell.value)} with the cube at {game.cube.value}"

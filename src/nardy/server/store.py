@@ -2,9 +2,9 @@
 
 Every method is synchronous and runs one transaction; the web layer calls them from a worker
 thread so that the event loop never waits on the disk. The action log is the truth of a game:
-:meth:`Store.append_action` writes an action, its events and the snapshot after it in one
-transaction, and refuses it when another writer got there first (``seq`` moved), so the
-database serialises each game's actions even with several processes.
+:meth:`Store.append_action` writes an action, its events, the snapshot and the dice after it
+in one transaction, and refuses it when another writer got there first (``seq``
+moved), so the database serialises each game's actions even with several processes.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 
+from nardy.server.ratings import Rating, rate_match
 from nardy.server.tables import actions, games, metadata, rating_changes, ratings, users
 from nardy.server.tables import sessions as sessions_table
 
@@ -120,6 +121,15 @@ class GameRow:
         return None
 
 
+@dataclass(frozen=True, slots=True)
+class LoggedAction:
+    """An accepted action in the log: the action and its events (the core's wire forms; the
+    events carry every roll)."""
+
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+
+
 def _game(row: sa.Row[Any]) -> GameRow:
     m = row._mapping
     created = _utc(m["created_at"])
@@ -217,6 +227,16 @@ class Store:
         with self.engine.connect() as c:
             row = c.execute(users.select().where(users.c.id == user_id)).first()
             return None if row is None else _user(row)
+
+    def usernames(self, user_ids: Sequence[int]) -> dict[int, str]:
+        """The names of these users."""
+        if not user_ids:
+            return {}
+        with self.engine.connect() as c:
+            rows = c.execute(
+                sa.select(users.c.id, users.c.username).where(users.c.id.in_(list(user_ids)))
+            )
+            return {int(i): str(n) for i, n in rows}
 
     def claim(self, user_id: int, username: str, password_hash: str) -> User:
         """A guest becomes an account with a name and password, keeping their id (and so
@@ -345,7 +365,7 @@ class Store:
             row = c.execute(games.select().where(games.c.invite_hash == invite_hash)).first()
             return None if row is None else _game(row)
 
-    def take_seat(self, game_id: str, seat: int, user_id: int, dice: Mapping[str, Any]) -> GameRow:
+    def take_seat(self, game_id: str, seat: int, user_id: int) -> GameRow:
         """Seat a second player in a waiting game, which starts; :class:`ConflictError` when
         someone was seated first."""
         column = games.c.seat0_id if seat == 0 else games.c.seat1_id
@@ -357,13 +377,17 @@ class Store:
                     games.c.status.in_(("open", "invited")),
                     column.is_(None),
                 )
-                .values(
-                    {column: user_id, "status": "playing", "started_at": now(), "dice": dict(dice)}
-                )
+                .values({column: user_id, "status": "playing", "started_at": now()})
             ).rowcount
             if changed != 1:
                 raise ConflictError("the game has already found its players")
             return _game(c.execute(games.select().where(games.c.id == game_id)).one())
+
+    def set_dice(self, game_id: str, dice: Mapping[str, Any]) -> None:
+        """Keep the state of the game's dice (secret seeds, commitments, client seeds): before
+        the first roll, and when a player adds a seed."""
+        with self._write() as c:
+            c.execute(games.update().where(games.c.id == game_id).values(dice=dict(dice)))
 
     def seeks(self, variant: str | None = None, length: int | None = None) -> list[GameRow]:
         """Open public games waiting for an opponent, the oldest first."""
@@ -408,12 +432,14 @@ class Store:
         action: Mapping[str, Any],
         events: Sequence[Mapping[str, Any]],
         snapshot: Mapping[str, Any],
+        dice: Mapping[str, Any],
         result: Mapping[str, Any] | None = None,
     ) -> None:
-        """Commit action number ``seq + 1`` with its events and the snapshot after it, and
-        the result when it ended the match; :class:`ConflictError` if the game is no longer
-        at ``seq`` (another process accepted an action first) or no longer being played."""
-        values: dict[str, Any] = {"seq": seq + 1, "snapshot": dict(snapshot)}
+        """Commit action number ``seq + 1`` with its events, the snapshot and the dice
+        source's state after it, and the result when it ended the match;
+        :class:`ConflictError` if the game is no longer at ``seq`` (another process accepted
+        an action first) or no longer being played."""
+        values: dict[str, Any] = {"seq": seq + 1, "snapshot": dict(snapshot), "dice": dict(dice)}
         if result is not None:
             values.update(status="finished", result=dict(result), finished_at=now())
         with self._write() as c:
@@ -434,37 +460,99 @@ class Store:
                 )
             )
 
-    def action_log(self, game_id: str) -> list[tuple[dict[str, Any], list[dict[str, Any]]]]:
-        """Every accepted action of the game, in order, with its events."""
+    def action_log(self, game_id: str) -> list[LoggedAction]:
+        """Every accepted action of the game, in order."""
         with self.engine.connect() as c:
             rows = c.execute(
                 sa.select(actions.c.action, actions.c.events)
                 .where(actions.c.game_id == game_id)
                 .order_by(actions.c.seq)
             )
-            return [(dict(a), list(e)) for a, e in rows]
+            return [LoggedAction(dict(a), list(e)) for a, e in rows]
 
     # -- ratings -----------------------------------------------------------------------------
 
-    def rating(self, user_id: int, variant: str) -> tuple[float, int] | None:
-        """The user's rating and experience in a variant, if rated there yet."""
-        with self.engine.connect() as c:
-            row = c.execute(
-                sa.select(ratings.c.rating, ratings.c.experience).where(
-                    ratings.c.user_id == user_id, ratings.c.variant == variant
-                )
-            ).first()
-            return None if row is None else (float(row[0]), int(row[1]))
-
-    def rating_changes_of(self, game_id: str) -> dict[int, tuple[float, float]]:
-        """Each rated player's rating before and after this game."""
+    def ratings_of(self, user_id: int) -> dict[str, Rating]:
+        """The user's rating in each pool where they have played a rated game."""
         with self.engine.connect() as c:
             rows = c.execute(
-                sa.select(
-                    rating_changes.c.user_id, rating_changes.c.before, rating_changes.c.after
-                ).where(rating_changes.c.game_id == game_id)
+                sa.select(ratings.c.pool, ratings.c.rating, ratings.c.experience).where(
+                    ratings.c.user_id == user_id
+                )
             )
-            return {int(u): (float(b), float(a)) for u, b, a in rows}
+            return {str(p): Rating(float(r), int(e)) for p, r, e in rows}
+
+    def rated_outcomes(self, game_id: str) -> int:
+        """How many outcomes of this game have been rated."""
+        with self.engine.connect() as c:
+            count = c.execute(
+                sa.select(sa.func.count(sa.distinct(rating_changes.c.outcome))).where(
+                    rating_changes.c.game_id == game_id
+                )
+            ).scalar_one()
+            return int(count)
+
+    def rate(
+        self, game_id: str, outcome: int, pool: str, length: int, winner: int, loser: int
+    ) -> None:
+        """Rate outcome ``outcome`` of a game (``winner`` beat ``loser`` over ``length``
+        points, in ``pool``), once: both ratings and both changes in one transaction."""
+        with self._write() as c:
+            done = c.execute(
+                sa.select(sa.func.count())
+                .select_from(rating_changes)
+                .where(rating_changes.c.game_id == game_id, rating_changes.c.outcome == outcome)
+            ).scalar_one()
+            if done:
+                return
+            current = {}
+            for user in (winner, loser):
+                row = c.execute(
+                    sa.select(ratings.c.rating, ratings.c.experience).where(
+                        ratings.c.user_id == user, ratings.c.pool == pool
+                    )
+                ).first()
+                current[user] = None if row is None else Rating(float(row[0]), int(row[1]))
+            change = rate_match(current[winner] or Rating(), current[loser] or Rating(), length)
+            for user, after in ((winner, change.winner), (loser, change.loser)):
+                before = current[user]
+                if before is None:
+                    c.execute(
+                        ratings.insert().values(
+                            user_id=user, pool=pool, rating=after.value, experience=after.experience
+                        )
+                    )
+                else:
+                    c.execute(
+                        ratings.update()
+                        .where(ratings.c.user_id == user, ratings.c.pool == pool)
+                        .values(rating=after.value, experience=after.experience)
+                    )
+                c.execute(
+                    rating_changes.insert().values(
+                        game_id=game_id,
+                        user_id=user,
+                        outcome=outcome,
+                        pool=pool,
+                        before=(before or Rating()).value,
+                        after=after.value,
+                    )
+                )
+
+    def rating_changes_of(self, game_id: str) -> dict[int, tuple[float, float]]:
+        """Each rated player's rating before the game's first rated outcome and after its
+        last."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                sa.select(rating_changes.c.user_id, rating_changes.c.before, rating_changes.c.after)
+                .where(rating_changes.c.game_id == game_id)
+                .order_by(rating_changes.c.outcome)
+            )
+            changes: dict[int, tuple[float, float]] = {}
+            for user, before, after in rows:
+                first = changes.get(int(user), (float(before), 0.0))[0]
+                changes[int(user)] = (first, float(after))
+            return changes
 
 
 __all__ = ["ConflictError", "GameRow", "Store", "StoreError", "User", "metadata", "migrate"]

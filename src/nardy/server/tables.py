@@ -77,7 +77,8 @@ ratings = sa.Table(
     sa.Column(
         "user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
     ),
-    sa.Column("variant", sa.String(32), primary_key=True),
+    # The rating pool (nardy.server.ratings.rating_rule): a variant, or its money pool.
+    sa.Column("pool", sa.String(32), primary_key=True),
     sa.Column("rating", sa.Float, nullable=False),
     # Match points completed (the FIBS experience).
     sa.Column("experience", sa.Integer, nullable=False),
@@ -90,6 +91,10 @@ rating_changes = sa.Table(
         "game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
     ),
     sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
+    # Which rated outcome of the game (nardy.server.ratings.rated_outcomes): 0 for a match;
+    # in money play one per game won.
+    sa.Column("outcome", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("pool", sa.String(32), nullable=False),
     sa.Column("before", sa.Float, nullable=False),
     sa.Column("after", sa.Float, nullable=False),
 )

@@ -81,7 +81,7 @@ def upgrade() -> None:
             sa.ForeignKey("users.id", ondelete="CASCADE"),
             primary_key=True,
         ),
-        sa.Column("variant", sa.String(32), primary_key=True),
+        sa.Column("pool", sa.String(32), primary_key=True),
         sa.Column("rating", sa.Float, nullable=False),
         sa.Column("experience", sa.Integer, nullable=False),
     )
@@ -94,6 +94,8 @@ def upgrade() -> None:
             primary_key=True,
         ),
         sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
+        sa.Column("outcome", sa.Integer, primary_key=True, autoincrement=False),
+        sa.Column("pool", sa.String(32), nullable=False),
         sa.Column("before", sa.Float, nullable=False),
         sa.Column("after", sa.Float, nullable=False),
     )

@@ -1,0 +1,166 @@
+"""The lobby: games created with every setting of RULES.md, open seeks that others join,
+private invitations by an unguessable link, games against the bot, the live games to watch.
+
+The settings are the core's :class:`~nardy.core.settings.Settings`: the lobby only checks
+who may sit where.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from nardy.core.errors import NardyError
+from nardy.core.settings import Settings
+from nardy.engine.bots import BOTS
+from nardy.server.store import ConflictError, GameRow, Store, User
+
+OPPONENTS = ("open", "invite", "bot")
+BOT_DELAY_MS = (0, 10_000)
+DEFAULT_BOT_DELAY_MS = 1_000
+DEFAULT_BOT = "advanced"
+
+
+class LobbyError(ValueError):
+    """A lobby request that cannot be granted; ``code`` names why (``invalid-settings`` is
+    the core's code for settings the rules refuse) and ``status`` the HTTP status."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    """A new game, and for an invitation the secret link's token (shown once, to its
+    creator; the database keeps only its hash)."""
+
+    game: GameRow
+    invite_token: str | None = None
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_game_id() -> str:
+    """A random public id for a game."""
+    return secrets.token_urlsafe(9)
+
+
+def settings_from(data: object) -> Settings:
+    """The core's settings from their RULES.md names, resolved and checked."""
+    if not isinstance(data, dict):
+        raise LobbyError(400, "invalid-settings", "settings are a JSON object of RULES.md names")
+    try:
+        return Settings.from_dict(data).resolve()
+    except (NardyError, TypeError) as exc:
+        raise LobbyError(400, "invalid-settings", str(exc)) from None
+
+
+class Lobby:
+    """Creating and joining games over the store."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def create(self, user: User, body: Mapping[str, Any]) -> Created:
+        """A game from a request ``{"settings": {...}, "opponent": "open" | "invite" |
+        "bot", "bot": LEVEL, "bot-delay-ms": N}``; the creator takes seat 0."""
+        unknown = sorted(set(body) - {"settings", "opponent", "bot", "bot-delay-ms"})
+        if unknown:
+            raise LobbyError(400, "malformed", f"unknown field(s): {', '.join(unknown)}")
+        settings = settings_from(body.get("settings", {}))
+        opponent = body.get("opponent", "open")
+        if opponent not in OPPONENTS:
+            raise LobbyError(400, "malformed", f"opponent is one of {', '.join(OPPONENTS)}")
+        stored = settings.to_dict()
+        if opponent == "bot":
+            bot = body.get("bot", DEFAULT_BOT)
+            if bot not in BOTS:
+                raise LobbyError(400, "malformed", f"bot is one of {', '.join(BOTS)}")
+            delay = body.get("bot-delay-ms", DEFAULT_BOT_DELAY_MS)
+            low, high = BOT_DELAY_MS
+            if type(delay) is not int or not low <= delay <= high:
+                raise LobbyError(400, "malformed", f"bot-delay-ms is {low}-{high}")
+            game = self.store.create_game(
+                new_game_id(),
+                stored,
+                user.id,
+                (user.id, None),
+                status="playing",
+                private=False,
+                bot=bot,
+                bot_delay_ms=delay,
+            )
+            return Created(game)
+        if "bot" in body or "bot-delay-ms" in body:
+            raise LobbyError(400, "malformed", "bot settings are for games against the bot")
+        if opponent == "invite":
+            token = secrets.token_urlsafe(24)
+            game = self.store.create_game(
+                new_game_id(),
+                stored,
+                user.id,
+                (user.id, None),
+                status="invited",
+                private=True,
+                invite_hash=_hash(token),
+            )
+            return Created(game, token)
+        game = self.store.create_game(
+            new_game_id(), stored, user.id, (user.id, None), status="open", private=False
+        )
+        return Created(game)
+
+    def join(self, user: User, game_id: str) -> GameRow:
+        """Take the free seat of an open seek; the game starts."""
+        game = self.store.game(game_id)
+        if game is None or game.private:
+            raise LobbyError(404, "no-such-game", "no open game has this id")
+        return self._sit(user, game)
+
+    def accept(self, user: User, token: str) -> GameRow:
+        """Take the free seat of the invitation whose link this is."""
+        game = self.store.game_by_invite(_hash(token)) if len(token) < 100 else None
+        if game is None:
+            raise LobbyError(404, "no-such-game", "this invitation does not exist")
+        return self._sit(user, game)
+
+    def _sit(self, user: User, game: GameRow) -> GameRow:
+        if user.id in game.seats:
+            raise LobbyError(409, "own-game", "you are already seated in this game")
+        if game.status not in ("open", "invited"):
+            raise LobbyError(409, "game-full", "the game has found its players")
+        try:
+            return self.store.take_seat(game.id, 1, user.id)
+        except ConflictError:
+            raise LobbyError(409, "game-full", "the game has found its players") from None
+
+
+def seats_view(
+    game: GameRow, names: Mapping[int | None, str | None]
+) -> list[dict[str, Any] | None]:
+    """Who sits where, as the lobby and the rooms show it: a user by id and name, the bot by
+    its level, or None for a free seat."""
+    players: list[dict[str, Any] | None] = []
+    for seat, holder in enumerate(game.seats):
+        if holder is not None:
+            players.append({"seat": seat, "id": holder, "username": names.get(holder)})
+        elif game.bot is not None:
+            players.append({"seat": seat, "bot": game.bot})
+        else:
+            players.append(None)
+    return players
+
+
+def visible_to(game: GameRow, user: User | None) -> bool:
+    """Whether this user may see the game: a public one anybody, a private one (an
+    invitation) only its players while it is unfinished."""
+    if not game.private or game.status == "finished":
+        return True
+    return user is not None and user.id in game.seats

@@ -1,0 +1,188 @@
+"""The lobby's HTTP endpoints (docs/protocol.md, "Lobby"): create, list, join and look at
+games."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from nardy.core.errors import NardyError
+from nardy.core.match import Match
+from nardy.notation.mat import export_mat
+from nardy.notation.record import match_records
+from nardy.server.http import HTTPError, handles_errors, json_body, off_loop
+from nardy.server.lobby import Lobby, LobbyError, seats_view, visible_to
+from nardy.server.site import Site, site_of
+from nardy.server.store import GameRow, Store
+
+
+def game_view(store: Store, game: GameRow) -> dict[str, Any]:
+    """What anyone allowed to see a game sees of it in the lobby."""
+    names: dict[int | None, str | None] = {
+        k: v for k, v in store.usernames([u for u in game.seats if u is not None]).items()
+    }
+    return {
+        "id": game.id,
+        "settings": dict(game.settings),
+        "status": game.status,
+        "private": game.private,
+        "players": seats_view(game, names),
+        "actions": game.seq,
+        "result": None if game.result is None else dict(game.result),
+        "created-at": game.created_at.isoformat(),
+        "finished-at": None if game.finished_at is None else game.finished_at.isoformat(),
+    }
+
+
+def _lobby_error(exc: LobbyError) -> HTTPError:
+    return HTTPError(exc.status, exc.code, str(exc))
+
+
+async def _started(site: Site, game: GameRow) -> JSONResponse:
+    await site.rooms.started(game)
+    return JSONResponse(await off_loop(game_view, site.store, game))
+
+
+@handles_errors
+async def create_game(request: Request) -> Response:
+    """A new seek, invitation or game against the bot; the creator sits in seat 0."""
+    site = site_of(request)
+    user = await site.require_user(request)
+    body = await json_body(request)
+    try:
+        created = await off_loop(Lobby(site.store).create, user, body)
+    except LobbyError as exc:
+        raise _lobby_error(exc) from None
+    if created.game.status == "playing":
+        await site.rooms.started(created.game)
+    view = await off_loop(game_view, site.store, created.game)
+    if created.invite_token is not None:
+        view["invitation"] = created.invite_token
+    return JSONResponse(view, 201)
+
+
+@handles_errors
+async def join_game(request: Request) -> Response:
+    """Take the free seat of an open seek."""
+    site = site_of(request)
+    user = await site.require_user(request)
+    try:
+        game = await off_loop(Lobby(site.store).join, user, request.path_params["game"])
+    except LobbyError as exc:
+        raise _lobby_error(exc) from None
+    return await _started(site, game)
+
+
+@handles_errors
+async def accept_invitation(request: Request) -> Response:
+    """Take the free seat of an invitation (the token is the secret of its link)."""
+    site = site_of(request)
+    user = await site.require_user(request)
+    try:
+        game = await off_loop(Lobby(site.store).accept, user, request.path_params["token"])
+    except LobbyError as exc:
+        raise _lobby_error(exc) from None
+    return await _started(site, game)
+
+
+def _length(text: str | None) -> int | None:
+    if text is None:
+        return None
+    if not text.isdigit():
+        raise HTTPError(400, "malformed", "length is a whole number (0 for money play)")
+    return int(text)
+
+
+@handles_errors
+async def seeks(request: Request) -> Response:
+    """Open seeks, filtered by ``?variant=`` and ``?length=``."""
+    site = site_of(request)
+    length = _length(request.query_params.get("length"))
+    found = await off_loop(site.store.seeks, request.query_params.get("variant"), length)
+    return JSONResponse([await off_loop(game_view, site.store, g) for g in found])
+
+
+@handles_errors
+async def live(request: Request) -> Response:
+    """Public games being played, to watch."""
+    site = site_of(request)
+    found = await off_loop(site.store.live_games)
+    return JSONResponse([await off_loop(game_view, site.store, g) for g in found])
+
+
+@handles_errors
+async def game(request: Request) -> Response:
+    """One game, for whoever may see it (a private unfinished game only to its players)."""
+    site = site_of(request)
+    user = await site.user(request)
+    found = await off_loop(site.store.game, request.path_params["game"])
+    if found is None or not visible_to(found, user):
+        raise HTTPError(404, "no-such-game", "no game has this id")
+    return JSONResponse(await off_loop(game_view, site.store, found))
+
+
+@handles_errors
+async def my_games(request: Request) -> Response:
+    """The signed-in user's games, the newest first, with the rating change of each."""
+    site = site_of(request)
+    user = await site.require_user(request)
+    found = await off_loop(site.store.games_of, user.id)
+    views = []
+    for g in found:
+        view = await off_loop(game_view, site.store, g)
+        changes = await off_loop(site.store.rating_changes_of, g.id)
+        if user.id in changes:
+            before, after = changes[user.id]
+            view["rating"] = {"before": before, "after": after}
+        views.append(view)
+    return JSONResponse(views)
+
+
+async def _match_of(request: Request) -> Match:
+    site = site_of(request)
+    user = await site.user(request)
+    found = await off_loop(site.store.game, request.path_params["game"])
+    if found is None or not visible_to(found, user):
+        raise HTTPError(404, "no-such-game", "no game has this id")
+    room = await site.rooms.get(found.id)
+    if room is None or room.match is None:
+        raise HTTPError(404, "not-started", "the game has not started")
+    return room.match
+
+
+@handles_errors
+async def record_json(request: Request) -> Response:
+    """The game's records (docs/records.md), one per game of the match, as a JSON list."""
+    match = await _match_of(request)
+    headers = {"Content-Disposition": f'attachment; filename="{request.path_params["game"]}.json"'}
+    return JSONResponse(match_records(match), headers=headers)
+
+
+@handles_errors
+async def record_mat(request: Request) -> Response:
+    """The match as a GNU Backgammon / Jellyfish ``.mat`` file."""
+    match = await _match_of(request)
+    try:
+        text = export_mat(match)
+    except NardyError as exc:  # a variant or a game the format cannot hold
+        raise HTTPError(409, "not-exportable", str(exc)) from None
+    headers = {"Content-Disposition": f'attachment; filename="{request.path_params["game"]}.mat"'}
+    return PlainTextResponse(text, headers=headers)
+
+
+def routes() -> list[Route]:
+    """The lobby's part of the HTTP API."""
+    return [
+        Route("/api/games", create_game, methods=["POST"]),
+        Route("/api/games/live", live, methods=["GET"]),
+        Route("/api/seeks", seeks, methods=["GET"]),
+        Route("/api/games/{game}", game, methods=["GET"]),
+        Route("/api/games/{game}/join", join_game, methods=["POST"]),
+        Route("/api/games/{game}/record.json", record_json, methods=["GET"]),
+        Route("/api/games/{game}/record.mat", record_mat, methods=["GET"]),
+        Route("/api/invitations/{token}", accept_invitation, methods=["POST"]),
+        Route("/api/me/games", my_games, methods=["GET"]),
+    ]

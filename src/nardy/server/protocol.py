@@ -1,0 +1,263 @@
+"""The WebSocket protocol of a game room, version 1: the closed set of messages a client
+sends and the server sends, parsed in one place (:func:`parse`) and written in one place
+(:func:`encode`). ``docs/protocol.md`` documents every message.
+
+A client message is a JSON object of at most :data:`MAX_MESSAGE` bytes with a ``type`` and
+an optional ``ref`` (a client's number or short string, echoed in the reply it causes). The
+action inside an ``action`` message is the core's wire form, read by the core when applied.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+VERSION = 1
+MAX_MESSAGE = 8 * 1024
+"""The largest client message, in bytes (the longest action is a few hundred)."""
+
+
+class ProtocolError(ValueError):
+    """A client message that is not one of the protocol's; ``code`` is ``malformed``,
+    ``unknown-type`` or ``too-large``, sent back in an ``error`` message."""
+
+    def __init__(self, code: str, message: str, ref: Ref = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.ref = ref
+
+
+Ref = int | str | None
+
+
+# -- what a client sends ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ActionMessage:
+    """Do something in the game: ``{"type": "action", "action": {core action}}``. The
+    action's ``player`` may be left out; it is always the sender's seat."""
+
+    action: dict[str, Any]
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class SyncMessage:
+    """Send me the whole state again: ``{"type": "sync"}``."""
+
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class PingMessage:
+    """Are you there: ``{"type": "ping"}``, answered by ``pong``."""
+
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatMessage:
+    """Say something in the room: ``{"type": "chat", "text": "gg"}`` (1-300 characters)."""
+
+    text: str
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class MuteMessage:
+    """Hear the room's chat or not: ``{"type": "mute", "muted": true}``."""
+
+    muted: bool
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeedMessage:
+    """A player's own seed for the dice of the game about to start: ``{"type": "seed",
+    "seed": "k3J9..."}`` (docs/dice.md: 1-64 printable ASCII characters, before its first
+    roll)."""
+
+    seed: str
+    ref: Ref = None
+
+
+ClientMessage = ActionMessage | SyncMessage | PingMessage | ChatMessage | MuteMessage | SeedMessage
+CHAT_LENGTH = 300
+
+_FIELDS: dict[str, frozenset[str]] = {
+    "action": frozenset({"type", "ref", "action"}),
+    "sync": frozenset({"type", "ref"}),
+    "ping": frozenset({"type", "ref"}),
+    "chat": frozenset({"type", "ref", "text"}),
+    "mute": frozenset({"type", "ref", "muted"}),
+    "seed": frozenset({"type", "ref", "seed"}),
+}
+
+
+def parse(data: str | bytes) -> ClientMessage:
+    """The client message in ``data``; :class:`ProtocolError` for anything else."""
+    if len(data) > MAX_MESSAGE:
+        raise ProtocolError("too-large", f"a message has at most {MAX_MESSAGE} bytes")
+    try:
+        obj = json.loads(data)
+    except ValueError:
+        raise ProtocolError("malformed", "a message is a JSON object") from None
+    if not isinstance(obj, dict):
+        raise ProtocolError("malformed", "a message is a JSON object")
+    ref = obj.get("ref")
+    if not (
+        ref is None
+        or (type(ref) is int and abs(ref) < 2**53)
+        or (type(ref) is str and len(ref) <= 64)
+    ):
+        raise ProtocolError("malformed", "ref is a number or a string of at most 64 characters")
+    kind = obj.get("type")
+    if not isinstance(kind, str) or kind not in _FIELDS:
+        raise ProtocolError("unknown-type", f"type is one of {', '.join(_FIELDS)}", ref)
+    extra = sorted(set(obj) - _FIELDS[kind])
+    if extra:
+        raise ProtocolError(
+            "malformed", f"a {kind} message has no field(s) {', '.join(extra)}", ref
+        )
+    if kind == "action":
+        action = obj.get("action")
+        if not isinstance(action, dict):
+            raise ProtocolError("malformed", "an action message carries an action object", ref)
+        return ActionMessage(action, ref)
+    if kind == "chat":
+        text = obj.get("text")
+        if not isinstance(text, str) or not 1 <= len(text.strip()) <= CHAT_LENGTH:
+            raise ProtocolError("malformed", f"chat text is 1-{CHAT_LENGTH} characters", ref)
+        return ChatMessage(text.strip(), ref)
+    if kind == "mute":
+        muted = obj.get("muted")
+        if type(muted) is not bool:
+            raise ProtocolError("malformed", "muted is true or false", ref)
+        return MuteMessage(muted, ref)
+    if kind == "seed":
+        seed = obj.get("seed")
+        if not isinstance(seed, str):
+            raise ProtocolError("malformed", "seed is a string", ref)
+        return SeedMessage(seed, ref)
+    if kind == "sync":
+        return SyncMessage(ref)
+    return PingMessage(ref)
+
+
+# -- what the server sends -------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Said:
+    """A chat line: who said it (their seat, None for a spectator, and name) and when."""
+
+    seat: int | None
+    username: str
+    text: str
+    at: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "username": self.username, "text": self.text, "at": self.at}
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome:
+    """The first message on a room's socket: who you are here, the whole state, and the
+    chat so far that you may read."""
+
+    game: str
+    seat: int | None
+    state: dict[str, Any]
+    chat: tuple[Said, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Chat:
+    """Someone said something in the room."""
+
+    said: Said
+
+
+@dataclass(frozen=True, slots=True)
+class Events:
+    """Action number ``seq`` was accepted (and committed): what happened, and the state
+    after it. Sent to everyone in the room."""
+
+    seq: int
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+    state: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """The whole state, in answer to ``sync``."""
+
+    state: dict[str, Any]
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """Your action (or chat line) was refused and changed nothing; ``code`` is the core's
+    (or the room's: ``spectator``, ``not-your-seat``, ``game-over``, ``busy``,
+    ``internal-error``; for chat ``not-signed-in``, ``chat-rate-limited``)."""
+
+    code: str
+    message: str
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class Error:
+    """Your message was not one of the protocol's (``malformed``, ``unknown-type``,
+    ``too-large``, ``rate-limited``)."""
+
+    code: str
+    message: str
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class Pong:
+    """The answer to ``ping``."""
+
+    ref: Ref = None
+
+
+ServerMessage = Welcome | Events | State | Refused | Error | Pong | Chat
+
+
+def encode(message: ServerMessage) -> str:
+    """The JSON text of a server message; every one has ``v`` and ``type``."""
+    body: dict[str, Any]
+    match message:
+        case Welcome(game, seat, state, chat):
+            body = {
+                "type": "welcome",
+                "game": game,
+                "seat": seat,
+                "state": state,
+                "chat": [said.to_json() for said in chat],
+            }
+        case Chat(said):
+            body = {"type": "chat", **said.to_json()}
+        case Events(seq, action, events, state):
+            body = {
+                "type": "events",
+                "seq": seq,
+                "action": action,
+                "events": events,
+                "state": state,
+            }
+        case State(state, ref):
+            body = {"type": "state", "state": state, "ref": ref}
+        case Refused(code, text, ref):
+            body = {"type": "refused", "code": code, "message": text, "ref": ref}
+        case Error(code, text, ref):
+            body = {"type": "error", "code": code, "message": text, "ref": ref}
+        case Pong(ref):
+            body = {"type": "pong", "ref": ref}
+    return json.dumps({"v": VERSION, **body}, separators=(",", ":"))

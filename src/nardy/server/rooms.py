@@ -1,0 +1,432 @@
+"""One authoritative room per game: it applies the players' actions with the core, commits
+each accepted action to the database before anyone hears of it, and fans the events out to
+everyone in the room (players and spectators), each through their own outgoing queue so a
+slow socket never holds up the game.
+
+A room is rebuilt from the database at start-up from the core's snapshot committed with its
+last action, so a crash or a restart loses no confirmed move and re-rolls nothing. The bot
+of a game against the computer decides in a process pool, off the event loop, and moves
+after the delay its opponent chose.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Mapping
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from nardy.core.actions import action_from_json
+from nardy.core.errors import NardyError
+from nardy.core.fair_dice import FairDice
+from nardy.core.match import Match
+from nardy.core.settings import Settings
+from nardy.server import botplay, gamedice, protocol
+from nardy.server.chat import RoomChat
+from nardy.server.http import off_loop
+from nardy.server.lobby import seats_view
+from nardy.server.ratings import rated_outcomes, rating_rule
+from nardy.server.store import ConflictError, GameRow, Store
+
+log = logging.getLogger(__name__)
+QUEUE_LIMIT = 256
+"""Messages a member may fall behind by before the room drops their socket."""
+
+
+_CHAT_REFUSALS = {
+    "not-signed-in": "sign in (or play as a guest) to chat",
+    "chat-rate-limited": "too many chat lines; wait a little",
+}
+
+
+class Member:
+    """Someone in a room: a player's seat (0 or 1) or a spectator (None), and the queue of
+    encoded messages their socket's writer sends."""
+
+    def __init__(self, user_id: int | None, seat: int | None, username: str | None = None) -> None:
+        self.user_id = user_id
+        self.seat = seat
+        self.username = username
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE_LIMIT)
+
+    def send(self, message: protocol.ServerMessage) -> None:
+        """Queue a message; a member too far behind is told to go (None ends the writer)."""
+        try:
+            self.queue.put_nowait(protocol.encode(message))
+        except asyncio.QueueFull:
+            self.drop()
+
+    def finish(self) -> None:
+        """End this member's writer after the messages already queued."""
+        try:
+            self.queue.put_nowait(None)
+        except asyncio.QueueFull:
+            self.drop()
+
+    def drop(self) -> None:
+        """End this member's writer, which closes the socket."""
+        with contextlib.suppress(asyncio.QueueEmpty):
+            while True:
+                self.queue.get_nowait()
+        self.queue.put_nowait(None)
+
+
+class Room:
+    """The live state of one game and the people watching it."""
+
+    def __init__(self, rooms: Rooms, row: GameRow, match: Match | None) -> None:
+        self.rooms = rooms
+        self.row = row
+        self.match = match
+        self.seq = row.seq
+        # The match and its dice as last committed: what a failed commit goes back to.
+        self.committed = None if match is None else match.snapshot()
+        self.committed_dice = None if match is None else gamedice.dice_state(match)
+        self.members: set[Member] = set()
+        self.lock = asyncio.Lock()
+        self.names: tuple[str | None, str | None] = (None, None)
+        self.chat = RoomChat()
+        self.rated = 0  # the outcomes of this game already rated (nardy.server.ratings)
+        self._bot_task: asyncio.Task[None] | None = None
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def over(self) -> bool:
+        return self.match is not None and self.match.over
+
+    def state(self) -> dict[str, Any]:
+        """The whole public state: everything a player or a spectator may see."""
+        players = seats_view(self.row, dict(zip(self.row.seats, self.names, strict=True)))
+        state: dict[str, Any] = {
+            "game": self.id,
+            "seq": self.seq,
+            "status": "finished" if self.over else self.row.status,
+            "settings": dict(self.row.settings),
+            "players": players,
+            "match": None,
+            "awaiting": None,
+            "score": None,
+            "dice": None,
+        }
+        if self.match is not None:
+            state["match"] = self.match.snapshot()
+            state["awaiting"] = self.match.awaiting().to_json()
+            state["score"] = list(self.match.score)
+            state["dice"] = gamedice.public(self.match)
+        return state
+
+    def join(self, member: Member) -> None:
+        """Someone enters the room and gets the whole state."""
+        self.members.add(member)
+        chat = self.chat.history(member.user_id, member.seat, self.over)
+        member.send(protocol.Welcome(self.id, member.seat, self.state(), chat))
+
+    def leave(self, member: Member) -> None:
+        """Someone's socket closed."""
+        self.members.discard(member)
+
+    def say(self, member: Member, text: str, ref: protocol.Ref = None) -> protocol.Refused | None:
+        """A chat line from a member, to everyone who may hear it."""
+        said = self.chat.say(member.user_id, member.username, member.seat, text)
+        if isinstance(said, str):
+            return protocol.Refused(said, _CHAT_REFUSALS[said], ref)
+        for listener in list(self.members):
+            if self.chat.hears(listener.user_id, listener.seat, said, self.over):
+                listener.send(protocol.Chat(said))
+        return None
+
+    def broadcast(self, message: protocol.ServerMessage) -> None:
+        """Send a message to everyone in the room."""
+        for member in list(self.members):
+            member.send(message)
+
+    async def act(
+        self, seat: int | None, action: Mapping[str, Any], ref: protocol.Ref = None
+    ) -> protocol.Refused | None:
+        """Apply a player's action: refused (and nothing changed) or committed and broadcast.
+
+        ``seat`` is the sender's seat (None for a spectator). The action's ``player`` is the
+        sender's seat; naming another seat is refused."""
+        if seat is None:
+            return protocol.Refused("spectator", "spectators watch; they cannot act", ref)
+        claimed = action.get("player", seat)
+        if claimed != seat:
+            return protocol.Refused("not-your-seat", f"you play seat {seat}", ref)
+        async with self.lock:
+            if self.match is None:
+                return protocol.Refused("wrong-phase", "the game has not started", ref)
+            if self.over:
+                return protocol.Refused("game-over", "the game is over", ref)
+            try:
+                parsed = action_from_json({**action, "player": seat})
+                events = self.match.apply(parsed)
+                gamedice.prepare_next(self.match, self.id)
+            except NardyError as exc:
+                return protocol.Refused(exc.code.value, str(exc), ref)
+            except Exception:  # a bug in the core must not take the room down
+                log.exception("game %s: the core failed on %r", self.id, action)
+                self._rebuild()
+                return protocol.Refused("internal-error", "the server could not apply this", ref)
+            encoded_action = parsed.to_json()
+            encoded_events = [e.to_json() for e in events]
+            snapshot = self.match.snapshot()
+            dice = gamedice.dice_state(self.match)
+            result = self._result() if self.match.over else None
+            try:
+                await off_loop(
+                    self.rooms.store.append_action,
+                    self.id,
+                    self.seq,
+                    encoded_action,
+                    encoded_events,
+                    snapshot,
+                    dice,
+                    result,
+                )
+            except Exception as exc:
+                # Not committed: it did not happen. Back to the last committed state.
+                if not isinstance(exc, ConflictError):
+                    log.exception("game %s: the action could not be stored", self.id)
+                self._rebuild()
+                return protocol.Refused("busy", "the action could not be stored; try again", ref)
+            self.committed, self.committed_dice = snapshot, dice
+            self.seq += 1
+            await self.rate()
+            self.broadcast(protocol.Events(self.seq, encoded_action, encoded_events, self.state()))
+            if result is not None:
+                await self.rooms.finished(self)
+        self.schedule_bot()
+        return None
+
+    async def rate(self) -> None:
+        """Rate what the match has decided and is not rated yet: the match once it is won,
+        or each game won in money play (docs/ratings.md). Games against the bot are not
+        rated."""
+        if self.match is None:
+            return
+        outcomes = rated_outcomes(self.match)
+        first, second = self.row.seats
+        if first is None or second is None:
+            self.rated = len(outcomes)
+            return
+        rule = rating_rule(self.match.settings)
+        for index in range(self.rated, len(outcomes)):
+            winner, loser = (first, second) if outcomes[index] == 0 else (second, first)
+            try:
+                await off_loop(
+                    self.rooms.store.rate, self.id, index, rule.pool, rule.length, winner, loser
+                )
+            except Exception:  # the game stands; the rating is caught up when the room loads
+                log.exception("game %s: outcome %d could not be rated", self.id, index)
+                return
+            self.rated = index + 1
+
+    def _rebuild(self) -> None:
+        """Back to the last committed state (an action failed half-way or was not stored)."""
+        assert self.committed is not None and self.committed_dice is not None
+        self.match = gamedice.restore(self.committed, self.committed_dice)
+
+    async def contribute(
+        self, seat: int | None, seed: str, ref: protocol.Ref = None
+    ) -> protocol.Refused | None:
+        """A player's own seed for the dice of the game under way (or of the first game),
+        accepted before its first roll only; stored, then shown to everyone."""
+        if seat is None:
+            return protocol.Refused("spectator", "spectators watch; they cannot act", ref)
+        async with self.lock:
+            if self.match is None or self.over:
+                return protocol.Refused("wrong-phase", "no game is waiting for its dice", ref)
+            target = gamedice.seed_target(self.match)
+            trial = FairDice.from_state(target.state())
+            try:
+                trial.contribute(seat, seed)
+            except NardyError as exc:
+                return protocol.Refused(exc.code.value, str(exc), ref)
+            target.contribute(seat, seed)
+            dice = gamedice.dice_state(self.match)
+            try:
+                await off_loop(self.rooms.store.set_dice, self.id, dice)
+            except Exception:
+                log.exception("game %s: a client seed could not be stored", self.id)
+                self._rebuild()
+                return protocol.Refused("busy", "the seed could not be stored; try again", ref)
+            self.committed_dice = dice
+            self.broadcast(protocol.State(self.state()))
+        return None
+
+    def _result(self) -> dict[str, Any]:
+        assert self.match is not None
+        return {"winner": self.match.winner, "score": list(self.match.score)}
+
+    # -- the bot -------------------------------------------------------------------------------
+
+    @property
+    def bot_seat(self) -> int | None:
+        """The seat the computer plays, if it plays one."""
+        if self.row.bot is None:
+            return None
+        return next((s for s, holder in enumerate(self.row.seats) if holder is None), None)
+
+    def schedule_bot(self) -> None:
+        """Let the bot act after its delay when the game waits for it."""
+        seat = self.bot_seat
+        if seat is None or self.match is None or self.over:
+            return
+        if seat not in self.match.awaiting().players:
+            return
+        if self._bot_task is None or self._bot_task.done():
+            self._bot_task = asyncio.create_task(self._bot_turn(seat))
+
+    async def _bot_turn(self, seat: int) -> None:
+        await asyncio.sleep(self.row.bot_delay_ms / 1000)
+        assert self.committed is not None and self.row.bot is not None
+        seq = self.seq
+        loop = asyncio.get_running_loop()
+        try:
+            action = await loop.run_in_executor(
+                self.rooms.bot_pool(),
+                botplay.decide,
+                self.committed,
+                seat,
+                self.row.bot,
+            )
+        except Exception:
+            log.exception("game %s: the bot failed", self.id)
+            return
+        self._bot_task = None  # this turn is done thinking: the next may be scheduled
+        if self.seq != seq:  # the human acted meanwhile (the opening roll): think again
+            self.schedule_bot()
+            return
+        refused = await self.act(seat, action)
+        if refused is None:
+            return
+        if self.seq != seq:  # the human's action got in first: think again on the new state
+            self.schedule_bot()
+        else:
+            log.error("game %s: the bot's %r was refused: %s", self.id, action, refused.message)
+
+    def close(self) -> None:
+        """Stop the bot and drop every socket (the server is stopping)."""
+        if self._bot_task is not None:
+            self._bot_task.cancel()
+        for member in list(self.members):
+            member.drop()
+
+
+class Rooms:
+    """Every room of this process, created on first use from the database."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.rooms: dict[str, Room] = {}
+        self._load = asyncio.Lock()
+        self._pool: ProcessPoolExecutor | None = None
+
+    def bot_pool(self) -> ProcessPoolExecutor:
+        """The processes the bots think in (started on first use)."""
+        if self._pool is None:
+            import multiprocessing
+
+            self._pool = ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn")
+            )
+        return self._pool
+
+    async def get(self, game_id: str) -> Room | None:
+        """The room of a game, loaded (or restored) from the database; None for no game."""
+        room = self.rooms.get(game_id)
+        if room is not None:
+            return room
+        async with self._load:
+            room = self.rooms.get(game_id)
+            if room is None:
+                row = await off_loop(self.store.game, game_id)
+                if row is None:
+                    return None
+                room = await self._build(row)
+                self.rooms[game_id] = room
+        room.schedule_bot()
+        return room
+
+    async def _build(self, row: GameRow) -> Room:
+        match = None
+        if row.status in ("playing", "finished"):
+            match = await self._match(row)
+        room = Room(self, row, match)
+        room.names = await self._names(row)
+        room.rated = await off_loop(self.store.rated_outcomes, row.id)
+        await room.rate()  # a crash between a game's end and its rating: rate it now
+        return room
+
+    async def _players(self, row: GameRow) -> tuple[str, str]:
+        """The players' names as the records write them (a bot by its level)."""
+        names = await self._names(row)
+        first, second = (
+            name or (f"nardy ({row.bot})" if row.bot else f"Player {seat}")
+            for seat, name in enumerate(names)
+        )
+        return first, second
+
+    async def _names(self, row: GameRow) -> tuple[str | None, str | None]:
+        names = await off_loop(self.store.usernames, [u for u in row.seats if u is not None])
+        first, second = (None if u is None else names.get(u) for u in row.seats)
+        return first, second
+
+    async def _match(self, row: GameRow) -> Match:
+        """The match of a started game: restored from the snapshot committed with its last
+        action (nothing re-rolled), or new before the first action."""
+        if row.snapshot is not None and row.dice is not None:
+            return gamedice.restore(row.snapshot, row.dice)
+        settings = Settings.from_dict(dict(row.settings))
+        match = Match(settings, players=await self._players(row))
+        match.dice = (
+            gamedice.first_dice(row.id)
+            if row.dice is None
+            else FairDice.from_state(row.dice["next"])
+        )
+        if row.dice is None:
+            # The first game's commitment is kept before its first roll can be made.
+            await off_loop(self.store.set_dice, row.id, gamedice.dice_state(match))
+        return match
+
+    async def started(self, row: GameRow) -> None:
+        """A waiting game found its players: its room (if anyone waits in it) starts."""
+        room = self.rooms.get(row.id)
+        if room is None:  # nobody waits in it: build it now, so that a bot can begin
+            await self.get(row.id)
+            return
+        async with room.lock:
+            room.row = row
+            room.match = await self._match(row)
+            room.committed = room.match.snapshot()
+            room.committed_dice = gamedice.dice_state(room.match)
+            room.seq = row.seq
+            room.names = await self._names(row)
+            for member in room.members:
+                if member.user_id is not None and member.seat is None:
+                    member.seat = row.seat_of(member.user_id)
+            room.broadcast(protocol.State(room.state()))
+        room.schedule_bot()
+
+    async def finished(self, room: Room) -> None:
+        """A match ended: refresh the row (its result and status)."""
+        row = await off_loop(self.store.game, room.id)
+        if row is not None:
+            room.row = row
+
+    async def restore(self) -> None:
+        """At start-up: bring back every game being played, so bots resume their turns."""
+        for row in await off_loop(self.store.playing_games):
+            await self.get(row.id)
+
+    async def close(self) -> None:
+        """Stop every room and the bots' processes."""
+        for room in self.rooms.values():
+            room.close()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,115 @@
+"""The WebSocket of a game room (``/ws/games/{id}``): the transport. It checks the Origin
+and who is signed in, decodes each message with :mod:`nardy.server.protocol`, hands actions
+to the room, and closes the socket of a client that keeps sending nonsense. It knows no
+rules."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from starlette.routing import BaseRoute, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from nardy.server import protocol
+from nardy.server.config import RateLimit
+from nardy.server.lobby import visible_to
+from nardy.server.rooms import Member, Room
+from nardy.server.security import RateLimiter
+from nardy.server.site import site_of
+
+ABUSE_LIMIT = 10
+"""Protocol errors a socket may cause before it is closed."""
+MESSAGE_RATE = RateLimit(200, 1.0)
+"""Messages a socket may send in a second."""
+POLICY_VIOLATION = 1008
+
+
+async def game_socket(websocket: WebSocket) -> None:
+    """One client in one game room, as a player of their seat or as a spectator."""
+    site = site_of(websocket)
+    if not site.origin_allowed(websocket):
+        await websocket.close(POLICY_VIOLATION)  # before accepting: the handshake gets 403
+        return
+    user = await site.user(websocket)
+    room = await site.rooms.get(websocket.path_params["game"])
+    if room is None or not visible_to(room.row, user):
+        await websocket.close(POLICY_VIOLATION)
+        return
+    await websocket.accept()
+    member = Member(
+        None if user is None else user.id,
+        None if user is None else room.row.seat_of(user.id),
+        None if user is None else user.username,
+    )
+    room.join(member)
+    writer = asyncio.create_task(_write(websocket, member))
+    try:
+        await _read(websocket, room, member)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        room.leave(member)
+        member.finish()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(writer, 5)
+        writer.cancel()
+
+
+async def _write(websocket: WebSocket, member: Member) -> None:
+    while True:
+        text = await member.queue.get()
+        if text is None:
+            with contextlib.suppress(Exception):
+                await websocket.close(POLICY_VIOLATION)
+            return
+        await websocket.send_text(text)
+
+
+async def _read(websocket: WebSocket, room: Room, member: Member) -> None:
+    abuse = 0
+    limiter = RateLimiter(MESSAGE_RATE)
+    while True:
+        received = await websocket.receive()
+        if received["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(received.get("code", 1000))
+        data = received.get("text")
+        if data is None:
+            data = received.get("bytes") or b""
+        try:
+            message = protocol.parse(data)
+            if limiter.hit("socket") is not None:
+                raise protocol.ProtocolError(
+                    "rate-limited", "too many messages; slow down", message.ref
+                )
+        except protocol.ProtocolError as exc:
+            abuse += 1
+            member.send(protocol.Error(exc.code, str(exc), exc.ref))
+            if abuse >= ABUSE_LIMIT:
+                return  # the writer sends the error, then closes the socket
+            continue
+        match message:
+            case protocol.ActionMessage(action, ref):
+                refused = await room.act(member.seat, action, ref)
+                if refused is not None:
+                    member.send(refused)
+            case protocol.SyncMessage(ref):
+                member.send(protocol.State(room.state(), ref))
+            case protocol.PingMessage(ref):
+                member.send(protocol.Pong(ref))
+            case protocol.ChatMessage(text, ref):
+                refused = room.say(member, text, ref)
+                if refused is not None:
+                    member.send(refused)
+            case protocol.SeedMessage(seed, ref):
+                refused = await room.contribute(member.seat, seed, ref)
+                if refused is not None:
+                    member.send(refused)
+            case protocol.MuteMessage(muted, ref):
+                room.chat.mute(member.user_id, muted)
+                member.send(protocol.Pong(ref))
+
+
+def routes() -> list[BaseRoute]:
+    """The room sockets."""
+    return [WebSocketRoute("/ws/games/{game}", game_socket)]

@@ -1,0 +1,113 @@
+"""Playing over the WebSocket in tests: a seat's socket that follows the room's state, and
+a simple policy that always sends one of the actions the state says are open."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Callable
+from typing import Any
+
+from websockets.sync.client import ClientConnection
+
+from tests.server.serverutil import Client, receive
+
+Policy = Callable[[dict[str, Any], int], dict[str, Any]]
+
+
+class Seat:
+    """One client's socket in a room, with the last state it heard."""
+
+    def __init__(self, client: Client, game_id: str, origin: str | None = None) -> None:
+        self.ws: ClientConnection = client.ws(game_id, origin)
+        welcome = receive(self.ws)
+        assert welcome["type"] == "welcome", welcome
+        self.seat: int | None = welcome["seat"]
+        self.state: dict[str, Any] = welcome["state"]
+        self.heard: list[dict[str, Any]] = [welcome]
+        self._refs = itertools.count(1)
+
+    @property
+    def seq(self) -> int:
+        return int(self.state["seq"])
+
+    def next(self, timeout: float = 10) -> dict[str, Any]:
+        """The next message, its state remembered."""
+        message = receive(self.ws, timeout)
+        self.heard.append(message)
+        if "state" in message:
+            self.state = message["state"]
+        return message
+
+    def until(self, seq: int, timeout: float = 10) -> None:
+        """Read until the state is at action ``seq``."""
+        while self.seq < seq:
+            self.next(timeout)
+
+    def send_raw(self, message: Any) -> None:
+        self.ws.send(message if isinstance(message, str | bytes) else json.dumps(message))
+
+    def act(self, action: dict[str, Any], timeout: float = 10) -> dict[str, Any]:
+        """Send an action; the ``events`` message of its acceptance, or the ``refused``."""
+        ref = next(self._refs)
+        self.send_raw({"type": "action", "action": action, "ref": ref})
+        while True:
+            message = self.next(timeout)
+            if message["type"] == "refused" and message["ref"] == ref:
+                return message
+            if message["type"] == "events" and message["action"].get("player") == self.seat:
+                return message
+            if message["type"] == "error":
+                return message
+
+    def awaited(self) -> list[str]:
+        """The action kinds open to this seat now."""
+        awaiting = self.state.get("awaiting") or {}
+        for actor in awaiting.get("actors", []):
+            if actor["player"] == self.seat:
+                return list(actor["actions"])
+        return []
+
+    def close(self) -> None:
+        self.ws.close()
+
+
+def public(state: dict[str, Any]) -> dict[str, Any]:
+    """A state without the time it was taken at (a money session's minutes played)."""
+    match = state.get("match")
+    if match is None:
+        return state
+    return {**state, "match": {k: v for k, v in match.items() if k != "elapsed"}}
+
+
+def plain(state: dict[str, Any], seat: int) -> dict[str, Any]:
+    """Roll, take, decline, and move the first legal single move; never double or resign."""
+    kinds = next(a["actions"] for a in state["awaiting"]["actors"] if a["player"] == seat)
+    for kind in ("roll-opening", "take", "decline", "roll"):
+        if kind in kinds:
+            return {"type": kind}
+    if "move" in kinds:
+        first = state["awaiting"]["moves"][0]
+        return {"type": "move", "from": first["from"], "to": first["to"]}
+    if "confirm" in kinds:
+        return {"type": "confirm"}
+    if "choose-double" in kinds:
+        return {"type": "choose-double", "die": 6}
+    raise AssertionError(f"nothing to do with {kinds}")
+
+
+def play_out(seats: list[Seat], policy: Policy = plain, limit: int = 5000) -> int:
+    """Both seats play by ``policy`` until the match is over; the number of actions."""
+    actions = 0
+    while seats[0].state["status"] != "finished":
+        actors = [s for s in seats if s.awaited()]
+        assert actors, seats[0].state["awaiting"]
+        seat = actors[0]
+        assert seat.seat is not None
+        reply = seat.act(policy(seat.state, seat.seat))
+        assert reply["type"] == "events", reply
+        for other in seats:
+            other.until(seat.seq)
+        actions += 1
+        assert actions < limit
+    return actions

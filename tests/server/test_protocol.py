@@ -1,0 +1,92 @@
+"""The WebSocket protocol's messages: parsed in one place, written in one place
+(docs/protocol.md)."""
+
+from __future__ import annotations
+
+import json
+from typing import get_args
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from nardy.server import protocol
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+def test_each_client_message_parses() -> None:
+    action = {"type": "roll", "player": 0}
+    assert protocol.parse(
+        '{"type": "action", "action": {"type": "roll", "player": 0}, "ref": 7}'
+    ) == (protocol.ActionMessage(action, 7))
+    assert protocol.parse('{"type": "sync"}') == protocol.SyncMessage()
+    assert protocol.parse(b'{"type": "ping", "ref": "a"}') == protocol.PingMessage("a")
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        ("not json", "malformed"),
+        ("[1, 2]", "malformed"),
+        ('{"type": "dance"}', "unknown-type"),
+        ('{"kind": "ping"}', "unknown-type"),
+        ('{"type": "ping", "extra": 1}', "malformed"),
+        ('{"type": "action", "action": "roll"}', "malformed"),
+        ('{"type": "ping", "ref": [1]}', "malformed"),
+        ('{"type": "ping", "ref": "' + "x" * 65 + '"}', "malformed"),
+        ('{"type": "ping", "pad": "' + "x" * protocol.MAX_MESSAGE + '"}', "too-large"),
+    ],
+)
+def test_anything_else_is_a_protocol_error(text: str, code: str) -> None:
+    with pytest.raises(protocol.ProtocolError) as error:
+        protocol.parse(text)
+    assert error.value.code == code
+
+
+@given(json_values)
+def test_no_json_value_breaks_the_parser(value: object) -> None:
+    """Every JSON value is either a client message or a ProtocolError, nothing else."""
+    try:
+        message = protocol.parse(json.dumps(value))
+    except protocol.ProtocolError as exc:
+        assert exc.code in ("malformed", "unknown-type", "too-large")
+    else:
+        assert isinstance(message, get_args(protocol.ClientMessage))
+
+
+@given(st.binary(max_size=200) | st.text(max_size=200))
+def test_no_bytes_break_the_parser(data: bytes | str) -> None:
+    """Whatever arrives on the socket is a client message or a ProtocolError."""
+    try:
+        message = protocol.parse(data)
+    except protocol.ProtocolError:
+        return
+    assert isinstance(message, get_args(protocol.ClientMessage))
+
+
+def test_every_server_message_is_versioned_json() -> None:
+    messages: list[protocol.ServerMessage] = [
+        protocol.Welcome("g", 0, {"seq": 0}),
+        protocol.Events(1, {"type": "roll"}, [{"type": "dice-rolled"}], {"seq": 1}),
+        protocol.State({"seq": 1}, 3),
+        protocol.Refused("not-your-turn", "wait", 4),
+        protocol.Error("malformed", "bad", None),
+        protocol.Pong("x"),
+    ]
+    kinds = [json.loads(protocol.encode(m)) for m in messages]
+    assert [k["type"] for k in kinds] == ["welcome", "events", "state", "refused", "error", "pong"]
+    assert all(k["v"] == protocol.VERSION for k in kinds)
+    assert kinds[3] == {
+        "v": 1,
+        "type": "refused",
+        "code": "not-your-turn",
+        "message": "wait",
+        "ref": 4,
+    }
