@@ -58,6 +58,13 @@ def test_a_game_against_the_computer(pages: Any, server: ServerProcess, shots: P
     me.guest()
     me.create(length=1, opponent="bot", bot="beginner", pace="250")
     assert "Computer (beginner)" in me.page.inner_text(".table")
+    for _ in range(1000):  # until the computer has played a turn
+        if "played" in (me.page.text_content("#announce") or ""):
+            break
+        if not me.step():
+            me.page.wait_for_timeout(50)
+    # the computer's moves are told to a screen reader, in the aria-live region
+    assert "Computer (beginner) played " in (me.page.text_content("#announce") or "")
     play_out([me])
     me.page.screenshot(path=str(shots / "bot-finished.png"))
     assert "wins the match" in me.page.inner_text("#status")

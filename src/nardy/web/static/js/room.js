@@ -208,11 +208,12 @@ export class Room {
     let sides = [new Array(26).fill(0), new Array(26).fill(0)];
     let dice = null;
     let used = null;
-    let cube = { value: 1, owner: null };
+    let cube = state.settings.cube === false ? null : { value: 1, owner: null };
     let diceSeat = 0;
     if (game) {
       sides = sidesOf(game);
-      cube = { value: game.cube[0], owner: game.cube[1] };
+      // no cube on the board of a game played without one (long nardy's, or cube off)
+      cube = state.settings.cube === false ? null : { value: game.cube[0], owner: game.cube[1] };
       if (game.current.dice) {
         const d = game.current.dice;
         dice = d[0] === d[1] ? [d[0], d[0], d[0], d[0]] : [...d];
