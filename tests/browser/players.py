@@ -57,13 +57,13 @@ class Player:
             page.select_option("select[name=bot]", bot)
             page.select_option("select[name=pace]", pace)
         page.click("#create-button")
-        page.wait_for_selector("svg.board")
+        page.wait_for_selector("body[data-seq]")  # the room has drawn its first state
         return str(page.url.rsplit("/", 1)[1])
 
     def join_first_seek(self) -> None:
         self.page.click("#refresh")
         self.page.locator("[data-join]").first.click()
-        self.page.wait_for_selector("svg.board")
+        self.page.wait_for_selector("body[data-seq]")  # the room has drawn its first state
 
     # -- the room -----------------------------------------------------------------------
 

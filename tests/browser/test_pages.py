@@ -123,13 +123,14 @@ def test_double_take_then_redouble_pass(pages: Any, server: ServerProcess) -> No
     bob.join_first_seek()
 
     def until_can(player: Player, action: str) -> None:
-        for _ in range(2000):
+        for _ in range(300):
             if action in player.buttons():
                 return
             other = bob if player is alice else alice
             if not (player.step(stop_at=action) or other.step()):
                 player.page.wait_for_timeout(50)
-        raise AssertionError(f"{action} never offered")
+        states = [(p.seq(), p.buttons(), p.page.inner_text("#status")) for p in (alice, bob)]
+        raise AssertionError(f"{action} never offered: {states}")
 
     until_can(alice, "double")
     alice.press("double")
