@@ -53,6 +53,7 @@ def browser() -> Iterator[Any]:
 def start_server(data_dir: Path) -> ServerProcess:
     """The server of the nardy being tested (the source tree this test imported)."""
     source = Path(nardy.__file__).resolve().parents[1]
+    data_dir.mkdir(parents=True, exist_ok=True)  # the server's log is written there
     return ServerProcess(data_dir, None, PYTHONPATH=str(source), NARDY_AUTH_RATE="1000/60").start()
 
 
