@@ -3,6 +3,7 @@ subprocess on a free port, HTTP through httpx, WebSockets through the websockets
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -34,8 +35,7 @@ class ServerProcess:
         self.database_url = database_url
         self.env = env
         self.port = free_port()
-        self.process: subprocess.Popen[str] | None = None
-        self.output = ""
+        self.process: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
@@ -48,13 +48,17 @@ class ServerProcess:
         args += ["--data-dir", str(self.data_dir)]
         if self.database_url:
             args += ["--database-url", self.database_url]
+        # Its own process group, so that a kill reaches the bots' worker processes too; the
+        # output goes to a file, which no orphaned worker can hold open.
+        self.log = open(self.data_dir / "server.log", "a")  # noqa: SIM115
         self.process = subprocess.Popen(
-            args, env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-        )
+            args, env=env, cwd=ROOT, stdout=self.log, stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )  # fmt: skip
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"the server exited: {self.process.stdout.read()}")  # type: ignore[union-attr]
+                raise RuntimeError(f"the server exited: {self.read_log()}")
             try:
                 httpx.get(self.url + "/api/session", timeout=1)
                 return self
@@ -62,16 +66,24 @@ class ServerProcess:
                 time.sleep(0.1)
         raise RuntimeError("the server did not start in 30 s")
 
+    def read_log(self) -> str:
+        return (self.data_dir / "server.log").read_text()
+
     def kill(self, sig: int = signal.SIGTERM) -> None:
+        """Stop the server and every process it started (SIGKILL: as in a crash)."""
         if self.process is None:
             return
-        self.process.send_signal(sig)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, sig)
         try:
-            out, _ = self.process.communicate(timeout=15)
+            self.process.wait(timeout=15)
         except subprocess.TimeoutExpired:
-            self.process.kill()
-            out, _ = self.process.communicate()
-        self.output += out or ""
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.process.pid, signal.SIGKILL)  # workers left behind
+        self.log.close()
         self.process = None
 
 

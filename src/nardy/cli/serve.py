@@ -42,9 +42,13 @@ def add_parser(subparsers: Any) -> None:
         "(NARDY_DATABASE_URL)",
     )
     parser.add_argument(
-        "--redis-url", help="redis://host:port, to share events between processes (NARDY_REDIS_URL)"
+        "--redis-url",
+        help="redis://host:port, for several processes once they share rooms; not used yet "
+        "(NARDY_REDIS_URL)",
     )
-    parser.add_argument("--workers", type=int, help="server processes (NARDY_WORKERS; 1)")
+    parser.add_argument(
+        "--workers", type=int, help="server processes (NARDY_WORKERS; only 1 for now)"
+    )
     parser.set_defaults(handler=run)
 
 
@@ -86,5 +90,6 @@ def run(args: argparse.Namespace) -> int:
         workers=config.workers,
         log_level="warning",
         ws_max_size=64 * 1024,
+        timeout_graceful_shutdown=5,  # open game sockets do not hold a restart up
     )
     return 0

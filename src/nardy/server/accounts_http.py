@@ -3,6 +3,7 @@ sign-out, guests, the signed-in user and their preferences, public profiles."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -67,6 +68,18 @@ async def session(request: Request) -> Response:
     return JSONResponse({"user": None if user is None else _me(user), "csrf": request.state.csrf})
 
 
+async def _sign_in_with(
+    request: Request, find: Callable[..., User], *args: object, status: int = 200
+) -> Response:
+    """Sign in the user that ``find(*args)`` names (or creates), off the event loop."""
+    try:
+        user = await off_loop(find, *args)
+    except AccountError as exc:
+        raise _account_error(exc) from None
+    token = await off_loop(site_of(request).accounts.open_session, user)
+    return _signed_in(request, user, token, status)
+
+
 @handles_errors
 async def sign_up(request: Request) -> Response:
     """A new account, signed in at once; a signed-in guest claims the account instead and
@@ -74,17 +87,12 @@ async def sign_up(request: Request) -> Response:
     await _limit(request)
     site, body = site_of(request), await json_body(request)
     current = await site.user(request)
-    try:
-        if current is not None and current.is_guest:
-            user = await off_loop(
-                site.accounts.claim, current, body.get("username"), body.get("password")
-            )
-        else:
-            user = await off_loop(site.accounts.sign_up, body.get("username"), body.get("password"))
-    except AccountError as exc:
-        raise _account_error(exc) from None
-    token = await off_loop(site.accounts.open_session, user)
-    return _signed_in(request, user, token, 201)
+    name, password = body.get("username"), body.get("password")
+    if current is not None and current.is_guest:
+        return await _sign_in_with(
+            request, site.accounts.claim, current, name, password, status=201
+        )
+    return await _sign_in_with(request, site.accounts.sign_up, name, password, status=201)
 
 
 @handles_errors
@@ -92,25 +100,16 @@ async def sign_in(request: Request) -> Response:
     """Sign in with a username and password."""
     await _limit(request)
     site, body = site_of(request), await json_body(request)
-    try:
-        user = await off_loop(site.accounts.sign_in, body.get("username"), body.get("password"))
-    except AccountError as exc:
-        raise _account_error(exc) from None
-    token = await off_loop(site.accounts.open_session, user)
-    return _signed_in(request, user, token)
+    return await _sign_in_with(
+        request, site.accounts.sign_in, body.get("username"), body.get("password")
+    )
 
 
 @handles_errors
 async def guest(request: Request) -> Response:
     """Play at once as a guest under a random name."""
     await _limit(request)
-    site = site_of(request)
-    try:
-        user = await off_loop(site.accounts.guest)
-    except AccountError as exc:
-        raise _account_error(exc) from None
-    token = await off_loop(site.accounts.open_session, user)
-    return _signed_in(request, user, token, 201)
+    return await _sign_in_with(request, site_of(request).accounts.guest, status=201)
 
 
 @handles_errors

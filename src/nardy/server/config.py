@@ -68,11 +68,10 @@ class ServerConfig:
             raise ConfigError(f"the port is 0-65535, not {self.port}")
         if self.workers < 1:
             raise ConfigError(f"--workers is at least 1, not {self.workers}")
-        if self.workers > 1 and (self.redis_url is None or self.database_url is None):
-            raise ConfigError(
-                "more than one worker needs --redis-url and a shared --database-url "
-                "(PostgreSQL), so that the processes see the same games"
-            )
+        if self.workers > 1:
+            # The rooms do not share their events between processes yet (nardy.server.bus
+            # is there; the rooms do not publish on it), so one process serves every game.
+            raise ConfigError("one process serves the site for now: --workers is 1")
 
     @property
     def sqlite_path(self) -> Path | None:

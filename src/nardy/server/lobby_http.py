@@ -3,6 +3,7 @@ games."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -16,7 +17,7 @@ from nardy.notation.record import match_records
 from nardy.server.http import HTTPError, handles_errors, json_body, off_loop
 from nardy.server.lobby import Lobby, LobbyError, seats_view, visible_to
 from nardy.server.site import Site, site_of
-from nardy.server.store import GameRow, Store
+from nardy.server.store import GameRow, Store, User
 
 
 def game_view(store: Store, game: GameRow) -> dict[str, Any]:
@@ -64,28 +65,26 @@ async def create_game(request: Request) -> Response:
     return JSONResponse(view, 201)
 
 
-@handles_errors
-async def join_game(request: Request) -> Response:
-    """Take the free seat of an open seek."""
+async def _sit(request: Request, sit: Callable[[Lobby, User, str], GameRow], key: str) -> Response:
     site = site_of(request)
     user = await site.require_user(request)
     try:
-        game = await off_loop(Lobby(site.store).join, user, request.path_params["game"])
+        game = await off_loop(sit, Lobby(site.store), user, request.path_params[key])
     except LobbyError as exc:
         raise _lobby_error(exc) from None
     return await _started(site, game)
+
+
+@handles_errors
+async def join_game(request: Request) -> Response:
+    """Take the free seat of an open seek."""
+    return await _sit(request, Lobby.join, "game")
 
 
 @handles_errors
 async def accept_invitation(request: Request) -> Response:
     """Take the free seat of an invitation (the token is the secret of its link)."""
-    site = site_of(request)
-    user = await site.require_user(request)
-    try:
-        game = await off_loop(Lobby(site.store).accept, user, request.path_params["token"])
-    except LobbyError as exc:
-        raise _lobby_error(exc) from None
-    return await _started(site, game)
+    return await _sit(request, Lobby.accept, "token")
 
 
 def _length(text: str | None) -> int | None:
@@ -113,15 +112,21 @@ async def live(request: Request) -> Response:
     return JSONResponse([await off_loop(game_view, site.store, g) for g in found])
 
 
-@handles_errors
-async def game(request: Request) -> Response:
-    """One game, for whoever may see it (a private unfinished game only to its players)."""
+async def _visible_game(request: Request) -> GameRow:
+    """The game of the path, if the requester may see it; else 404 as if it did not exist."""
     site = site_of(request)
     user = await site.user(request)
     found = await off_loop(site.store.game, request.path_params["game"])
     if found is None or not visible_to(found, user):
         raise HTTPError(404, "no-such-game", "no game has this id")
-    return JSONResponse(await off_loop(game_view, site.store, found))
+    return found
+
+
+@handles_errors
+async def game(request: Request) -> Response:
+    """One game, for whoever may see it (a private unfinished game only to its players)."""
+    found = await _visible_game(request)
+    return JSONResponse(await off_loop(game_view, site_of(request).store, found))
 
 
 @handles_errors
@@ -142,12 +147,8 @@ async def my_games(request: Request) -> Response:
 
 
 async def _match_of(request: Request) -> Match:
-    site = site_of(request)
-    user = await site.user(request)
-    found = await off_loop(site.store.game, request.path_params["game"])
-    if found is None or not visible_to(found, user):
-        raise HTTPError(404, "no-such-game", "no game has this id")
-    room = await site.rooms.get(found.id)
+    found = await _visible_game(request)
+    room = await site_of(request).rooms.get(found.id)
     if room is None or room.match is None:
         raise HTTPError(404, "not-started", "the game has not started")
     return room.match

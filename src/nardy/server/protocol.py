@@ -10,6 +10,7 @@ action inside an ``action`` message is the core's wire form, read by the core wh
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -96,6 +97,30 @@ _FIELDS: dict[str, frozenset[str]] = {
 }
 
 
+def _is_object(value: object) -> bool:
+    return isinstance(value, dict)
+
+
+def _is_chat(value: object) -> bool:
+    return isinstance(value, str) and 1 <= len(value.strip()) <= CHAT_LENGTH
+
+
+def _is_bool(value: object) -> bool:
+    return type(value) is bool
+
+
+def _is_text(value: object) -> bool:
+    return isinstance(value, str)
+
+
+def _field(obj: dict[str, Any], name: str, ok: Callable[[object], bool], what: str) -> Any:
+    """A message's field, checked; :class:`ProtocolError` (with the message's ref) if not."""
+    value = obj.get(name)
+    if not ok(value):
+        raise ProtocolError("malformed", what, obj.get("ref"))
+    return value
+
+
 def parse(data: str | bytes) -> ClientMessage:
     """The client message in ``data``; :class:`ProtocolError` for anything else."""
     if len(data) > MAX_MESSAGE:
@@ -122,25 +147,15 @@ def parse(data: str | bytes) -> ClientMessage:
             "malformed", f"a {kind} message has no field(s) {', '.join(extra)}", ref
         )
     if kind == "action":
-        action = obj.get("action")
-        if not isinstance(action, dict):
-            raise ProtocolError("malformed", "an action message carries an action object", ref)
+        action = _field(obj, "action", _is_object, "an action message carries an action object")
         return ActionMessage(action, ref)
     if kind == "chat":
-        text = obj.get("text")
-        if not isinstance(text, str) or not 1 <= len(text.strip()) <= CHAT_LENGTH:
-            raise ProtocolError("malformed", f"chat text is 1-{CHAT_LENGTH} characters", ref)
+        text = _field(obj, "text", _is_chat, f"chat text is 1-{CHAT_LENGTH} characters")
         return ChatMessage(text.strip(), ref)
     if kind == "mute":
-        muted = obj.get("muted")
-        if type(muted) is not bool:
-            raise ProtocolError("malformed", "muted is true or false", ref)
-        return MuteMessage(muted, ref)
+        return MuteMessage(_field(obj, "muted", _is_bool, "muted is true or false"), ref)
     if kind == "seed":
-        seed = obj.get("seed")
-        if not isinstance(seed, str):
-            raise ProtocolError("malformed", "seed is a string", ref)
-        return SeedMessage(seed, ref)
+        return SeedMessage(_field(obj, "seed", _is_text, "seed is a string"), ref)
     if kind == "sync":
         return SyncMessage(ref)
     return PingMessage(ref)

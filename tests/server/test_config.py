@@ -1,0 +1,35 @@
+"""`nardy serve`'s settings: options over NARDY_* environment variables over the defaults."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from nardy.server.config import ConfigError, RateLimit, ServerConfig, default_data_dir
+
+
+def test_defaults_environment_and_options() -> None:
+    assert default_data_dir({"XDG_DATA_HOME": "/x"}) == Path("/x/nardy")
+    env = {"NARDY_PORT": "9000", "NARDY_HOST": "0.0.0.0", "NARDY_DATA_DIR": "/d"}
+    config = ServerConfig.from_env(env, port=9100)
+    assert (config.host, config.port, config.data_dir) == ("0.0.0.0", 9100, Path("/d"))
+    assert config.sqlite_path == Path("/d/nardy.sqlite3")
+    assert config.resolved_database_url == "sqlite:////d/nardy.sqlite3"
+    pg = ServerConfig.from_env({"NARDY_DATABASE_URL": "postgresql+psycopg://u@h/db"})
+    assert pg.sqlite_path is None and pg.resolved_database_url == "postgresql+psycopg://u@h/db"
+    assert RateLimit.parse("10/60") == RateLimit(10, 60.0)
+
+
+@pytest.mark.parametrize(
+    "env",
+    [
+        {"NARDY_PORT": "http"},
+        {"NARDY_PORT": "70000"},
+        {"NARDY_WORKERS": "2"},
+        {"NARDY_AUTH_RATE": "9"},
+    ],
+)
+def test_bad_settings_are_refused(env: dict[str, str]) -> None:
+    with pytest.raises(ConfigError):
+        ServerConfig.from_env(env)
