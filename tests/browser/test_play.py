@@ -4,6 +4,7 @@ key), and a game against the computer."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -58,9 +59,9 @@ def test_a_game_against_the_computer(pages: Any, server: ServerProcess, shots: P
     me.guest()
     me.create(length=1, opponent="bot", bot="beginner", pace="250")
     assert "Computer (beginner)" in me.page.inner_text(".table")
-    for _ in range(1000):  # until the computer has played a turn
-        if "played" in (me.page.text_content("#announce") or ""):
-            break
+    deadline = time.monotonic() + 120  # until the computer has played a turn
+    while "played" not in (me.page.text_content("#announce") or ""):
+        assert time.monotonic() < deadline, me.page.text_content("#announce")
         if not me.step():
             me.page.wait_for_timeout(50)
     # the computer's moves are told to a screen reader, in the aria-live region
