@@ -20,6 +20,7 @@ from nardy.server.http import HTTPError
 from nardy.server.security import CSRF_COOKIE, CSRF_HEADER, UNSAFE_METHODS, csrf_ok, new_csrf_token
 from nardy.server.site import Site, site_of
 from nardy.server.store import Store
+from nardy.web import routes as web_routes
 
 
 class Guard(BaseHTTPMiddleware):
@@ -63,6 +64,7 @@ def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
             site.store.close()
 
     routes: list[BaseRoute] = [*accounts_http.routes(), *lobby_http.routes(), *sockets.routes()]
+    routes += web_routes()  # the browser client: its page and fingerprinted assets
     app = Starlette(routes=routes, middleware=[Middleware(Guard)], lifespan=lifespan)
     app.state.site = Site(config, store or Store.open(config.resolved_database_url))
     return app

@@ -1,0 +1,56 @@
+// The server's HTTP API (docs/protocol.md): JSON in and out, the CSRF token repeated in a
+// header on every state-changing request, errors thrown with the server's stable code.
+
+let csrf = null;
+
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message || code);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function call(method, path, body) {
+  const headers = { Accept: "application/json" };
+  if (method !== "GET") {
+    if (csrf === null) await session();
+    headers["Content-Type"] = "application/json";
+    headers["X-CSRF-Token"] = csrf;
+  }
+  let response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      credentials: "same-origin",
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (err) {
+    throw new ApiError(0, "offline", String(err));
+  }
+  const data = await response.json().catch(() => null);
+  if (!response.ok) throw new ApiError(response.status, data?.error || "http", data?.message);
+  if (data && typeof data.csrf === "string") csrf = data.csrf;
+  return data;
+}
+
+/** {user, csrf}: who this browser is signed in as (user null when nobody). */
+export async function session() {
+  const data = await call("GET", "/api/session");
+  csrf = data.csrf;
+  return data;
+}
+
+export const signUp = (username, password) => call("POST", "/api/signup", { username, password });
+export const signIn = (username, password) => call("POST", "/api/signin", { username, password });
+export const guest = () => call("POST", "/api/guest");
+export const signOut = () => call("POST", "/api/signout");
+export const savePreferences = (changes) => call("PUT", "/api/me/preferences", changes);
+export const createGame = (request) => call("POST", "/api/games", request);
+export const seeks = () => call("GET", "/api/seeks");
+export const joinGame = (id) => call("POST", `/api/games/${encodeURIComponent(id)}/join`);
+export const acceptInvitation = (token) => call("POST", `/api/invitations/${encodeURIComponent(token)}`);
+export const liveGames = () => call("GET", "/api/games/live");
+export const myGames = () => call("GET", "/api/me/games");
+export const game = (id) => call("GET", `/api/games/${encodeURIComponent(id)}`);

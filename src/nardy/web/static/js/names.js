@@ -1,0 +1,50 @@
+// Texts for the server's codes and the game's names, each key written out so the
+// catalogue test sees it.
+
+import { t } from "/js/i18n.js";
+
+const BOTS = {
+  beginner: () => t("bot.beginner"),
+  casual: () => t("bot.casual"),
+  intermediate: () => t("bot.intermediate"),
+  advanced: () => t("bot.advanced"),
+  expert: () => t("bot.expert"),
+  "world-class": () => t("bot.world-class"),
+};
+export const BOT_LEVELS = Object.keys(BOTS);
+
+const VARIANTS = {
+  backgammon: () => t("variant.backgammon"),
+  long: () => t("variant.long"),
+  nackgammon: () => t("variant.nackgammon"),
+  "acey-deucey": () => t("variant.acey-deucey"),
+};
+export const VARIANT_KEYS = Object.keys(VARIANTS);
+
+const ERRORS = {
+  "bad-username": () => t("error.bad-username"),
+  "bad-password": () => t("error.bad-password"),
+  "username-taken": () => t("error.username-taken"),
+  "wrong-credentials": () => t("error.wrong-credentials"),
+  "rate-limited": () => t("error.rate-limited"),
+  "not-signed-in": () => t("error.not-signed-in"),
+  "no-such-game": () => t("error.no-such-game"),
+  "game-full": () => t("error.game-full"),
+  "own-game": () => t("error.own-game"),
+  "invalid-settings": () => t("error.invalid-settings"),
+  offline: () => t("error.offline"),
+};
+
+/** A bot's level as players call it (the server's name when we have no text for it). */
+export function botName(level) {
+  return BOTS[level] ? BOTS[level]() : level;
+}
+
+export function variantName(key) {
+  return VARIANTS[key] ? VARIANTS[key]() : key;
+}
+
+/** What went wrong, in the reader's language, from the server's stable error code. */
+export function errorText(err) {
+  return ERRORS[err.code] ? ERRORS[err.code]() : t("error.generic", { reason: err.message });
+}

@@ -1,0 +1,172 @@
+"""A person at the browser, as the tests drive one: signs up, opens games, and plays by
+clicking or dragging checkers on the board, with the buttons or the keyboard."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+TIMEOUT_MS = 15_000
+
+
+class Player:
+    """One browser page and how this player likes to move: "click" or "drag", buttons or
+    keys."""
+
+    def __init__(self, page: Any, base_url: str, *, moves: str = "click", keys: bool = False):
+        self.page = page
+        self.base_url = base_url
+        self.moves = moves
+        self.keys = keys
+        self.errors: list[str] = []
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.set_default_timeout(TIMEOUT_MS)
+
+    def open(self, path: str = "/") -> None:
+        self.page.goto(self.base_url + path)
+        self.page.wait_for_selector("body[data-ready]")
+
+    def sign_up(self, name: str, password: str = "correct horse battery") -> None:
+        self.open("/signin")
+        form = self.page.locator("#signup")
+        form.locator("input[name=username]").fill(name)
+        form.locator("input[name=password]").fill(password)
+        form.locator("button").click()
+        self.page.wait_for_selector("#create")
+
+    def guest(self) -> None:
+        self.open("/")
+        self.page.click("#guest")
+        self.page.wait_for_selector("#create")
+
+    def create(
+        self,
+        *,
+        length: int = 1,
+        variant: str = "backgammon",
+        opponent: str = "open",
+        bot: str = "beginner",
+        pace: str = "250",
+    ) -> str:
+        """Create a game from the lobby; its id (from the room's address)."""
+        page = self.page
+        page.select_option("select[name=variant]", variant)
+        page.select_option("select[name=length]", str(length))
+        page.check(f"input[name=opponent][value={opponent}]")
+        if opponent == "bot":
+            page.select_option("select[name=bot]", bot)
+            page.select_option("select[name=pace]", pace)
+        page.click("#create-button")
+        page.wait_for_selector("body[data-seq]")  # the room has drawn its first state
+        return str(page.url.rsplit("/", 1)[1])
+
+    def join_first_seek(self) -> None:
+        self.page.click("#refresh")
+        self.page.locator("[data-join]").first.click()
+        self.page.wait_for_selector("body[data-seq]")  # the room has drawn its first state
+
+    # -- the room -----------------------------------------------------------------------
+
+    def seq(self) -> int:
+        return int(self.page.evaluate("document.body.dataset.seq || -1"))
+
+    def finished(self) -> bool:
+        return self.page.evaluate("document.body.dataset.status") == "finished"
+
+    def buttons(self) -> list[str]:
+        return list(
+            self.page.eval_on_selector_all("#actions button", "bs => bs.map(b => b.dataset.action)")
+        )
+
+    def wait_until(self, expression: str, timeout_s: float = TIMEOUT_MS / 1000) -> None:
+        """Poll a JavaScript expression until it is true (the page's CSP forbids the eval
+        that Playwright's wait_for_function would use)."""
+        deadline = time.monotonic() + timeout_s
+        while not self.page.evaluate(expression):
+            assert time.monotonic() < deadline, f"not true in {timeout_s} s: {expression}"
+            time.sleep(0.02)
+
+    def wait_change(self, before: int) -> None:
+        """Until the page has drawn a state after ``before``."""
+        self.wait_until(f"Number(document.body.dataset.seq) > {before}")
+
+    def press(self, action: str) -> None:
+        before = self.seq()
+        if self.keys and action in ("confirm", "roll"):
+            self.page.keyboard.press("Enter")
+        else:
+            self.page.click(f"#actions button[data-action={action}]")
+        self.wait_change(before)
+
+    def centre(self, selector: str) -> tuple[float, float]:
+        box = self.page.locator(selector).first.bounding_box()
+        assert box is not None, selector
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    def move_once(self) -> tuple[int, int]:
+        """Make one legal single move: the rearmost checker that can move, as far as it can
+        go. Returns (from, to)."""
+        page = self.page
+        origins = page.eval_on_selector_all(
+            ".board .movable", "cs => cs.map(c => Number(c.dataset.point))"
+        )
+        start = max(origins)
+        checker = f'.board .movable[data-point="{start}"]'
+        before = self.seq()
+        if self.moves == "drag":
+            page.locator(checker).first.scroll_into_view_if_needed()
+            x, y = self.centre(checker)
+            page.mouse.move(x, y)
+            page.mouse.down()
+            page.mouse.move(x + 12, y + 12, steps=3)
+            targets = page.eval_on_selector_all(
+                "[data-target]", "ts => ts.map(t => Number(t.dataset.target))"
+            )
+            end = min(targets)
+            tx, ty = self.centre(f'[data-target="{end}"]')
+            page.mouse.move(tx, ty, steps=6)
+            page.mouse.up()
+        else:
+            page.click(checker)
+            targets = page.eval_on_selector_all(
+                "[data-target]", "ts => ts.map(t => Number(t.dataset.target))"
+            )
+            end = min(targets)
+            tx, ty = self.centre(f'[data-target="{end}"]')
+            page.mouse.click(tx, ty)
+        self.wait_change(before)
+        return start, end
+
+    def step(self, stop_at: str | None = None) -> bool:
+        """Do whatever this player has to do now; False when nothing was theirs to do (or
+        when ``stop_at`` is among the actions open to them)."""
+        kinds = self.buttons()
+        if stop_at in kinds:
+            return False
+        for action in ("roll-opening", "roll", "take", "accept"):
+            if action in kinds:
+                self.press(action)
+                return True
+        if self.page.locator(".board .movable").count():
+            self.move_once()
+            return True
+        if "confirm" in kinds:
+            self.press("confirm")
+            return True
+        if "play" in kinds:
+            self.press("play")
+            return True
+        return False
+
+
+def play_out(players: list[Player], limit_s: float = 240) -> None:
+    """Let the players play until the match is over on every page."""
+    deadline = time.monotonic() + limit_s
+    while not all(p.finished() for p in players):
+        if time.monotonic() > deadline:
+            states = [(p.seq(), p.buttons(), p.page.inner_text("#status")) for p in players]
+            raise AssertionError(f"the match did not end in {limit_s} s: {states}")
+        if not any(p.step() for p in players):
+            time.sleep(0.05)  # the other side (or the bot) is thinking
+    for p in players:
+        assert not p.errors, p.errors
