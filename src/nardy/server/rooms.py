@@ -285,6 +285,11 @@ class Room:
     async def _bot_turn(self, seat: int) -> None:
         await asyncio.sleep(self.row.bot_delay_ms / 1000)
         assert self.committed is not None and self.row.bot is not None
+        if self.match is None or self.over or seat not in self.match.awaiting().players:
+            # The game moved on while the bot waited (the person won the opening roll):
+            # nothing to decide; the person's next action schedules the bot again.
+            self._bot_task = None
+            return
         seq = self.seq
         loop = asyncio.get_running_loop()
         try:
