@@ -375,3 +375,43 @@ def test_sigkill_mid_game_and_the_game_goes_on(tmp_path: Path, database_url: str
         assert seats[0].state["status"] == "finished"
     finally:
         server.kill()
+
+
+def test_the_bot_plays_after_the_person_wins_the_opening_roll_during_its_delay(
+    server: ServerProcess,
+) -> None:
+    """The bot waits its delay before deciding. A person who rolls the opening roll within that
+    delay and wins it moves first; the bot must then answer with its own turn, not with a
+    decision about the moment before the person's roll."""
+    client = Client(server)
+    client.sign_up(next(_names))
+    won = 0
+    for _ in range(16):  # until the person has won the opening roll three times
+        r = client.post(
+            "/api/games",
+            {
+                "settings": {"match-length": 1},
+                "opponent": "bot",
+                "bot": "heuristic",
+                "bot-delay-ms": 500,
+            },
+        )
+        assert r.status_code == 201, r.text
+        seat = Seat(client, r.json()["id"])
+        reply = seat.act({"type": "roll-opening"})
+        if reply["type"] == "refused" or "move" not in seat.awaited():
+            seat.close()  # the bot rolled first, or won the opening roll: not this case
+            continue
+        won += 1
+        while "move" in seat.awaited():
+            m = seat.state["awaiting"]["moves"][0]
+            seat.act({"type": "move", "from": m["from"], "to": m["to"]})
+        assert seat.act({"type": "confirm"})["type"] == "events"
+        while True:  # the bot's next action: its roll (or a double) within a few seconds
+            message = seat.next(timeout=15)
+            if message["type"] == "events" and message["action"]["player"] == 1:
+                break
+        seat.close()
+        if won == 3:
+            break
+    assert won == 3

@@ -302,6 +302,9 @@ class Room:
             )
         except Exception:
             log.exception("game %s: the bot failed", self.id)
+            self._bot_task = None
+            if self.seq != seq:  # asked about a moment that has passed: ask about this one
+                self.schedule_bot()
             return
         self._bot_task = None  # this turn is done thinking: the next may be scheduled
         if self.seq != seq:  # the human acted meanwhile (the opening roll): think again
