@@ -57,6 +57,9 @@ def test_language_changes_at_once_and_is_remembered(pages: Any, server: ServerPr
     me.page.select_option("#language", "ru")
     me.wait_until("document.documentElement.lang === 'ru'")
     shows_only(me, "ru")
+    # each language is named in itself, whatever the page's language and the browser's data
+    names = me.page.locator("#language option").all_inner_texts()
+    assert names == ["English", "lietuvių", "русский", "українська", "ქართული"], names
     # another browser, signed in as the same person, opens in Russian
     other = Player(pages("en-US"), server.url)
     other.open("/signin")

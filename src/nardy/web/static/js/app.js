@@ -2,7 +2,7 @@
 // address shows: sign-in (or guest), the lobby, a game room, an invitation.
 
 import * as api from "/js/api.js";
-import { LANGUAGES, browserLanguage, language, onLanguage, setLanguage, t, translate } from "/js/i18n.js";
+import { ENDONYMS, LANGUAGES, browserLanguage, language, onLanguage, setLanguage, t, translate } from "/js/i18n.js";
 import { Room, escapeHtml } from "/js/room.js";
 import { clearNotice, notice } from "/js/ui.js";
 import { lobbyPage } from "/js/lobby.js";
@@ -158,7 +158,7 @@ function languageMenu() {
     ...LANGUAGES.map((code) => {
       const option = document.createElement("option");
       option.value = code;
-      option.textContent = new Intl.DisplayNames([code], { type: "language" }).of(code);
+      option.textContent = ENDONYMS[code];
       return option;
     }),
   );

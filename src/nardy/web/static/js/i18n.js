@@ -5,6 +5,10 @@
 // through data-i18n / data-i18n-aria, so a test can check the catalogues against the code.
 
 export const LANGUAGES = ["en", "lt", "ru", "uk", "ka"];
+// Each language's name for itself, as the language menu shows it. Not translated, so not in
+// the catalogues; not left to Intl.DisplayNames either, which falls back to the page's language
+// where the browser lacks a locale's data (Chromium names Georgian "грузинский" on a Russian page).
+export const ENDONYMS = { en: "English", lt: "lietuvių", ru: "русский", uk: "українська", ka: "ქართული" };
 const FALLBACK = "en";
 
 let current = FALLBACK;
