@@ -68,7 +68,7 @@ from nardy.engine.rollout import (
 )
 from nardy.engine.stakes import Stakes
 from nardy.notation.position_id import position_id
-from nardy.notation.record import replay
+from nardy.notation.record import check_record, replay
 
 F64 = npt.NDArray[np.float64]
 
@@ -599,13 +599,7 @@ def analyze(
     scores: list[tuple[int, int]] = []
     for i, record in enumerate(records):
         try:
-            missing = [key for key in RECORD_KEYS if key not in record]
-            if missing:
-                raise NardyError(
-                    f"not a game record: it has no {' or '.join(map(repr, missing))} "
-                    f"(a game record has {', '.join(map(repr, RECORD_KEYS))}: docs/records.md)"
-                )
-            games.append(replay(record))
+            games.append(replay(check_record(record, match=False)))
             scores.append(_score(record))
         except NardyError as exc:
             raise NardyError(f"game {record.get('game', i + 1)}: {exc}") from None
@@ -645,10 +639,6 @@ def analyze(
 
 TURNS_PER_PROCESS = 40
 """The fewest turns per worker process worth starting a pool for."""
-
-
-RECORD_KEYS = ("variant", "settings", "turns")
-"""The keys every game record has (docs/records.md); the others have defaults."""
 
 
 def _score(record: dict[str, Any]) -> tuple[int, int]:
