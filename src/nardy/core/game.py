@@ -254,6 +254,12 @@ class Game:
         """(player, level) of the resignation waiting for an answer, if any."""
         return None if self._resigned is None else self._resigned[:2]
 
+    @property
+    def resignations_this_turn(self) -> tuple[tuple[int, bool, bool], ...]:
+        """The resignations offered in the turn under way, as a :class:`TurnRecord` keeps
+        them: (level, accepted, after the roll); a surrender is level 0."""
+        return tuple(self._current.resignations)
+
     # -- the one entry point ------------------------------------------------------------
 
     def apply(self, action: act.Action) -> tuple[ev.Event, ...]:

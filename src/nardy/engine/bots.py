@@ -116,46 +116,72 @@ def step(game: Game | Match, bots: Sequence[Bot | None]) -> str:
         raise GameError(f"player {player} is not a bot", code=ErrorCode.NOT_YOUR_TURN)
     current = game.game if isinstance(game, Match) else game
     assert current is not None
-    kinds = waiting.kinds(player)
-    if actions.Roll.kind in kinds:
-        if actions.Resign.kind in kinds and (level := bot.resign_level(current, player)):
-            game.apply(actions.Resign(player, level))
-            return resigned(level)
-        if actions.Double.kind in kinds and bot.should_double(current, player):
-            game.apply(actions.Double(player))
-            return f"doubles to {2 * current.cube.value}"
-        events = game.apply(actions.Roll(player))
-        d1, d2 = current.dice or _rolled(events)
-        return f"rolls {d1}-{d2}" + (": no legal move" if _passed(events) else "")
-    if actions.Play.kind in kinds:
+    action = decision(game, player, bot)
+    if isinstance(action, actions.Play):
         for _ in current.moves_made:  # a bot plays whole plays from the start of the turn
             game.apply(actions.Undo(player))
+    doubled_to = 2 * current.cube.value
+    events = game.apply(action)
+    passed = ": no legal move" if _passed(events) else ""
+    beaver = waiting.phase == "beavered"
+    match action:
+        case actions.Resign(level=level):
+            return resigned(level)
+        case actions.Double():
+            return f"doubles to {doubled_to}"
+        case actions.Roll():
+            d1, d2 = current.dice or _rolled(events)
+            return f"rolls {d1}-{d2}{passed}"
+        case actions.Play(moves=moves):
+            return f"plays {moves}" if moves else "cannot move"
+        case actions.ChooseDouble(die=die):
+            return f"names {die}-{die}{passed}"
+        case actions.Accept():
+            return "accepts the resignation"
+        case actions.Decline():
+            return "declines the resignation"
+        case actions.Beaver():
+            return f"beavers: the cube is on {current.cube.value}"
+        case actions.Take():
+            return "takes the beaver" if beaver else "takes"
+    return "passes the beaver" if beaver else "passes"
+
+
+def decision(game: Game | Match, player: int, bot: Bot) -> actions.Action:
+    """The action ``bot`` takes as ``player`` where ``game`` (or the match's game under way)
+    waits for that player, not yet applied: the one choice of every driver of a bot (the
+    drivers here, and the server's worker process)."""
+    waiting = game.awaiting(moves=False)
+    kinds = waiting.kinds(player)
+    if not kinds:
+        raise GameError(f"the game does not wait for player {player}", code=ErrorCode.NOT_YOUR_TURN)
+    current = game.game if isinstance(game, Match) else game
+    if actions.RollOpening.kind in kinds or current is None:
+        return actions.RollOpening(player)
+    if actions.Roll.kind in kinds:
+        if actions.Resign.kind in kinds and (level := bot.resign_level(current, player)):
+            return actions.Resign(player, level)
+        if actions.Double.kind in kinds and bot.should_double(current, player):
+            return actions.Double(player)
+        return actions.Roll(player)
+    if actions.Play.kind in kinds:
         dice = current.dice
         assert dice is not None
         play = bot.choose_play(current.turn_start, *dice, Stakes.of(current, player))
-        game.apply(actions.Play(player, str(play)))
-        return f"plays {play}" if play.moves else "cannot move"
+        return actions.Play(player, str(play))
     if actions.ChooseDouble.kind in kinds:
-        die = bot.choose_double(current.position)
-        events = game.apply(actions.ChooseDouble(player, die))
-        return f"names {die}-{die}" + (": no legal move" if _passed(events) else "")
+        return actions.ChooseDouble(player, bot.choose_double(current.position))
     if actions.Accept.kind in kinds:
         pending = current.resignation()
         assert pending is not None
         if bot.accept_resignation(current, player, pending[1]):
-            game.apply(actions.Accept(player))
-            return "accepts the resignation"
-        game.apply(actions.Decline(player))
-        return "declines the resignation"
-    beaver = waiting.phase == "beavered"
+            return actions.Accept(player)
+        return actions.Decline(player)
     if actions.Beaver.kind in kinds and bot.should_beaver(current, player):
-        events = game.apply(actions.Beaver(player))
-        return f"beavers: the cube is on {current.cube.value}"
-    if bot.should_take(current, player):
-        game.apply(actions.Take(player))
-        return "takes the beaver" if beaver else "takes"
-    game.apply(actions.Pass(player))
-    return "passes the beaver" if beaver else "passes"
+        return actions.Beaver(player)
+    if actions.Take.kind in kinds:
+        return actions.Take(player) if bot.should_take(current, player) else actions.Pass(player)
+    raise GameError(f"a bot cannot answer {', '.join(kinds)}", code=ErrorCode.WRONG_PHASE)
 
 
 def _rolled(events: Sequence[ev.Event]) -> tuple[int, int]:

@@ -153,7 +153,6 @@ class NeuralBot:
         self.net = net
         self._rng = random.Random(seed)
         self._heuristic = HeuristicBot()
-        self._offered: set[tuple[int, int]] = set()  # (game, turn) where it has resigned
 
     @classmethod
     def load(cls, path: str | Path | None = None, level_name: str = DEFAULT_LEVEL) -> NeuralBot:
@@ -252,8 +251,9 @@ class NeuralBot:
         than playing on (within :data:`RESIGN_MARGIN`), in a position the net finds
         hopeless; 0 to play on. Offered once a turn: declined, the bot plays on."""
         v = game.variant
-        key = (id(game), len(game.records))
-        if self.stand_in(v) or not v.resignation_levels or key in self._offered:
+        # Once a turn: the game itself says whether this turn has seen an offer (so a bot
+        # restored from a snapshot, as the server's, knows it too).
+        if self.stand_in(v) or not v.resignation_levels or game.resignations_this_turn:
             return 0
         position = game.turn_start
         ev = self.evaluator(position)
@@ -271,7 +271,6 @@ class NeuralBot:
             offered = -stakes.result_equity(-stakes.resignation_points(level))
             if offered >= play_on - RESIGN_MARGIN:
                 if offered <= play_on + RESIGN_MARGIN:
-                    self._offered.add(key)
                     return level
                 return 0
         return 0
