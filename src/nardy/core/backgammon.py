@@ -24,6 +24,7 @@ class Backgammon(Variant):
     """Backgammon: the sides mirror each other (my p is their 25 - p); hitting; a bar."""
 
     key = "backgammon"
+    compiled_rules = 0
     name = "Backgammon"
     aliases: ClassVar[tuple[str, ...]] = ("bg", "short", "short-nardy")
     start_points: ClassVar[dict[int, int]] = {24: 2, 13: 5, 8: 3, 6: 5}
@@ -175,6 +176,7 @@ class AceyDeucey(Backgammon):
     """
 
     key = "acey-deucey"
+    compiled_rules = 1
     name = "Acey-deucey"
     aliases: ClassVar[tuple[str, ...]] = ("acey", "aceydeucey", "acey_deucey")
     start_points: ClassVar[dict[int, int]] = {}

@@ -59,6 +59,7 @@ class LongNardy(Variant):
     """Long nardy ("long backgammon"), seed 001."""
 
     key = "long"
+    compiled_rules = 2
     name = "Long nardy"
     aliases: ClassVar[tuple[str, ...]] = (
         "long-nardy",

@@ -45,6 +45,9 @@ class Variant:
     """The rules of one variant. Subclasses fill in the geometry and single-die steps."""
 
     key: ClassVar[str]
+    compiled_rules: ClassVar[int | None] = None
+    """Which rules of the compiled generator (core/_movegen.c) are this variant's exactly:
+    0 backgammon's, 1 acey-deucey's, 2 long nardy's; None: the reference generator only."""
     name: ClassVar[str]
     aliases: ClassVar[tuple[str, ...]] = ()
     start_points: ClassVar[dict[int, int]]
@@ -131,7 +134,7 @@ class Variant:
         when it is built and selected (:func:`movegen`); it gives exactly what
         :meth:`reference_play_paths` gives, entries and their order included.
         """
-        if _movegen is not None and (kind := _COMPILED_KINDS.get(self.key)) is not None:
+        if _movegen is not None and (kind := self.compiled_rules) is not None:
             found: dict[tuple[Side, Side], Path] | None = _movegen.play_paths(
                 kind, mine, theirs, d1, d2
             )
@@ -414,11 +417,6 @@ class Variant:
 
 
 _movegen = fastpath.load("nardy.core._movegen")
-# The variants the compiled generator implements, by key: its rules are those of these
-# classes exactly (backgammon.py, long_nardy.py); any other variant uses the reference.
-_COMPILED_KINDS = {"backgammon": 0, "nackgammon": 0, "acey-deucey": 1, "long": 2}
-
-
 def movegen() -> str:
     """Which legal-play generator :meth:`Variant.play_paths` uses: ``compiled`` or ``python``."""
     return "python" if _movegen is None else "compiled"

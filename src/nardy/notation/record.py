@@ -23,9 +23,10 @@ from nardy.core import actions as act
 from nardy.core.dice import FixedDice
 from nardy.core.events import event_from_json
 from nardy.core.fair_dice import FairDice, RevealedDice
-from nardy.core.game import Cube, CubeAction, Game, Phase, TurnRecord
+from nardy.core.game import Cube, CubeAction, EndKind, Game, Phase, TurnRecord
 from nardy.core.log import condensed, replay_log, rolled_dice
 from nardy.core.match import Match
+from nardy.core.position import ResultKind
 from nardy.core.settings import Settings
 from nardy.notation.position_id import position_from_id, position_id
 
@@ -418,11 +419,9 @@ def _start_cube(value: Any) -> str | None:
     return None if fine else "[value, owner]: a cube value 1, 2, 4… and a player 0, 1 or null"
 
 
-_CUBE_ACTIONS = _list_of(
-    _one_of("double", "take", "pass", "beaver"), "a list of double, take, pass, beaver"
-)
-_END_KINDS = ("single", "gammon", "backgammon", "oin", "mars", "pass", "resign", "draw")
-_LEVELS = ("single", "gammon", "backgammon", "oin", "mars")
+_CUBE_ACTIONS = _list_of(_one_of(*CUBE_WORDS), f"a list of {', '.join(CUBE_WORDS)}")
+_END_KINDS = tuple(EndKind)
+_LEVELS = tuple(ResultKind)
 
 
 def _field(
