@@ -28,10 +28,9 @@ from typing import Any, TextIO, TypeVar
 
 from nardy.cli.engine import context_stakes, read_position
 from nardy.cli.options import die
-from nardy.cli.play import counted, dice_text
 from nardy.cli.records import group_matches
 from nardy.cli.selfplay import Progress
-from nardy.cli.words import conjugate
+from nardy.cli.words import conjugate, counted, dice_text
 from nardy.core import NardyError, NotationError, Position, Variant, variants
 from nardy.engine.analysis import (
     DEFAULT_PLY,

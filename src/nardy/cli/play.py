@@ -24,7 +24,6 @@ from nardy.cli.chouette_cli import ChouetteSession, chouette_players
 from nardy.cli.options import add_settings_arguments, seed, settings_from_args, start_from_args
 from nardy.cli.session import TerminalSession
 from nardy.cli.terminal import ADVISER, default_record_name, record_problem
-from nardy.cli.words import counted, dice_text
 from nardy.core import NardyError, variants
 from nardy.core.dice import Dice, SecretDice, SeededDice
 from nardy.core.settings import Settings
@@ -32,9 +31,6 @@ from nardy.core.setup import start_match
 from nardy.engine.bots import BOTS, LEVELS, Bot, make_bot
 from nardy.engine.evaluator import has_net
 from nardy.engine.neural import DEFAULT_LEVEL
-
-__all__ = ["add_parser", "counted", "dice_text", "run"]
-"""``counted`` and ``dice_text`` stay importable from here for :mod:`nardy.cli.analysis`."""
 
 
 def _games(text: str) -> int:

@@ -90,7 +90,7 @@ _PLAIN_ACTIONS = frozenset(
 """The kinds of the actions that are nothing but their name (roll, double, take…): a
 command word that is one of them is that action."""
 
-_LEVELS = {1: "a single", 2: "a gammon", 3: "a backgammon"}
+_LEVELS = {level: f"a {kind.value}" for level, kind in RESIGN_LEVELS.items()}
 
 
 def default_record_name(now: datetime.datetime | None = None) -> str:

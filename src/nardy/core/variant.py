@@ -417,6 +417,8 @@ class Variant:
 
 
 _movegen = fastpath.load("nardy.core._movegen")
+
+
 def movegen() -> str:
     """Which legal-play generator :meth:`Variant.play_paths` uses: ``compiled`` or ``python``."""
     return "python" if _movegen is None else "compiled"

@@ -48,7 +48,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nardy.core import NardyError, Play, Position, Variant, variant
-from nardy.core.game import Game
+from nardy.core.game import RESIGN_LEVELS, Game
 from nardy.engine.cube import (
     Action,
     CubeDecision,
@@ -351,7 +351,7 @@ class CubeAction:
         return skill(self.loss)
 
 
-RESIGN_WORDS = {1: "single", 2: "gammon", 3: "backgammon"}
+RESIGN_WORDS = {level: kind.value for level, kind in RESIGN_LEVELS.items()}
 """A resignation's level as a word."""
 
 

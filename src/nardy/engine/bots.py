@@ -27,7 +27,7 @@ from typing import Protocol
 from nardy.core import Play, Position, actions
 from nardy.core import events as ev
 from nardy.core.errors import ErrorCode
-from nardy.core.game import Game, GameError, GameResult
+from nardy.core.game import RESIGN_LEVELS, Game, GameError, GameResult
 from nardy.core.match import Match
 from nardy.engine.errors import EngineError
 
@@ -89,7 +89,7 @@ class Bot(Protocol):
 
 def resigned(level: int) -> str:
     """What a resignation at ``level`` (1-3) offered is said to be: "resigns a gammon"."""
-    return f"resigns {('a single', 'a gammon', 'a backgammon')[level - 1]}"
+    return f"resigns a {RESIGN_LEVELS[level].value}"
 
 
 def step(game: Game | Match, bots: Sequence[Bot | None]) -> str:

@@ -81,15 +81,10 @@ def consistent(outputs: F32) -> F32:
 
 Measure = Callable[[F32], npt.NDArray[np.floating]]
 """What plays are worth to the mover, one value per row of five probabilities: cubeless
-money equity by default (:func:`money_equity`), or the stakes of the game
+money equity by default (:func:`~nardy.engine.net.equity`), or the stakes of the game
 (:meth:`nardy.engine.stakes.Stakes.equities`: match winning chances at the score, as EMG).
 The ranking and its move filter use the same measure, so what the filter keeps is what the
 ranking would choose."""
-
-
-def money_equity(outputs: F32) -> npt.NDArray[np.floating]:
-    """Cubeless money equity of each row of five probabilities (the default measure)."""
-    return equity(outputs)
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,7 +209,7 @@ class Evaluator:
         self.check(position.variant)
         if not 0 <= ply <= MAX_PLY:
             raise EngineError(f"the ply is 0-{MAX_PLY}, not {ply}")
-        measure = measure or money_equity
+        measure = measure or equity
         v = position.variant
         pairs: list[Pair] = list(v.play_paths(position.mine, position.theirs, d1, d2))
         if not pairs:

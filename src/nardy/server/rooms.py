@@ -242,12 +242,10 @@ class Room:
             if self.match is None or self.over:
                 return protocol.Refused("wrong-phase", "no game is waiting for its dice", ref)
             target = gamedice.seed_target(self.match)
-            trial = FairDice.from_state(target.state())
             try:
-                trial.contribute(seat, seed)
+                target.contribute(seat, seed)  # checks everything before it changes anything
             except NardyError as exc:
                 return protocol.Refused(exc.code.value, str(exc), ref)
-            target.contribute(seat, seed)
             dice = gamedice.dice_state(self.match)
             try:
                 await off_loop(self.rooms.store.set_dice, self.id, dice)

@@ -121,15 +121,6 @@ class GameRow:
         return None
 
 
-@dataclass(frozen=True, slots=True)
-class LoggedAction:
-    """An accepted action in the log: the action and its events (the core's wire forms; the
-    events carry every roll)."""
-
-    action: dict[str, Any]
-    events: list[dict[str, Any]]
-
-
 def _game(row: sa.Row[Any]) -> GameRow:
     m = row._mapping
     created = _utc(m["created_at"])
@@ -303,16 +294,6 @@ class Store:
         with self._write() as c:
             c.execute(sessions_table.delete().where(sessions_table.c.token_hash == token_hash))
 
-    def sessions_of(self, user_id: int) -> int:
-        """How many sessions the user has open."""
-        with self.engine.connect() as c:
-            count = c.execute(
-                sa.select(sa.func.count())
-                .select_from(sessions_table)
-                .where(sessions_table.c.user_id == user_id)
-            ).scalar_one()
-            return int(count)
-
     # -- games -------------------------------------------------------------------------------
 
     def create_game(
@@ -459,16 +440,6 @@ class Store:
                     created_at=now(),
                 )
             )
-
-    def action_log(self, game_id: str) -> list[LoggedAction]:
-        """Every accepted action of the game, in order."""
-        with self.engine.connect() as c:
-            rows = c.execute(
-                sa.select(actions.c.action, actions.c.events)
-                .where(actions.c.game_id == game_id)
-                .order_by(actions.c.seq)
-            )
-            return [LoggedAction(dict(a), list(e)) for a, e in rows]
 
     # -- ratings -----------------------------------------------------------------------------
 
