@@ -107,6 +107,8 @@ class Variant:
     """Whether a win can be a backgammon (long nardy's wins are oin or mars)."""
     resignation_levels: ClassVar[tuple[ResultKind, ...]] = ()
     """What a player may resign (single, gammon, backgammon); none where one surrenders."""
+    gnubg_plays: ClassVar[bool] = False
+    """Whether GNU Backgammon plays this variant, so that a Match ID describes its games."""
     opening_dice_played: ClassVar[bool] = True
     """False where the opening roll only decides who starts (long nardy's lot, RULES.md 3.1)."""
 
