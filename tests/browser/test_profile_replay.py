@@ -190,9 +190,11 @@ def test_preferences_change_at_once_and_persist_after_a_reload(
     me.page.wait_for_selector("#prefs")  # the page, drawn again in Lithuanian
     assert "Jūsų nustatymai" in me.page.inner_text("#prefs")
     me.page.screenshot(path=str(shots / "preferences-lt.png"), full_page=True)
-    saved = me.page.evaluate("fetch('/api/me/preferences').then(r => r.json())")
-    assert saved["home"] == "top-left" and saved["language"] == "lt"
-    assert (saved["animation"], saved["auto-roll"], saved["auto-pass"]) == (False, True, False)
+    # every change reaches the server, none lost to another sent just before it
+    me.wait_until(
+        "fetch('/api/me/preferences').then(r => r.json()).then(p => p.language === 'lt'"
+        " && p.home === 'top-left' && !p.animation && p['auto-roll'] && !p['auto-pass'])"
+    )
 
     me.page.reload()
     me.page.wait_for_selector("body[data-ready] #prefs")

@@ -11,6 +11,7 @@ import { profilePage } from "/js/profile.js";
 import { Replay } from "/js/replay.js";
 
 const STORED = "nardy.preferences";
+let saving = Promise.resolve(); // the last preference change sent to the server
 let user = null;
 let room = null;
 let view = null; // a page that keeps its own state across a change of language (a replay)
@@ -32,8 +33,12 @@ export const prefs = {
     if (changes.language && changes.language !== language()) await setLanguage(changes.language);
     localStorage.setItem(STORED, JSON.stringify({ home: this.home, language: language() }));
     if (user) {
+      // one change at a time: the server merges each into what it holds, so two in flight
+      // at once would each keep the other's old value
+      const request = saving.then(() => api.savePreferences(changes));
+      saving = request.catch(() => {});
       try {
-        user.preferences = await api.savePreferences(changes);
+        user.preferences = await request;
       } catch (err) {
         notice(errorText(err), "warn", 5000);
         return false;

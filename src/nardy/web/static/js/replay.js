@@ -224,7 +224,14 @@ export class Replay {
     }
     const list = this.main.querySelector("#movelist");
     list.innerHTML = items.join("");
-    list.querySelector(".current")?.scrollIntoView({ block: "nearest" });
+    // keep the current turn in sight inside the list, without scrolling the page
+    const current = list.querySelector(".current");
+    if (current) {
+      const top = current.offsetTop;
+      const bottom = top + current.offsetHeight;
+      if (top < list.scrollTop) list.scrollTop = top;
+      else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
+    }
     for (const [kind, off] of [["first", this.step === 0], ["prev", this.step === 0], ["next", this.step === this.lastStep], ["last", this.step === this.lastStep]]) {
       this.main.querySelector(`[data-step="${kind}"]`).disabled = off;
     }
