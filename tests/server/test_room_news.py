@@ -135,3 +135,16 @@ def test_lost_news_a_gap_a_join_or_a_refused_commit_reload_from_the_database(
         store.close()
 
     asyncio.run(run())
+
+
+def test_no_room_and_no_channel_for_a_game_that_does_not_exist(tmp_path: Path) -> None:
+    async def run() -> None:
+        store = Store.open(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+        rooms = Rooms(store, LocalBus())
+        assert await rooms.get("nosuchgame") is None
+        assert await rooms.get("not a game/../id") is None  # nor a name a channel may have
+        assert rooms.bus.channels == frozenset() and rooms.rooms == {}
+        await rooms.close()
+        store.close()
+
+    asyncio.run(run())

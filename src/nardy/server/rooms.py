@@ -33,7 +33,7 @@ from nardy.core.fair_dice import FairDice
 from nardy.core.match import Match
 from nardy.core.settings import Settings
 from nardy.server import botplay, gamedice, protocol
-from nardy.server.bus import Bus, Gap, LocalBus, Subscription, game_channel
+from nardy.server.bus import Bus, BusError, Gap, LocalBus, Subscription, game_channel
 from nardy.server.chat import HISTORY, RoomChat, line_message
 from nardy.server.http import off_loop
 from nardy.server.lobby import seats_view
@@ -525,7 +525,10 @@ class Rooms:
             if room is None:
                 # Following the channel before reading the game: nothing committed after
                 # the read can pass unheard.
-                subscription = await self.bus.subscribe(game_channel(game_id))
+                try:
+                    subscription = await self.bus.subscribe(game_channel(game_id))
+                except BusError:  # not a name the lobby gives a game (nor a channel)
+                    return None
                 try:
                     row = await off_loop(self.store.game, game_id)
                     room = None if row is None else await self._build(row)
