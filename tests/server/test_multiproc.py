@@ -123,8 +123,8 @@ def test_players_on_two_processes_play_and_one_process_is_killed(
     seats[0] = Seat(a.on(second), game)
     assert seats[0].seat == 0
     assert public(seats[0].state) == public(committed) == public(seats[1].state)
-    assert play_out(seats) > 0
-    watcher.until(seats[0].seq)
+    # (The watcher reads along: a socket left unread stops answering the server's pings.)
+    assert play_out([*seats, watcher]) > 0
     assert seats[0].state["status"] == watcher.state["status"] == "finished"
     for client in (a.on(second), b):
         (played,) = client.get("/api/me/games").json()
@@ -219,6 +219,7 @@ def test_a_bot_that_two_processes_hold_acts_once(
         kinds = seat.awaited()
         if not kinds:
             seat.next(timeout=30)
+            watcher.until(seat.seq, timeout=30)
             continue
         if "roll-opening" in kinds:
             action: dict[str, Any] = {"type": "roll-opening"}
@@ -230,6 +231,7 @@ def test_a_bot_that_two_processes_hold_acts_once(
         reply = seat.act(action, timeout=30)
         if reply["type"] == "refused":  # the bot rolled the opening first, or acted meanwhile
             assert reply["code"] in ("wrong-phase", "not-your-turn", "busy"), reply
+        watcher.until(seat.seq, timeout=30)  # read along (an unread socket stops answering)
     watcher.until(seat.seq, timeout=30)
     for who in (seat, watcher):
         heard = [m["seq"] for m in who.heard if m["type"] == "events"]
