@@ -22,7 +22,16 @@ from alembic import command
 from alembic.config import Config
 
 from nardy.server.ratings import Rating, rate_match
-from nardy.server.tables import actions, games, metadata, rating_changes, ratings, users
+from nardy.server.tables import (
+    actions,
+    chat_lines,
+    chat_mutes,
+    games,
+    metadata,
+    rating_changes,
+    ratings,
+    users,
+)
 from nardy.server.tables import sessions as sessions_table
 
 
@@ -119,6 +128,19 @@ class GameRow:
             if holder == user_id:
                 return seat
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    """A line said in a room's chat, as every server process reads it back: ``id`` orders
+    the lines, ``seat`` is None for a spectator."""
+
+    id: int
+    user_id: int
+    username: str
+    seat: int | None
+    text: str
+    said_at: datetime.datetime
 
 
 def _game(row: sa.Row[Any]) -> GameRow:
@@ -370,6 +392,22 @@ class Store:
         with self._write() as c:
             c.execute(games.update().where(games.c.id == game_id).values(dice=dict(dice)))
 
+    def first_dice(self, game_id: str, dice: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Keep the dice of a game's first roll unless a game already has some (another
+        server process got there first), and return the dice kept: every process deals
+        from the same committed seed."""
+        with self._write() as c:
+            # The row locked while it is read (PostgreSQL): of two processes, the second
+            # waits, then finds the first one's dice. (A JSON column's None may be stored as
+            # JSON null, which SQL's IS NULL does not match: hence the read, not a WHERE.)
+            kept = c.execute(
+                sa.select(games.c.dice).where(games.c.id == game_id).with_for_update()
+            ).scalar_one()
+            if kept is None:
+                kept = dict(dice)
+                c.execute(games.update().where(games.c.id == game_id).values(dice=kept))
+            return dict(kept)
+
     def seeks(self, variant: str | None = None, length: int | None = None) -> list[GameRow]:
         """Open public games waiting for an opponent, the oldest first."""
         query = games.select().where(games.c.status == "open", games.c.private.is_(False))
@@ -470,6 +508,61 @@ class Store:
                 )
             )
 
+    # -- chat --------------------------------------------------------------------------------
+
+    def add_chat_line(
+        self, game_id: str, user_id: int, username: str, seat: int | None, text: str
+    ) -> ChatLine:
+        """Keep a line said in a game's room; the line as stored (with its id and time)."""
+        said_at = now()
+        with self._write() as c:
+            result = c.execute(
+                chat_lines.insert().values(
+                    game_id=game_id,
+                    user_id=user_id,
+                    username=username,
+                    seat=seat,
+                    text=text,
+                    said_at=said_at,
+                )
+            )
+            key = result.inserted_primary_key
+            assert key is not None
+            return ChatLine(int(key[0]), user_id, username, seat, text, said_at)
+
+    def chat_history(self, game_id: str, limit: int) -> list[ChatLine]:
+        """The last ``limit`` lines said in a game's room, the oldest first."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                chat_lines.select()
+                .where(chat_lines.c.game_id == game_id)
+                .order_by(chat_lines.c.id.desc())
+                .limit(limit)
+            ).all()
+        lines = []
+        for row in reversed(rows):
+            m = row._mapping
+            said_at = _utc(m["said_at"])
+            assert said_at is not None
+            lines.append(
+                ChatLine(m["id"], m["user_id"], m["username"], m["seat"], m["text"], said_at)
+            )
+        return lines
+
+    def set_chat_muted(self, game_id: str, user_id: int, muted: bool) -> None:
+        """Remember that this user muted (or unmuted) the chat of this game's room."""
+        where = (chat_mutes.c.game_id == game_id, chat_mutes.c.user_id == user_id)
+        with self._write() as c:
+            c.execute(chat_mutes.delete().where(*where))
+            if muted:
+                c.execute(chat_mutes.insert().values(game_id=game_id, user_id=user_id))
+
+    def chat_muted(self, game_id: str) -> set[int]:
+        """The users who muted the chat of this game's room."""
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(chat_mutes.c.user_id).where(chat_mutes.c.game_id == game_id))
+            return {int(u) for (u,) in rows}
+
     # -- ratings -----------------------------------------------------------------------------
 
     def ratings_of(self, user_id: int) -> dict[str, Rating]:
@@ -555,4 +648,13 @@ class Store:
             return changes
 
 
-__all__ = ["ConflictError", "GameRow", "Store", "StoreError", "User", "metadata", "migrate"]
+__all__ = [
+    "ChatLine",
+    "ConflictError",
+    "GameRow",
+    "Store",
+    "StoreError",
+    "User",
+    "metadata",
+    "migrate",
+]

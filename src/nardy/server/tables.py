@@ -98,3 +98,33 @@ rating_changes = sa.Table(
     sa.Column("before", sa.Float, nullable=False),
     sa.Column("after", sa.Float, nullable=False),
 )
+
+chat_lines = sa.Table(
+    "chat_lines",
+    metadata,
+    # The order lines were said in, the same for every server process.
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column(
+        "game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False
+    ),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+    sa.Column("username", sa.String(32), nullable=False),
+    # The speaker's seat when they said it; NULL for a spectator (hidden from the players
+    # while the game runs).
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("text", sa.String(300), nullable=False),
+    sa.Column("said_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_chat_lines_game", "game_id", "id"),
+)
+
+chat_mutes = sa.Table(
+    "chat_mutes",
+    metadata,
+    # A user who muted the chat of one room: a row while muted.
+    sa.Column(
+        "game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column(
+        "user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    ),
+)
