@@ -227,11 +227,16 @@ def running_server(
         log.close()
 
 
-def round_trips(port: int, count: int, pause: float = 0.0) -> list[float]:
-    """Seconds of ``count`` trivial HTTP requests, one after another."""
+def round_trips(
+    port: int, count: int, pause: float = 0.0, until: float = float("inf")
+) -> list[float]:
+    """Seconds of ``count`` trivial HTTP requests one after another (fewer if time.monotonic
+    reaches ``until``)."""
     times = []
     with httpx.Client(base_url=f"http://{HOST}:{port}", timeout=30) as client:
         for _ in range(count):
+            if time.monotonic() + pause >= until:
+                break
             started = time.perf_counter()
             client.get("/api/session")
             times.append(time.perf_counter() - started)
@@ -531,7 +536,7 @@ def measure(args: argparse.Namespace, port: int, server: subprocess.Popen[bytes]
              "--output", args.profile],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
-    loaded = round_trips(port, max(1, int(args.duration / 0.25)) - 1, pause=0.25)
+    loaded = round_trips(port, 10**6, pause=0.25, until=end)
     time.sleep(max(0.0, end - time.monotonic()))
     cpu1, wall1 = cpu_seconds(pids), time.monotonic()
     rss = rss_bytes(process_tree(server.pid))

@@ -53,8 +53,12 @@ class Member:
 
     def send(self, message: protocol.ServerMessage) -> None:
         """Queue a message; a member too far behind is told to go (None ends the writer)."""
+        self.send_text(protocol.encode(message))
+
+    def send_text(self, text: str) -> None:
+        """Queue a message already encoded (one encoding for a whole room)."""
         try:
-            self.queue.put_nowait(protocol.encode(message))
+            self.queue.put_nowait(text)
         except asyncio.QueueFull:
             self.drop()
 
@@ -99,8 +103,9 @@ class Room:
     def over(self) -> bool:
         return self.match is not None and self.match.over
 
-    def state(self) -> dict[str, Any]:
-        """The whole public state: everything a player or a spectator may see."""
+    def state(self, snapshot: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The whole public state: everything a player or a spectator may see.
+        ``snapshot`` is the match's snapshot when the caller has just taken it."""
         players = seats_view(self.row, dict(zip(self.row.seats, self.names, strict=True)))
         state: dict[str, Any] = {
             "game": self.id,
@@ -114,7 +119,8 @@ class Room:
             "dice": None,
         }
         if self.match is not None:
-            state["match"] = self.match.snapshot()
+            # The snapshot is the costliest part (it grows with the match): taken once an action.
+            state["match"] = self.match.snapshot() if snapshot is None else snapshot
             state["awaiting"] = self.match.awaiting().to_json()
             state["score"] = list(self.match.score)
             state["dice"] = gamedice.public(self.match)
@@ -141,9 +147,10 @@ class Room:
         return None
 
     def broadcast(self, message: protocol.ServerMessage) -> None:
-        """Send a message to everyone in the room."""
+        """Send a message to everyone in the room, encoded once for all of them."""
+        text = protocol.encode(message)
         for member in list(self.members):
-            member.send(message)
+            member.send_text(text)
 
     async def act(
         self, seat: int | None, action: Mapping[str, Any], ref: protocol.Ref = None
@@ -197,7 +204,8 @@ class Room:
             self.committed, self.committed_dice = snapshot, dice
             self.seq += 1
             await self.rate()
-            self.broadcast(protocol.Events(self.seq, encoded_action, encoded_events, self.state()))
+            state = self.state(snapshot)
+            self.broadcast(protocol.Events(self.seq, encoded_action, encoded_events, state))
             if result is not None:
                 await self.rooms.finished(self)
         self.schedule_bot()
