@@ -37,6 +37,7 @@ import json
 import multiprocessing
 import os
 import random
+import re
 import resource
 import secrets
 import shutil
@@ -58,6 +59,8 @@ from websockets.asyncio.client import ClientConnection, connect
 ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
 ADMIN_POSTGRES = "postgresql+psycopg://postgres@127.0.0.1:5432/postgres"
+EVENTS_HEAD = re.compile(r'\{"v":1,"type":"events","seq":(\d+),')
+"""The start of an ``events`` message as the server writes it (nardy.server.protocol)."""
 ANSWER_TIMEOUT = 30.0
 """Seconds an action may wait for its events before it counts as lost (and the game is
 dropped)."""
@@ -272,6 +275,9 @@ class Seat:
 
     def __init__(self, ws: ClientConnection, welcome: dict[str, Any]) -> None:
         self.ws = ws
+        # Seat 0 reads every state (the game plays from it); seat 1 only needs each events
+        # message's number, read from its start, so the clients parse each state once.
+        self.full = welcome["seat"] == 0
         self.seat: int = welcome["seat"]
         self.state: dict[str, Any] = welcome["state"]
         self.waiting: tuple[int, asyncio.Future[tuple[float, dict[str, Any]]]] | None = None
@@ -288,7 +294,8 @@ class Seat:
         try:
             async for text in self.ws:
                 arrived = time.perf_counter()
-                message = json.loads(text)
+                head = None if self.full else EVENTS_HEAD.match(text)
+                message = {"type": "events", "seq": int(head[1])} if head else json.loads(text)
                 if "state" in message:
                     self.state = message["state"]
                 if self.waiting is None:
@@ -371,7 +378,7 @@ async def play(
                 s for s in seats if any(a["player"] == s.seat for a in state["awaiting"]["actors"])
             )
             other = seats[1 - actor.seat]
-            action = choose(actor.state, actor.seat, rng)
+            action = choose(state, actor.seat, rng)
             if high > 0:
                 await asyncio.sleep(rng.uniform(low, high))
             refs += 1
@@ -591,7 +598,7 @@ def main() -> None:
     parser.add_argument("--redis-url", help="for --workers > 1 (default redis://127.0.0.1:6379/0)")
     parser.add_argument("--clients", type=int, default=2, help="client processes")
     parser.add_argument("--match-length", type=int, default=7)
-    parser.add_argument("--setup-timeout", type=float, default=120.0)
+    parser.add_argument("--setup-timeout", type=float, default=400.0)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--profile", help="py-spy's collapsed stacks of the server to this file")
     args = parser.parse_args()
