@@ -294,8 +294,10 @@ class Seat:
         try:
             async for text in self.ws:
                 arrived = time.perf_counter()
-                head = None if self.full else EVENTS_HEAD.match(text)
-                message = {"type": "events", "seq": int(head[1])} if head else json.loads(text)
+                head = None if self.full else EVENTS_HEAD.match(str(text))
+                message: dict[str, Any] = (
+                    {"type": "events", "seq": int(head[1])} if head else json.loads(text)
+                )
                 if "state" in message:
                     self.state = message["state"]
                 if self.waiting is None:
