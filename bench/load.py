@@ -608,7 +608,10 @@ def main() -> None:
         parser.error("--games is 1-5000 and --duration 1-600")
     if not 1 <= args.workers <= 16 or not 1 <= args.clients <= 32:
         parser.error("--workers is 1-16 and --clients 1-32")
-    sys.exit(run(args))
+    try:
+        sys.exit(run(args))
+    except RuntimeError as exc:  # the server did not start: say why, as it said
+        sys.exit(f"bench/load.py: {exc}")
 
 
 if __name__ == "__main__":
