@@ -75,8 +75,12 @@ class Member:
 
     def send(self, message: protocol.ServerMessage) -> None:
         """Queue a message; a member too far behind is told to go."""
+        self.send_text(protocol.encode(message))
+
+    def send_text(self, text: str) -> None:
+        """Queue a message already encoded (one encoding for a whole room)."""
         try:
-            self.queue.put_nowait(protocol.encode(message))
+            self.queue.put_nowait(text)
         except asyncio.QueueFull:
             self.drop(TRY_AGAIN_LATER)
 
@@ -126,8 +130,9 @@ class Room:
     def over(self) -> bool:
         return self.match is not None and self.match.over
 
-    def state(self) -> dict[str, Any]:
-        """The whole public state: everything a player or a spectator may see."""
+    def state(self, snapshot: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The whole public state: everything a player or a spectator may see.
+        ``snapshot`` is the match's snapshot when the caller has just taken it."""
         players = seats_view(self.row, dict(zip(self.row.seats, self.names, strict=True)))
         state: dict[str, Any] = {
             "game": self.id,
@@ -141,7 +146,8 @@ class Room:
             "dice": None,
         }
         if self.match is not None:
-            state["match"] = self.match.snapshot()
+            # The snapshot is the costliest part (it grows with the match): taken once an action.
+            state["match"] = self.match.snapshot() if snapshot is None else snapshot
             state["awaiting"] = self.match.awaiting().to_json()
             state["score"] = list(self.match.score)
             state["dice"] = gamedice.public(self.match)
@@ -207,9 +213,10 @@ class Room:
     def broadcast(self, message: protocol.ServerMessage, seq: int | None = None) -> None:
         """Send a message to everyone in the room (for the events of action ``seq``, to
         those whose state does not include it yet)."""
+        text = protocol.encode(message)  # once for the whole room
         for member in list(self.members):
             if seq is None or member.seen < seq:
-                member.send(message)
+                member.send_text(text)
                 if seq is not None:
                     member.seen = seq
 
@@ -276,7 +283,7 @@ class Room:
                 "seq": self.seq,
                 "action": encoded_action,
                 "events": encoded_events,
-                "state": self.state(),
+                "state": self.state(snapshot),
             }
             await self._publish(news, locked=True)
         self.schedule_bot()

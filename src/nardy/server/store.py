@@ -9,9 +9,10 @@ moved), so the database serialises each game's actions even with several process
 
 from __future__ import annotations
 
+import contextlib
 import datetime
+import threading
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -181,6 +182,13 @@ class Store:
 
     def __init__(self, engine: sa.Engine) -> None:
         self.engine = engine
+        # SQLite has one writer at a time, and a writer that finds another sleeps in its busy
+        # handler (1, 2, 5 ... up to 100 ms a try): under load those sleeps, not the work,
+        # were the latency (bench/load.py, docs/benchmarks.md). This process's writes take
+        # turns on a lock instead; PostgreSQL serialises its own.
+        self._write_turn: contextlib.AbstractContextManager[object] = (
+            threading.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext()
+        )
 
     @classmethod
     def open(cls, url: str) -> Store:
@@ -193,10 +201,10 @@ class Store:
         """Close every pooled connection."""
         self.engine.dispose()
 
-    @contextmanager
+    @contextlib.contextmanager
     def _write(self) -> Iterator[sa.Connection]:
         try:
-            with self.engine.begin() as connection:
+            with self._write_turn, self.engine.begin() as connection:
                 yield connection
         except sa.exc.IntegrityError as exc:
             raise ConflictError(str(exc.orig)) from exc
