@@ -33,3 +33,12 @@ def test_defaults_environment_and_options() -> None:
 def test_bad_settings_are_refused(env: dict[str, str]) -> None:
     with pytest.raises(ConfigError):
         ServerConfig.from_env(env)
+
+
+def test_the_dice_page_refresh_interval() -> None:
+    assert ServerConfig.from_env({}).dice_stats_seconds == 10
+    assert ServerConfig.from_env({"NARDY_DICE_STATS_SECONDS": "60"}).dice_stats_seconds == 60
+    with pytest.raises(ConfigError, match="0 or more"):
+        ServerConfig.from_env({"NARDY_DICE_STATS_SECONDS": "-1"})
+    with pytest.raises(ConfigError, match="whole number"):
+        ServerConfig.from_env({"NARDY_DICE_STATS_SECONDS": "soon"})

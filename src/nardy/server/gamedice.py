@@ -73,3 +73,16 @@ def seed_target(match: Match) -> FairDice:
     the first game's."""
     game = match.game
     return _next(match) if game is None or game.over else _fair(game)
+
+
+def rolls_dealt(state: Mapping[str, Any]) -> list[tuple[int, int]]:
+    """Every roll a match's stored dice (:func:`dice_state`) have dealt, game by game: the
+    opening rolls (one die each, as one roll of the scheme) and every turn's roll, derived
+    from the seeds as ``nardy verify-dice`` derives them. Only dice already dealt are derived,
+    never the next ones; the next game's dice have dealt none."""
+    rolls: list[tuple[int, int]] = []
+    for stored in state["games"]:
+        dice = FairDice.from_state(stored)
+        # a lone last die (half a roll) is no roll: counting it would skew the per-roll table
+        rolls += [dice.seeds.roll(n) for n in range(dice.dealt // 2)]
+    return rolls

@@ -22,7 +22,16 @@ from alembic import command
 from alembic.config import Config
 
 from nardy.server.ratings import Rating, rate_match
-from nardy.server.tables import actions, games, metadata, rating_changes, ratings, users
+from nardy.server.tables import (
+    ROLL_COLUMNS,
+    actions,
+    dice_tallies,
+    games,
+    metadata,
+    rating_changes,
+    ratings,
+    users,
+)
 from nardy.server.tables import sessions as sessions_table
 
 
@@ -524,6 +533,54 @@ class Store:
                 first = changes.get(int(user), (float(before), 0.0))[0]
                 changes[int(user)] = (first, float(after))
             return changes
+
+    # -- the public dice page ----------------------------------------------------------------
+
+    def untallied_dice(self, limit: int) -> list[tuple[str, int, dict[str, Any]]]:
+        """Up to ``limit`` games that have dealt dice since they were last tallied (or never
+        were): each one's id, action count and stored dice state (secret: it holds the
+        seeds)."""
+        joined = games.outerjoin(dice_tallies, dice_tallies.c.game_id == games.c.id)
+        query = (
+            sa.select(games.c.id, games.c.seq, games.c.dice)
+            .select_from(joined)
+            .where(
+                games.c.dice.is_not(None),
+                games.c.seq > 0,  # the first roll is an action: before it nothing was dealt
+                sa.or_(dice_tallies.c.seq.is_(None), dice_tallies.c.seq != games.c.seq),
+            )
+            .limit(limit)
+        )
+        with self.engine.connect() as c:
+            return [(row.id, row.seq, dict(row.dice)) for row in c.execute(query)]
+
+    def tally_dice(self, game_id: str, seq: int, counts: Sequence[int]) -> None:
+        """Keep how often each roll (in the order of ``ROLL_COLUMNS``) came up in the game as
+        of action ``seq``. A tally of a later action already kept is left alone;
+        :class:`ConflictError` when another process wrote the first tally at the same time
+        (its counts are the same: they follow from the stored dice)."""
+        if len(counts) != len(ROLL_COLUMNS):
+            raise ValueError(f"a tally has {len(ROLL_COLUMNS)} counts, not {len(counts)}")
+        values = dict(zip(ROLL_COLUMNS, counts, strict=True))
+        with self._write() as c:
+            kept = c.execute(
+                sa.select(dice_tallies.c.seq).where(dice_tallies.c.game_id == game_id)
+            ).scalar()
+            if kept is None:
+                c.execute(dice_tallies.insert().values(game_id=game_id, seq=seq, **values))
+            elif kept < seq:
+                c.execute(
+                    dice_tallies.update()
+                    .where(dice_tallies.c.game_id == game_id)
+                    .values(seq=seq, **values)
+                )
+
+    def dice_totals(self) -> list[int]:
+        """How often each roll (in the order of ``ROLL_COLUMNS``) came up in all the games
+        tallied."""
+        sums = [sa.func.coalesce(sa.func.sum(dice_tallies.c[name]), 0) for name in ROLL_COLUMNS]
+        with self.engine.connect() as c:
+            return [int(n) for n in c.execute(sa.select(*sums)).one()]
 
 
 __all__ = ["ConflictError", "GameRow", "Store", "StoreError", "User", "metadata", "migrate"]
