@@ -54,3 +54,4 @@ export const acceptInvitation = (token) => call("POST", `/api/invitations/${enco
 export const liveGames = () => call("GET", "/api/games/live");
 export const myGames = () => call("GET", "/api/me/games");
 export const game = (id) => call("GET", `/api/games/${encodeURIComponent(id)}`);
+export const diceStats = () => call("GET", "/api/dice/stats");

@@ -7,6 +7,8 @@ import { Room, escapeHtml } from "/js/room.js";
 import { clearNotice, notice } from "/js/ui.js";
 import { lobbyPage } from "/js/lobby.js";
 import { errorText } from "/js/names.js";
+import { rulesPage } from "/js/rules.js";
+import { dicePage } from "/js/dice.js";
 
 const STORED = "nardy.preferences";
 let user = null;
@@ -140,7 +142,13 @@ export async function route() {
   const path = location.pathname;
   const gameMatch = path.match(/^\/game\/([^/]+)$/);
   const inviteMatch = path.match(/^\/invite\/([^/]+)$/);
-  if (gameMatch) {
+  const rulesMatch = path.match(/^\/rules(?:\/([^/]+))?$/);
+  if (rulesMatch) {
+    // public pages: no sign-in needed
+    await rulesPage(main, decodeURIComponent(rulesMatch[1] || "backgammon"), chooseLanguage);
+  } else if (path === "/dice") {
+    await dicePage(main);
+  } else if (gameMatch) {
     if (!user) return signInPage(main, path);
     room = new Room(main, decodeURIComponent(gameMatch[1]), prefs);
   } else if (inviteMatch) {
@@ -150,6 +158,12 @@ export async function route() {
   } else {
     await lobbyPage(main, { user, navigate, prefs });
   }
+}
+
+/** Change the language (the header's menu and the rules pages' links) and remember it. */
+async function chooseLanguage(lang) {
+  await setLanguage(lang);
+  prefs.save({ language: lang });
 }
 
 function languageMenu() {
@@ -163,10 +177,7 @@ function languageMenu() {
     }),
   );
   select.value = language();
-  select.addEventListener("change", async () => {
-    await setLanguage(select.value);
-    prefs.save({ language: select.value });
-  });
+  select.addEventListener("change", () => chooseLanguage(select.value));
   onLanguage((lang) => (select.value = lang));
 }
 

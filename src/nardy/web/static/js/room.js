@@ -6,6 +6,7 @@
 import { Board, theirPoint } from "/js/board.js";
 import { t, tn, onLanguage, translate } from "/js/i18n.js";
 import { botName } from "/js/names.js";
+import { rulesPath } from "/js/rules.js";
 import { announce, notice } from "/js/ui.js";
 
 const RETRY_MS = [500, 1000, 2000, 4000, 8000];
@@ -70,6 +71,7 @@ export class Room {
               <option value="top-left" data-i18n="home.top-left"></option>
             </select></label>
           <p class="invite" id="invite" hidden></p>
+          <a class="rules-link" id="rules-link" href="/rules" target="_blank" rel="noopener" data-i18n="room.rules"></a>
         </aside>
       </section>`;
     translate(main);
@@ -226,6 +228,7 @@ export class Room {
       }
     }
     const legal = kinds.includes("move") ? awaiting.moves : [];
+    document.getElementById("rules-link").href = rulesPath(variant); // opens beside the game
     this.board.draw({ variant, sides, viewer: this.viewer, home: this.prefs.home, dice, used, diceSeat, cube, legal });
     translate(this.board.svg.parentNode);
 
