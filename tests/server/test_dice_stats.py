@@ -13,7 +13,7 @@ import pytest
 
 from nardy.core.fair_dice import ROLLS, DiceSeeds, FairDice, dice_statistics, rolls_of
 from nardy.notation.record import record_dice
-from nardy.server import dicestats
+from nardy.server import dicestats, gamedice
 from nardy.server.dicestats import DiceStats, catch_up, figures, tally
 from nardy.server.store import Store
 from tests.server.gameplay import Seat, play_out
@@ -70,6 +70,20 @@ def test_tally_and_figures_of_known_rolls() -> None:
     assert empty["faces-test"] is None
 
 
+def test_rolls_dealt_after_a_tally_derive_only_the_new_ones(monkeypatch: Any) -> None:
+    one, rolls_one = _dealt("m.1", 5, 9)
+    two, rolls_two = _dealt("m.2", 4, 10)
+    state = _state([one, two])
+    assert gamedice.rolls_dealt(state) == rolls_one + rolls_two
+    for skip in range(12):
+        assert gamedice.rolls_dealt(state, skip=skip) == (rolls_one + rolls_two)[skip:]
+    derived = []
+    real = DiceSeeds.roll
+    monkeypatch.setattr(DiceSeeds, "roll", lambda self, n: derived.append(n) or real(self, n))
+    gamedice.rolls_dealt(state, skip=7)
+    assert derived == [2, 3]  # the second game's last two rolls, nothing before
+
+
 def test_every_game_and_every_game_of_a_match_is_counted(store: Store) -> None:
     one, rolls_one = _dealt("a.1", 40, 1)
     two, rolls_two = _dealt("a.2", 25, 2)
@@ -107,11 +121,38 @@ def test_an_older_tally_never_replaces_a_newer_one(store: Store) -> None:
     _game(store, "d", [dice])
     _act(store, "d", [dice])
     _act(store, "d", [dice])
-    store.tally_dice("d", 2, [1] * 21)
-    store.tally_dice("d", 1, [9] * 21)  # a slower process, counting an earlier state
+    store.tally_dice([("d", 2, [1] * 21)])
+    store.tally_dice([("d", 1, [9] * 21)])  # a slower process, counting an earlier state
     assert store.dice_totals() == [1] * 21
-    with pytest.raises(ValueError):
-        store.tally_dice("d", 3, [1] * 20)
+    with pytest.raises(ValueError, match="21 counts"):
+        store.tally_dice([("d", 3, [1] * 20)])
+    assert store.dice_totals() == [1] * 21
+
+
+def test_a_walk_visits_each_game_once_in_batches(store: Store, monkeypatch: Any) -> None:
+    monkeypatch.setattr(dicestats, "BATCH", 2)
+    for name in "pqrst":
+        dice, _ = _dealt(f"{name}.1", 2, ord(name))
+        _game(store, name, [dice])
+        _act(store, name, [dice])
+    assert catch_up(store) == 5
+    assert figures(store.dice_totals())["rolls"] == 10
+
+
+def test_stored_dice_that_are_no_state_count_nothing(store: Store) -> None:
+    dice, _ = _dealt("f.1", 4, 7)
+    _game(store, "f", [dice])
+    broken = _state([dice])
+    broken["games"][0]["server-seed"] = "00" * 32  # not the seed committed to
+    row = store.game("f")
+    assert row is not None
+    store.append_action("f", row.seq, {"type": "x"}, [], {}, broken)
+    good, _ = _dealt("g.1", 3, 8)
+    _game(store, "g", [good])
+    _act(store, "g", [good])
+    assert catch_up(store) == 2
+    assert figures(store.dice_totals())["rolls"] == 3  # and the page still works
+    assert catch_up(store) == 0  # counted (as nothing) until the game moves again
 
 
 def test_the_figures_are_cached_for_a_while(store: Store, monkeypatch: Any) -> None:

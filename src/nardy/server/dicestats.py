@@ -4,27 +4,29 @@ share of doubles, and χ² tests against fair dice.
 
 Kept cheap however many games there are: each game's counts are tallied once per change
 (``dice_tallies``, a row of 21 counters per game, written with the game's action count), so
-a refresh derives only the rolls of games that have moved since the last one and then sums
-21 columns in the database; and the figures are cached for :data:`FRESH_FOR` seconds, so a
+a refresh derives only the rolls dealt since the last one, in the games that have moved, and
+then sums 21 columns in the database; and the figures are cached for :data:`FRESH_FOR` seconds, so a
 crowd of visitors costs one refresh per interval, per process."""
 
 from __future__ import annotations
 
-import contextlib
+import logging
 import threading
 import time
 from collections.abc import Callable
 from typing import Any
 
-from nardy.core.fair_dice import ROLLS, statistics_from_counts
+from nardy.core.fair_dice import ROLLS, FairDiceError, statistics_from_counts
 from nardy.server import gamedice
-from nardy.server.store import ConflictError, Store
+from nardy.server.store import Store
 
 FRESH_FOR = 10.0
 """Seconds the figures are shown before they are counted again, unless the server's
 configuration says otherwise (``NARDY_DICE_STATS_SECONDS``)."""
 BATCH = 500
-"""Games tallied per database read while catching up."""
+"""Games tallied per database read and transaction while catching up."""
+
+log = logging.getLogger(__name__)
 
 
 def tally(rolls: list[tuple[int, int]]) -> list[int]:
@@ -36,15 +38,28 @@ def tally(rolls: list[tuple[int, int]]) -> list[int]:
     return counts
 
 
+def _counted(game_id: str, dice: dict[str, Any], before: list[int] | None) -> list[int]:
+    """The game's tally: the one before (if any) and the rolls dealt since. Stored dice that
+    are not a valid state count nothing (such a game cannot be restored either: counting it
+    would show rolls nobody can verify)."""
+    before = before or [0] * len(ROLLS)
+    try:
+        new = tally(gamedice.rolls_dealt(dice, skip=sum(before)))
+    except (FairDiceError, KeyError, TypeError) as exc:
+        log.warning("the stored dice of game %s are not counted: %s", game_id, exc)
+        return before
+    return [a + b for a, b in zip(before, new, strict=True)]
+
+
 def catch_up(store: Store) -> int:
-    """Tally every game that has dealt dice since its last tally; how many were tallied."""
+    """Tally every game that has dealt dice since its last tally, each at most once, a batch
+    per transaction, deriving only the rolls dealt since; how many games were tallied."""
     done = 0
-    while batch := store.untallied_dice(BATCH):
-        for game_id, seq, dice in batch:
-            # ConflictError: another process wrote the same tally first
-            with contextlib.suppress(ConflictError):
-                store.tally_dice(game_id, seq, tally(gamedice.rolls_dealt(dice)))
-            done += 1
+    after = ""
+    while batch := store.untallied_dice(after, BATCH):
+        store.tally_dice([(g, seq, _counted(g, dice, before)) for g, seq, dice, before in batch])
+        done += len(batch)
+        after = batch[-1][0]
     return done
 
 

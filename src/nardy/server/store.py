@@ -18,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
+import sqlalchemy.dialects.postgresql
+import sqlalchemy.dialects.sqlite
 from alembic import command
 from alembic.config import Config
 
@@ -536,44 +538,70 @@ class Store:
 
     # -- the public dice page ----------------------------------------------------------------
 
-    def untallied_dice(self, limit: int) -> list[tuple[str, int, dict[str, Any]]]:
-        """Up to ``limit`` games that have dealt dice since they were last tallied (or never
-        were): each one's id, action count and stored dice state (secret: it holds the
-        seeds)."""
+    def untallied_dice(
+        self, after: str, limit: int
+    ) -> list[tuple[str, int, dict[str, Any], list[int] | None]]:
+        """Up to ``limit`` games, in the order of their ids and after the id ``after``, that
+        have dealt dice since they were last tallied (or never were): each one's id, action
+        count, stored dice state (secret: it holds the seeds) and last tally (None if none).
+        Walking on from the last id returned visits each game once, even while games go on
+        moving."""
         joined = games.outerjoin(dice_tallies, dice_tallies.c.game_id == games.c.id)
         query = (
-            sa.select(games.c.id, games.c.seq, games.c.dice)
+            sa.select(
+                games.c.id,
+                games.c.seq,
+                games.c.dice,
+                dice_tallies.c.seq.label("tallied"),
+                *(dice_tallies.c[name] for name in ROLL_COLUMNS),
+            )
             .select_from(joined)
             .where(
+                games.c.id > after,
                 games.c.dice.is_not(None),
                 games.c.seq > 0,  # the first roll is an action: before it nothing was dealt
                 sa.or_(dice_tallies.c.seq.is_(None), dice_tallies.c.seq != games.c.seq),
             )
+            .order_by(games.c.id)
             .limit(limit)
         )
         with self.engine.connect() as c:
-            return [(row.id, row.seq, dict(row.dice)) for row in c.execute(query)]
-
-    def tally_dice(self, game_id: str, seq: int, counts: Sequence[int]) -> None:
-        """Keep how often each roll (in the order of ``ROLL_COLUMNS``) came up in the game as
-        of action ``seq``. A tally of a later action already kept is left alone;
-        :class:`ConflictError` when another process wrote the first tally at the same time
-        (its counts are the same: they follow from the stored dice)."""
-        if len(counts) != len(ROLL_COLUMNS):
-            raise ValueError(f"a tally has {len(ROLL_COLUMNS)} counts, not {len(counts)}")
-        values = dict(zip(ROLL_COLUMNS, counts, strict=True))
-        with self._write() as c:
-            kept = c.execute(
-                sa.select(dice_tallies.c.seq).where(dice_tallies.c.game_id == game_id)
-            ).scalar()
-            if kept is None:
-                c.execute(dice_tallies.insert().values(game_id=game_id, seq=seq, **values))
-            elif kept < seq:
-                c.execute(
-                    dice_tallies.update()
-                    .where(dice_tallies.c.game_id == game_id)
-                    .values(seq=seq, **values)
+            return [
+                (
+                    row.id,
+                    row.seq,
+                    dict(row.dice),
+                    None if row.tallied is None else [int(row._mapping[n]) for n in ROLL_COLUMNS],
                 )
+                for row in c.execute(query)
+            ]
+
+    def tally_dice(self, tallies: Sequence[tuple[str, int, Sequence[int]]]) -> None:
+        """Keep, in one transaction, how often each roll (in the order of ``ROLL_COLUMNS``)
+        came up in each game ``(game id, seq, counts)`` as of its action ``seq``. A tally of a
+        later action already kept is left alone, so two processes counting at once agree."""
+        for _, _, counts in tallies:
+            if len(counts) != len(ROLL_COLUMNS):
+                raise ValueError(f"a tally has {len(ROLL_COLUMNS)} counts, not {len(counts)}")
+        if not tallies:
+            return
+        insert = (
+            sa.dialects.postgresql.insert
+            if self.engine.dialect.name == "postgresql"
+            else sa.dialects.sqlite.insert
+        )
+        statement = insert(dice_tallies)
+        upsert = statement.on_conflict_do_update(
+            index_elements=[dice_tallies.c.game_id],
+            set_={name: statement.excluded[name] for name in ("seq", *ROLL_COLUMNS)},
+            where=dice_tallies.c.seq < statement.excluded.seq,
+        )
+        rows = [
+            {"game_id": game_id, "seq": seq, **dict(zip(ROLL_COLUMNS, counts, strict=True))}
+            for game_id, seq, counts in tallies
+        ]
+        with self._write() as c:
+            c.execute(upsert, rows)  # one statement, executed for every row
 
     def dice_totals(self) -> list[int]:
         """How often each roll (in the order of ``ROLL_COLUMNS``) came up in all the games
