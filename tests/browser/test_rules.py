@@ -112,3 +112,17 @@ def test_the_dice_page(pages: Any, server: ServerProcess, shots: Path) -> None:
     assert "χ²" in me.page.inner_text("#faces-test") and "20" in me.page.inner_text("#rolls-test")
     me.page.screenshot(path=str(shots / "dice-ru.png"), full_page=True)
     assert not me.errors
+
+
+def test_the_rules_and_the_dice_on_a_phone(pages: Any, server: ServerProcess, shots: Path) -> None:
+    me = Player(pages("uk-UA", viewport={"width": 360, "height": 740}), server.url)
+    for path, ready, name in (
+        ("/rules/long", 'body[data-rules="uk/long"]', "rules-phone-uk"),
+        ("/dice", "body[data-dice]", "dice-phone-uk"),
+    ):
+        me.open(path)
+        me.page.wait_for_selector(ready)
+        me.page.screenshot(path=str(shots / f"{name}.png"))
+        # nothing wider than the screen: no sideways scrolling to read the rules
+        assert me.page.evaluate("document.documentElement.scrollWidth") <= 360, path
+    assert not me.errors
