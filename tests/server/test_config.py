@@ -47,3 +47,12 @@ def test_several_workers_need_redis_and_postgresql() -> None:
         {"NARDY_WORKERS": "3", "NARDY_REDIS_URL": "redis://h:6379/0", "NARDY_DATABASE_URL": pg}
     )
     assert config.workers == 3
+
+
+def test_the_dice_page_refresh_interval() -> None:
+    assert ServerConfig.from_env({}).dice_stats_seconds == 10
+    assert ServerConfig.from_env({"NARDY_DICE_STATS_SECONDS": "60"}).dice_stats_seconds == 60
+    with pytest.raises(ConfigError, match="0 or more"):
+        ServerConfig.from_env({"NARDY_DICE_STATS_SECONDS": "-1"})
+    with pytest.raises(ConfigError, match="whole number"):
+        ServerConfig.from_env({"NARDY_DICE_STATS_SECONDS": "soon"})

@@ -62,8 +62,13 @@ class ServerConfig:
     workers: int = 1
     auth_rate: RateLimit = RateLimit(10, 60.0)
     allowed_origins: tuple[str, ...] = ()
+    dice_stats_seconds: int = 10
+    """How long the public dice page's figures are shown before they are counted again."""
 
     def __post_init__(self) -> None:
+        if self.dice_stats_seconds < 0:
+            seconds = self.dice_stats_seconds
+            raise ConfigError(f"the dice page's seconds are 0 or more, not {seconds}")
         if not 0 <= self.port <= 65535:
             raise ConfigError(f"the port is 0-65535, not {self.port}")
         if self.workers < 1:
@@ -118,6 +123,7 @@ class ServerConfig:
             "workers": ("NARDY_WORKERS", _int("NARDY_WORKERS")),
             "auth_rate": ("NARDY_AUTH_RATE", RateLimit.parse),
             "allowed_origins": ("NARDY_ALLOWED_ORIGINS", _origins),
+            "dice_stats_seconds": ("NARDY_DICE_STATS_SECONDS", _int("NARDY_DICE_STATS_SECONDS")),
         }
         for name, (variable, read) in readers.items():
             if env.get(variable):

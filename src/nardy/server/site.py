@@ -8,6 +8,7 @@ from starlette.requests import HTTPConnection
 from nardy.server.accounts import Accounts
 from nardy.server.bus import bus_from_url
 from nardy.server.config import ServerConfig
+from nardy.server.dicestats import DiceStats
 from nardy.server.http import HTTPError, off_loop
 from nardy.server.rooms import Rooms
 from nardy.server.security import SESSION_COOKIE, RateLimiter, origin_ok
@@ -24,6 +25,7 @@ class Site:
         self.accounts = Accounts(store)
         self.auth_limiter = RateLimiter(config.auth_rate)
         self.rooms = Rooms(store, bus_from_url(config.redis_url))
+        self.dice_stats = DiceStats(store, fresh_for=config.dice_stats_seconds)
 
     async def user(self, connection: HTTPConnection) -> User | None:
         """Who the request's session cookie signs in, if anyone."""

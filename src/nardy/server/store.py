@@ -19,14 +19,18 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
+import sqlalchemy.dialects.postgresql
+import sqlalchemy.dialects.sqlite
 from alembic import command
 from alembic.config import Config
 
 from nardy.server.ratings import Rating, rate_match
 from nardy.server.tables import (
+    ROLL_COLUMNS,
     actions,
     chat_lines,
     chat_mutes,
+    dice_tallies,
     games,
     metadata,
     rating_changes,
@@ -654,6 +658,80 @@ class Store:
                 first = changes.get(int(user), (float(before), 0.0))[0]
                 changes[int(user)] = (first, float(after))
             return changes
+
+    # -- the public dice page ----------------------------------------------------------------
+
+    def untallied_dice(
+        self, after: str, limit: int
+    ) -> list[tuple[str, int, dict[str, Any], list[int] | None]]:
+        """Up to ``limit`` games, in the order of their ids and after the id ``after``, that
+        have dealt dice since they were last tallied (or never were): each one's id, action
+        count, stored dice state (secret: it holds the seeds) and last tally (None if none).
+        Walking on from the last id returned visits each game once, even while games go on
+        moving."""
+        joined = games.outerjoin(dice_tallies, dice_tallies.c.game_id == games.c.id)
+        query = (
+            sa.select(
+                games.c.id,
+                games.c.seq,
+                games.c.dice,
+                dice_tallies.c.seq.label("tallied"),
+                *(dice_tallies.c[name] for name in ROLL_COLUMNS),
+            )
+            .select_from(joined)
+            .where(
+                games.c.id > after,
+                games.c.dice.is_not(None),
+                games.c.seq > 0,  # the first roll is an action: before it nothing was dealt
+                sa.or_(dice_tallies.c.seq.is_(None), dice_tallies.c.seq != games.c.seq),
+            )
+            .order_by(games.c.id)
+            .limit(limit)
+        )
+        with self.engine.connect() as c:
+            return [
+                (
+                    row.id,
+                    row.seq,
+                    dict(row.dice),
+                    None if row.tallied is None else [int(row._mapping[n]) for n in ROLL_COLUMNS],
+                )
+                for row in c.execute(query)
+            ]
+
+    def tally_dice(self, tallies: Sequence[tuple[str, int, Sequence[int]]]) -> None:
+        """Keep, in one transaction, how often each roll (in the order of ``ROLL_COLUMNS``)
+        came up in each game ``(game id, seq, counts)`` as of its action ``seq``. A tally of a
+        later action already kept is left alone, so two processes counting at once agree."""
+        for _, _, counts in tallies:
+            if len(counts) != len(ROLL_COLUMNS):
+                raise ValueError(f"a tally has {len(ROLL_COLUMNS)} counts, not {len(counts)}")
+        if not tallies:
+            return
+        insert = (
+            sa.dialects.postgresql.insert
+            if self.engine.dialect.name == "postgresql"
+            else sa.dialects.sqlite.insert
+        )
+        statement = insert(dice_tallies)
+        upsert = statement.on_conflict_do_update(
+            index_elements=[dice_tallies.c.game_id],
+            set_={name: statement.excluded[name] for name in ("seq", *ROLL_COLUMNS)},
+            where=dice_tallies.c.seq < statement.excluded.seq,
+        )
+        rows = [
+            {"game_id": game_id, "seq": seq, **dict(zip(ROLL_COLUMNS, counts, strict=True))}
+            for game_id, seq, counts in tallies
+        ]
+        with self._write() as c:
+            c.execute(upsert, rows)  # one statement, executed for every row
+
+    def dice_totals(self) -> list[int]:
+        """How often each roll (in the order of ``ROLL_COLUMNS``) came up in all the games
+        tallied."""
+        sums = [sa.func.coalesce(sa.func.sum(dice_tallies.c[name]), 0) for name in ROLL_COLUMNS]
+        with self.engine.connect() as c:
+            return [int(n) for n in c.execute(sa.select(*sums)).one()]
 
 
 __all__ = [

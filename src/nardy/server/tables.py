@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
+from nardy.core.fair_dice import ROLLS
+
 metadata = sa.MetaData()
 
 users = sa.Table(
@@ -127,4 +129,21 @@ chat_mutes = sa.Table(
     sa.Column(
         "user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
     ),
+)
+
+
+ROLL_COLUMNS = tuple(f"r{high}{low}" for high, low in ROLLS)
+"""A tally's column for each of the 21 rolls, higher die first: ``r66``, ``r65`` ... ``r11``."""
+
+dice_tallies = sa.Table(
+    "dice_tallies",
+    metadata,
+    # How many times each roll came up in one game (match) so far: the public dice page sums
+    # these instead of deriving every roll ever dealt again (nardy.server.dicestats).
+    sa.Column(
+        "game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    ),
+    # The game's action count when it was counted: a game whose seq has moved is counted again.
+    sa.Column("seq", sa.Integer, nullable=False),
+    *(sa.Column(name, sa.Integer, nullable=False) for name in ROLL_COLUMNS),
 )

@@ -19,6 +19,9 @@ PAGES = (
     "/replay/{game}",
 )
 """Addresses that open the client; the page itself decides what to show at each."""
+PUBLIC_PAGES = ("/rules", "/rules/{page}", "/dice")
+"""The client's pages anyone may read without signing in: the rules of each variant and the
+dice dealt."""
 FOREVER = "public, max-age=31536000, immutable"
 NEVER = "no-cache"
 """The page is revalidated at every load, so it always names the current assets."""
@@ -52,6 +55,6 @@ def routes(assets: Assets | None = None) -> list[Route]:
         )
 
     return [
-        *(Route(path, page, methods=["GET", "HEAD"]) for path in PAGES),
+        *(Route(path, page, methods=["GET", "HEAD"]) for path in PAGES + PUBLIC_PAGES),
         Route("/assets/{digest}/{path:path}", asset, methods=["GET", "HEAD"]),
     ]

@@ -61,3 +61,4 @@ export const replay = (id) => call("GET", `/api/games/${encodeURIComponent(id)}/
 export const records = (id) => call("GET", `/api/games/${encodeURIComponent(id)}/record.json`);
 /** Where the match downloads as a file: "json" (the records) or "mat" (GNU Backgammon). */
 export const recordUrl = (id, kind) => `/api/games/${encodeURIComponent(id)}/record.${kind}`;
+export const diceStats = () => call("GET", "/api/dice/stats");

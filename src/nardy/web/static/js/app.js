@@ -9,6 +9,8 @@ import { lobbyPage } from "/js/lobby.js";
 import { errorText } from "/js/names.js";
 import { profilePage } from "/js/profile.js";
 import { Replay } from "/js/replay.js";
+import { rulesPage } from "/js/rules.js";
+import { dicePage } from "/js/dice.js";
 
 const STORED = "nardy.preferences";
 let saving = Promise.resolve(); // the last preference change sent to the server
@@ -176,10 +178,16 @@ export async function route() {
   const inviteMatch = path.match(/^\/invite\/([^/]+)$/);
   const profileMatch = path.match(/^\/u\/([^/]+)$/);
   const replayMatch = path.match(/^\/replay\/([^/]+)$/);
-  if (profileMatch) {
+  const rulesMatch = path.match(/^\/rules(?:\/([^/]+))?$/);
+  if (rulesMatch) {
+    // public pages: no sign-in needed
+    await rulesPage(main, decodeURIComponent(rulesMatch[1] || "backgammon"), chooseLanguage);
+  } else if (profileMatch) {
     await profilePage(main, decodeURIComponent(profileMatch[1]), { user, prefs });
   } else if (replayMatch) {
     view = new Replay(main, decodeURIComponent(replayMatch[1]), { user, prefs });
+  } else if (path === "/dice") {
+    await dicePage(main);
   } else if (gameMatch) {
     if (!user) return signInPage(main, path);
     room = new Room(main, decodeURIComponent(gameMatch[1]), prefs);
@@ -190,6 +198,12 @@ export async function route() {
   } else {
     await lobbyPage(main, { user, navigate, prefs });
   }
+}
+
+/** Change the language (the header's menu and the rules pages' links) and remember it. */
+async function chooseLanguage(lang) {
+  await setLanguage(lang);
+  prefs.save({ language: lang });
 }
 
 function languageMenu() {
@@ -203,10 +217,7 @@ function languageMenu() {
     }),
   );
   select.value = language();
-  select.addEventListener("change", async () => {
-    await setLanguage(select.value);
-    prefs.save({ language: select.value });
-  });
+  select.addEventListener("change", () => chooseLanguage(select.value));
   onLanguage((lang) => (select.value = lang));
 }
 

@@ -7,6 +7,7 @@ import { cancelGame } from "/js/api.js";
 import { Board, theirPoint } from "/js/board.js";
 import { t, tn, onLanguage, translate } from "/js/i18n.js";
 import { botName, errorText } from "/js/names.js";
+import { rulesPath } from "/js/rules.js";
 import { announce, notice } from "/js/ui.js";
 
 const RETRY_MS = [500, 1000, 2000, 4000, 8000];
@@ -79,6 +80,7 @@ export class Room {
             </select></label>
           <p class="invite" id="invite" hidden></p>
           <p><a id="to-replay" hidden data-link data-i18n="room.replay"></a></p>
+          <a class="rules-link" id="rules-link" href="/rules" target="_blank" rel="noopener" data-i18n="room.rules"></a>
         </aside>
       </section>`;
     translate(main);
@@ -235,6 +237,7 @@ export class Room {
       }
     }
     const legal = kinds.includes("move") ? awaiting.moves : [];
+    document.getElementById("rules-link").href = rulesPath(variant); // opens beside the game
     this.board.draw({ variant, sides, viewer: this.viewer, home: this.prefs.home, dice, used, diceSeat, cube, legal });
     translate(this.board.svg.parentNode);
 
