@@ -16,6 +16,7 @@ _ENV = {
     "database_url": "NARDY_DATABASE_URL",
     "redis_url": "NARDY_REDIS_URL",
     "workers": "NARDY_WORKERS",
+    "grace_seconds": "NARDY_GRACE_SECONDS",
 }
 
 
@@ -48,6 +49,12 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--workers", type=int, help="server processes (NARDY_WORKERS; only 1 for now)"
+    )
+    parser.add_argument(
+        "--grace-seconds",
+        type=float,
+        help="how long a disconnected player has to come back before the opponent may "
+        "claim the game (NARDY_GRACE_SECONDS; 60)",
     )
     parser.set_defaults(handler=run)
 

@@ -7,6 +7,14 @@ A room is rebuilt from the database at start-up from the core's snapshot committ
 last action, so a crash or a restart loses no confirmed move and re-rolls nothing. The bot
 of a game against the computer decides in a process pool, off the event loop, and moves
 after the delay its opponent chose.
+
+A room also keeps the game's clock (:mod:`nardy.server.clocks`): its state is committed with
+each action, and when a player's reserve runs out the room commits the core's ``Forfeit``
+through the same seq-checked :meth:`Store.append_action`, so of several processes holding
+the room only one timer's forfeit is accepted. A player whose sockets are all gone is
+absent: after the grace period the opponent may claim the game (the absent player forfeits)
+or wait. Once the match is over either player may offer a rematch; when both have (the bot
+always agrees) a new game with the same settings and the seats swapped starts.
 """
 
 from __future__ import annotations
@@ -14,25 +22,28 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from nardy.core.actions import action_from_json
+from nardy.core.actions import Action, Forfeit, action_from_json
 from nardy.core.errors import NardyError
 from nardy.core.fair_dice import FairDice
 from nardy.core.match import Match
 from nardy.core.settings import Settings
-from nardy.server import botplay, gamedice, protocol
+from nardy.server import botplay, clocks, gamedice, protocol
 from nardy.server.chat import RoomChat
 from nardy.server.http import off_loop
-from nardy.server.lobby import seats_view
+from nardy.server.lobby import new_game_id, seats_view
 from nardy.server.ratings import rated_outcomes, rating_rule
 from nardy.server.store import ConflictError, GameRow, Store
 
 log = logging.getLogger(__name__)
 QUEUE_LIMIT = 256
 """Messages a member may fall behind by before the room drops their socket."""
+GRACE_SECONDS = 60.0
+"""How long an absent player has to come back before the opponent may claim the game."""
 
 
 _CHAT_REFUSALS = {
@@ -90,6 +101,13 @@ class Room:
         self.chat = RoomChat()
         self.rated = 0  # the outcomes of this game already rated (nardy.server.ratings)
         self._bot_task: asyncio.Task[None] | None = None
+        self.clock = clocks.stored_clock(row.clock)
+        self.clock_state: clocks.ClockState | None = None
+        self._start_clock()
+        self._clock_task: asyncio.Task[None] | None = None
+        self.absent: dict[int, float] = {}  # seat -> when the opponent may claim the game
+        self.rematch_offers: set[int] = set()
+        self.rematch_game: str | None = None
 
     @property
     def id(self) -> str:
@@ -98,6 +116,15 @@ class Room:
     @property
     def over(self) -> bool:
         return self.match is not None and self.match.over
+
+    def _start_clock(self) -> None:
+        """The clock as committed with the last action, or full before the first."""
+        if self.clock is None or self.match is None:
+            return
+        if self.row.clock_state is not None:
+            self.clock_state = clocks.ClockState.from_json(self.row.clock_state)
+        else:
+            self.clock_state = clocks.start(self.clock, self.match.length)
 
     def state(self) -> dict[str, Any]:
         """The whole public state: everything a player or a spectator may see."""
@@ -118,17 +145,53 @@ class Room:
             state["awaiting"] = self.match.awaiting().to_json()
             state["score"] = list(self.match.score)
             state["dice"] = gamedice.public(self.match)
+        now = time.time()
+        state["clock"] = (
+            None
+            if self.clock is None or self.clock_state is None
+            else clocks.view(self.clock, self.clock_state, now)
+        )
+        state["absent"] = [
+            {"seat": seat, "claim-in": round(max(0.0, until - now), 3)}
+            for seat, until in sorted(self.absent.items())
+        ]
+        state["rematch"] = {"offers": sorted(self.rematch_offers), "game": self.rematch_game}
         return state
 
     def join(self, member: Member) -> None:
         """Someone enters the room and gets the whole state."""
         self.members.add(member)
+        changes = self._presence()
         chat = self.chat.history(member.user_id, member.seat, self.over)
         member.send(protocol.Welcome(self.id, member.seat, self.state(), chat))
+        for message in changes:
+            for other in list(self.members - {member}):
+                other.send(message)
 
     def leave(self, member: Member) -> None:
         """Someone's socket closed."""
         self.members.discard(member)
+        for message in self._presence():
+            self.broadcast(message)
+
+    def _presence(self) -> list[protocol.ServerMessage]:
+        """Mark the players of a game between two people who have no socket in the room as
+        absent (their grace period starts now) and those back as present; the messages that
+        say so. Nobody is absent before the game starts, after it ends or against the bot."""
+        if self.match is None or self.over or None in self.row.seats:
+            self.absent.clear()
+            return []
+        here = {m.seat for m in self.members if m.seat is not None}
+        changes: list[protocol.ServerMessage] = []
+        for seat in (0, 1):
+            if seat in here and seat in self.absent:
+                del self.absent[seat]
+                changes.append(protocol.Present(seat))
+            elif seat not in here and seat not in self.absent:
+                grace = self.rooms.grace
+                self.absent[seat] = time.time() + grace
+                changes.append(protocol.Absent(seat, grace))
+        return changes
 
     def say(self, member: Member, text: str, ref: protocol.Ref = None) -> protocol.Refused | None:
         """A chat line from a member, to everyone who may hear it."""
@@ -157,50 +220,179 @@ class Room:
         claimed = action.get("player", seat)
         if claimed != seat:
             return protocol.Refused("not-your-seat", f"you play seat {seat}", ref)
+        if action.get("type") == Forfeit.kind:
+            return protocol.Refused("referee-only", "the server declares forfeits; resign", ref)
         async with self.lock:
             if self.match is None:
                 return protocol.Refused("wrong-phase", "the game has not started", ref)
             if self.over:
                 return protocol.Refused("game-over", "the game is over", ref)
-            try:
-                parsed = action_from_json({**action, "player": seat})
-                events = self.match.apply(parsed)
-                gamedice.prepare_next(self.match, self.id)
-            except NardyError as exc:
-                return protocol.Refused(exc.code.value, str(exc), ref)
-            except Exception:  # a bug in the core must not take the room down
-                log.exception("game %s: the core failed on %r", self.id, action)
-                self._rebuild()
-                return protocol.Refused("internal-error", "the server could not apply this", ref)
-            encoded_action = parsed.to_json()
-            encoded_events = [e.to_json() for e in events]
-            snapshot = self.match.snapshot()
-            dice = gamedice.dice_state(self.match)
-            result = self._result() if self.match.over else None
-            try:
-                await off_loop(
-                    self.rooms.store.append_action,
-                    self.id,
-                    self.seq,
-                    encoded_action,
-                    encoded_events,
-                    snapshot,
-                    dice,
-                    result,
-                )
-            except Exception as exc:
-                # Not committed: it did not happen. Back to the last committed state.
-                if not isinstance(exc, ConflictError):
-                    log.exception("game %s: the action could not be stored", self.id)
-                self._rebuild()
-                return protocol.Refused("busy", "the action could not be stored; try again", ref)
-            self.committed, self.committed_dice = snapshot, dice
-            self.seq += 1
-            await self.rate()
-            self.broadcast(protocol.Events(self.seq, encoded_action, encoded_events, self.state()))
-            if result is not None:
-                await self.rooms.finished(self)
+            late = self._flagged()
+            if late is not None:  # the timer has not fired yet, but the time is up
+                refused = await self._commit(Forfeit(late, "time"))
+                if refused is None:
+                    refused = protocol.Refused("game-over", "the time ran out", ref)
+            else:
+                try:
+                    parsed = action_from_json({**action, "player": seat})
+                except NardyError as exc:
+                    return protocol.Refused(exc.code.value, str(exc), ref)
+                refused = await self._commit(parsed, ref)
         self.schedule_bot()
+        return refused
+
+    async def _commit(self, parsed: Action, ref: protocol.Ref = None) -> protocol.Refused | None:
+        """Apply an action (the room's lock held) and commit it with the match, the dice and
+        the clock after it, then tell everyone; refused, or not stored, it changes nothing."""
+        assert self.match is not None
+        try:
+            events = self.match.apply(parsed)
+            gamedice.prepare_next(self.match, self.id)
+        except NardyError as exc:
+            return protocol.Refused(exc.code.value, str(exc), ref)
+        except Exception:  # a bug in the core must not take the room down
+            log.exception("game %s: the core failed on %r", self.id, parsed)
+            self._rebuild()
+            return protocol.Refused("internal-error", "the server could not apply this", ref)
+        encoded_action = parsed.to_json()
+        encoded_events = [e.to_json() for e in events]
+        snapshot = self.match.snapshot()
+        dice = gamedice.dice_state(self.match)
+        result = self._result() if self.match.over else None
+        clock = self._clock_after(encoded_events)
+        try:
+            await off_loop(
+                self.rooms.store.append_action,
+                self.id,
+                self.seq,
+                encoded_action,
+                encoded_events,
+                snapshot,
+                dice,
+                result,
+                None if clock is None else clock.to_json(),
+            )
+        except Exception as exc:
+            # Not committed: it did not happen. Back to the last committed state.
+            if not isinstance(exc, ConflictError):
+                log.exception("game %s: the action could not be stored", self.id)
+            self._rebuild()
+            return protocol.Refused("busy", "the action could not be stored; try again", ref)
+        self.committed, self.committed_dice = snapshot, dice
+        self.clock_state = clock
+        self.seq += 1
+        await self.rate()
+        if result is not None:
+            self.absent.clear()
+        self.broadcast(protocol.Events(self.seq, encoded_action, encoded_events, self.state()))
+        if result is not None:
+            await self.rooms.finished(self)
+        self.schedule_clock()
+        return None
+
+    # -- the clock -----------------------------------------------------------------------------
+
+    def _clock_after(self, events: list[dict[str, Any]]) -> clocks.ClockState | None:
+        """The clock once this action's events have happened (None: the game has none)."""
+        if self.clock is None or self.clock_state is None or self.match is None:
+            return None
+        awaited = None if self.match.over else self.match.awaiting(moves=False).player
+        assert awaited is None or type(awaited) is int
+        return clocks.after(
+            self.clock, self.clock_state, self.match.length, time.time(), awaited, events
+        )
+
+    def _flagged(self) -> int | None:
+        """The player whose reserve has run out, if one has."""
+        if self.clock is None or self.clock_state is None or self.over:
+            return None
+        return clocks.flagged(self.clock, self.clock_state, time.time())
+
+    def schedule_clock(self) -> None:
+        """Wake up when the running player's reserve runs out (the last timer is dropped)."""
+        if self._clock_task is not None and self._clock_task is not asyncio.current_task():
+            self._clock_task.cancel()
+        self._clock_task = None
+        if self.clock is None or self.clock_state is None or self.over:
+            return
+        end = clocks.deadline(self.clock, self.clock_state)
+        if end is not None:
+            self._clock_task = asyncio.create_task(self._clock_runs_out(self.seq, end))
+
+    async def _clock_runs_out(self, seq: int, end: float) -> None:
+        # A little past the deadline, so that the time is surely up when it is checked.
+        await asyncio.sleep(max(0.0, end - time.time()) + 0.01)
+        async with self.lock:
+            if self.seq != seq or self.over:
+                return  # someone moved in time (or another timer ended it)
+            late = self._flagged()
+            if late is None:
+                self.schedule_clock()
+                return
+            await self._commit(Forfeit(late, "time"))
+        self.schedule_bot()
+
+    # -- absence and rematch -------------------------------------------------------------------
+
+    async def claim(self, seat: int | None, ref: protocol.Ref = None) -> protocol.Refused | None:
+        """A player claims the game of an absent opponent whose grace period is over: the
+        opponent forfeits (the match; in money play the game, and leaves the session)."""
+        if seat is None:
+            return protocol.Refused("spectator", "spectators watch; they cannot act", ref)
+        async with self.lock:
+            if self.match is None or self.over:
+                return protocol.Refused("game-over", "no game is being played", ref)
+            until = self.absent.get(1 - seat)
+            if until is None:
+                return protocol.Refused("not-absent", "your opponent is here", ref)
+            left = until - time.time()
+            if left > 0:
+                return protocol.Refused(
+                    "grace-period", f"your opponent has {left:.0f} s more to come back", ref
+                )
+            refused = await self._commit(Forfeit(1 - seat, "absent"), ref)
+        self.schedule_bot()
+        return refused
+
+    async def rematch(self, seat: int | None, ref: protocol.Ref = None) -> protocol.Refused | None:
+        """A player offers (or accepts) a rematch of the finished match; once every person
+        seated has, a new game with the same settings and clock starts with the seats
+        swapped, and everyone in the room is sent to it."""
+        if seat is None:
+            return protocol.Refused("spectator", "spectators watch; they cannot act", ref)
+        started: GameRow | None = None
+        async with self.lock:
+            if not self.over:
+                return protocol.Refused("wrong-phase", "a rematch follows a finished match", ref)
+            if self.rematch_game is not None:
+                self.broadcast(protocol.Rematch(self.rematch_game))
+                return None
+            self.rematch_offers.add(seat)
+            people = {s for s, holder in enumerate(self.row.seats) if holder is not None}
+            if not people <= self.rematch_offers:
+                self.broadcast(protocol.RematchOffered(seat))
+                return None
+            first, second = self.row.seats
+            try:
+                started = await off_loop(
+                    self.rooms.store.create_game,
+                    new_game_id(),
+                    self.row.settings,
+                    self.row.creator_id,
+                    (second, first),
+                    status="playing",
+                    private=self.row.private,
+                    bot=self.row.bot,
+                    bot_delay_ms=self.row.bot_delay_ms,
+                    clock=self.row.clock,
+                )
+            except Exception:
+                log.exception("game %s: the rematch could not be stored", self.id)
+                self.rematch_offers.discard(seat)
+                return protocol.Refused("busy", "the rematch could not be stored; try again", ref)
+            self.rematch_game = started.id
+            self.broadcast(protocol.Rematch(started.id))
+        await self.rooms.started(started)
         return None
 
     async def rate(self) -> None:
@@ -317,9 +509,11 @@ class Room:
             log.error("game %s: the bot's %r was refused: %s", self.id, action, refused.message)
 
     def close(self) -> None:
-        """Stop the bot and drop every socket (the server is stopping)."""
+        """Stop the bot and the clock and drop every socket (the server is stopping)."""
         if self._bot_task is not None:
             self._bot_task.cancel()
+        if self._clock_task is not None:
+            self._clock_task.cancel()
         for member in list(self.members):
             member.drop()
 
@@ -327,8 +521,10 @@ class Room:
 class Rooms:
     """Every room of this process, created on first use from the database."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, grace: float = GRACE_SECONDS) -> None:
         self.store = store
+        self.grace = grace
+        """Seconds an absent player has to come back before the game may be claimed."""
         self.rooms: dict[str, Room] = {}
         self._load = asyncio.Lock()
         self._pool: ProcessPoolExecutor | None = None
@@ -356,6 +552,7 @@ class Rooms:
                     return None
                 room = await self._build(row)
                 self.rooms[game_id] = room
+                room.schedule_clock()
         room.schedule_bot()
         return room
 
@@ -413,10 +610,13 @@ class Rooms:
             room.committed_dice = gamedice.dice_state(room.match)
             room.seq = row.seq
             room.names = await self._names(row)
+            room._start_clock()
             for member in room.members:
                 if member.user_id is not None and member.seat is None:
                     member.seat = row.seat_of(member.user_id)
+            room._presence()  # the state says who has not come yet
             room.broadcast(protocol.State(room.state()))
+            room.schedule_clock()
         room.schedule_bot()
 
     async def finished(self, room: Room) -> None:

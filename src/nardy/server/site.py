@@ -22,7 +22,7 @@ class Site:
         self.store = store
         self.accounts = Accounts(store)
         self.auth_limiter = RateLimiter(config.auth_rate)
-        self.rooms = Rooms(store)
+        self.rooms = Rooms(store, config.grace_seconds)
 
     async def user(self, connection: HTTPConnection) -> User | None:
         """Who the request's session cookie signs in, if anyone."""
