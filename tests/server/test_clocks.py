@@ -244,3 +244,26 @@ def test_a_rematch_starts_with_the_same_settings_and_the_seats_swapped(
     assert [p["id"] for p in view["players"]] == [p["id"] for p in reversed(first["players"])]
     again = Seat(b, rematch[0])
     assert again.seat == 0 and again.state["clock"]["reserve"] == [0.2, 0.2]
+
+
+def test_after_a_restart_a_player_who_does_not_come_back_is_absent(
+    tmp_path: Path, database_url: str | None
+) -> None:
+    server = ServerProcess(
+        tmp_path, database_url, NARDY_AUTH_RATE="1000/60", NARDY_GRACE_SECONDS=str(GRACE)
+    ).start()
+    try:
+        a, b, game = _start(server, {"match-length": 3})
+        seats = _seats(a, b, game)
+        assert seats[1].state["absent"] == []  # both came from the lobby: nobody is absent
+        _opening(seats)
+        server.kill(signal.SIGKILL)
+        server.start()
+        back = Seat(a, game)
+        assert [entry["seat"] for entry in back.state["absent"]] == [1]
+        time.sleep(GRACE)
+        back.send_raw({"type": "claim"})
+        assert _forfeit(_heard(back, "events"))["reason"] == "absent"
+        assert back.state["score"] == [3, 0]
+    finally:
+        server.kill()

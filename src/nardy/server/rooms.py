@@ -106,6 +106,9 @@ class Room:
         self._start_clock()
         self._clock_task: asyncio.Task[None] | None = None
         self.absent: dict[int, float] = {}  # seat -> when the opponent may claim the game
+        # The seats whose player has been in the room (or, after a restart, was playing): only
+        # they can be absent; a player on the way in from the lobby is not.
+        self.seen: set[int] = set()
         self.rematch_offers: set[int] = set()
         self.rematch_game: str | None = None
 
@@ -161,6 +164,8 @@ class Room:
     def join(self, member: Member) -> None:
         """Someone enters the room and gets the whole state."""
         self.members.add(member)
+        if member.seat is not None:
+            self.seen.add(member.seat)
         changes = self._presence()
         chat = self.chat.history(member.user_id, member.seat, self.over)
         member.send(protocol.Welcome(self.id, member.seat, self.state(), chat))
@@ -175,9 +180,10 @@ class Room:
             self.broadcast(message)
 
     def _presence(self) -> list[protocol.ServerMessage]:
-        """Mark the players of a game between two people who have no socket in the room as
-        absent (their grace period starts now) and those back as present; the messages that
-        say so. Nobody is absent before the game starts, after it ends or against the bot."""
+        """Mark the players of a game between two people who have been in the room and have
+        no socket in it now as absent (their grace period starts now) and those back as
+        present; the messages that say so. Nobody is absent before the game starts, after it
+        ends or against the bot."""
         if self.match is None or self.over or None in self.row.seats:
             self.absent.clear()
             return []
@@ -187,7 +193,7 @@ class Room:
             if seat in here and seat in self.absent:
                 del self.absent[seat]
                 changes.append(protocol.Present(seat))
-            elif seat not in here and seat not in self.absent:
+            elif seat not in here and seat not in self.absent and seat in self.seen:
                 grace = self.rooms.grace
                 self.absent[seat] = time.time() + grace
                 changes.append(protocol.Absent(seat, grace))
@@ -628,7 +634,9 @@ class Rooms:
     async def restore(self) -> None:
         """At start-up: bring back every game being played, so bots resume their turns."""
         for row in await off_loop(self.store.playing_games):
-            await self.get(row.id)
+            room = await self.get(row.id)
+            if room is not None:  # both were playing: whoever does not come back is absent
+                room.seen.update((0, 1))
 
     async def close(self) -> None:
         """Stop every room and the bots' processes."""
