@@ -6,6 +6,8 @@ keep the tests fast."""
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import signal
 import time
 from collections.abc import Iterator
@@ -14,6 +16,10 @@ from typing import Any
 
 import pytest
 
+from nardy.server import clocks
+from nardy.server.clocks import ClockError, ClockSettings, ClockState, clock_from
+from nardy.server.rooms import Member, Rooms
+from nardy.server.store import Store
 from tests.server.gameplay import Seat
 from tests.server.serverutil import Client, ServerProcess
 
@@ -267,3 +273,98 @@ def test_after_a_restart_a_player_who_does_not_come_back_is_absent(
         assert back.state["score"] == [3, 0]
     finally:
         server.kill()
+
+
+# -- the clock's rules, without a server ------------------------------------------------------
+
+STANDARD = ClockSettings(12.0, 120.0)
+
+
+def test_the_reserve_is_per_point_in_a_match_and_per_game_in_money_play() -> None:
+    assert clocks.start(STANDARD, 5).reserve == (600.0, 600.0)  # USBGF: 2 minutes a point
+    assert clocks.start(STANDARD, 0).reserve == (120.0, 120.0)
+    assert clocks.start(ClockSettings(12.0, 120.0, per_point=False), 5).reserve == (120.0, 120.0)
+
+
+def test_only_the_time_past_the_delay_is_charged_when_the_move_ends() -> None:
+    state = ClockState((100.0, 100.0), running=0, since=1000.0)
+    # player 0 goes on moving (single moves of one turn): nothing is charged yet
+    same = clocks.after(STANDARD, state, 5, 1030.0, 0, [{"type": "checker-moved"}])
+    assert same == state
+    # they confirm 30 s into the move: 18 s past the delay come off their reserve
+    done = clocks.after(STANDARD, state, 5, 1030.0, 1, [{"type": "play-confirmed"}])
+    assert done == ClockState((82.0, 100.0), running=1, since=1030.0)
+    # a move within the delay costs nothing
+    quick = clocks.after(STANDARD, done, 5, 1040.0, 0, [{"type": "play-confirmed"}])
+    assert quick.reserve == (82.0, 100.0) and quick.running == 0
+    assert clocks.deadline(STANDARD, quick) == 1040.0 + 12.0 + 82.0
+    assert clocks.flagged(STANDARD, quick, 1133.9) is None
+    assert clocks.flagged(STANDARD, quick, 1134.0) == 0
+
+
+def test_a_new_turn_of_the_same_player_gets_a_fresh_delay() -> None:
+    state = ClockState((100.0, 100.0), running=0, since=0.0)
+    again = clocks.after(STANDARD, state, 5, 20.0, 0, [{"type": "roll-again"}])
+    assert again == ClockState((92.0, 100.0), running=0, since=20.0)
+
+
+def test_money_play_refills_the_reserves_for_each_game() -> None:
+    state = ClockState((3.0, 50.0), running=0, since=0.0)
+    events = [{"type": "game-over"}, {"type": "game-started"}]
+    after = clocks.after(STANDARD, state, 0, 13.0, None, events)
+    assert after == ClockState((120.0, 120.0), running=None, since=13.0)
+    in_a_match = clocks.after(STANDARD, state, 5, 13.0, None, events)
+    assert in_a_match.reserve == (2.0, 50.0)  # a match's reserve carries over
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -0.5, 601, None, [12]])
+def test_a_clock_delay_must_be_a_finite_number_in_range(bad: Any) -> None:
+    with pytest.raises(ClockError):
+        clock_from({"delay": bad, "reserve": 60})
+
+
+def test_the_clock_state_round_trips_through_its_json() -> None:
+    state = ClockState((81.5, 120.0), running=1, since=1234.5)
+    assert ClockState.from_json(state.to_json()) == state
+    assert clock_from("standard") == STANDARD and clock_from("none") is None
+
+
+def test_an_action_after_the_time_ran_out_loses_on_time_before_the_timer_fires(
+    tmp_path: Path,
+) -> None:
+    """The room's timer may not have fired yet when a late action comes in (or the process
+    was busy): the late action is answered by the forfeit, committed as the next action."""
+    asyncio.run(_late_action(tmp_path))
+
+
+async def _late_action(tmp_path: Path) -> None:
+    store = Store.open(f"sqlite:///{tmp_path / 'late.sqlite3'}")
+    try:
+        a = store.create_user("a", None, {}, guest=True)
+        b = store.create_user("b", None, {}, guest=True)
+        row = store.create_game(
+            "late", {"match-length": 3}, a.id, (a.id, b.id), status="playing", private=False,
+            clock=ClockSettings(5.0, 60.0).to_json(),
+        )  # fmt: skip
+        rooms = Rooms(store)
+        room = await rooms.get(row.id)
+        assert room is not None and room.match is not None
+        watcher = Member(None, None)
+        room.join(watcher)
+        assert await room.act(0, {"type": "roll-opening"}) is None
+        state = room.clock_state
+        assert state is not None and state.running is not None
+        mover = state.running
+        # as if the move had begun long ago, and the timer had not woken up
+        assert room._clock_task is not None
+        room._clock_task.cancel()
+        room.clock_state = dataclasses.replace(state, since=state.since - 1000)
+        refused = await room.act(mover, {"type": "roll"})
+        assert refused is not None and refused.code == "game-over"
+        assert room.over and room.match.winner == 1 - mover
+        stored = store.game(row.id)
+        assert stored is not None and stored.status == "finished" and stored.seq == 2
+        assert stored.clock_state is not None and stored.clock_state["running"] is None
+        await rooms.close()
+    finally:
+        store.close()
