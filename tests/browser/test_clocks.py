@@ -42,6 +42,11 @@ def _timed_game(alice: Player, bob: Player, clock: str, **custom: str) -> str:
     for name, value in custom.items():
         alice.page.fill(f"input[name={name}]", value)
     game = alice.create(length=1)
+    if clock == "custom":  # the seek says what clock it has
+        bob.page.click("#refresh")
+        bob.wait_until("document.querySelector('#seeks [data-join]') !== null")
+        seek = bob.page.inner_text("#seeks")
+        assert f"clock {custom['delay']} s + {custom['reserve']} min" in seek, seek
     bob.join_first_seek()
     alice.wait_until("document.body.dataset.status === 'playing'")
     return game

@@ -368,3 +368,28 @@ async def _late_action(tmp_path: Path) -> None:
         await rooms.close()
     finally:
         store.close()
+
+
+def test_the_bot_agrees_to_a_rematch_at_once(server: ServerProcess) -> None:
+    me = Client(server)
+    me.sign_up(next(_names))
+    body = {
+        "settings": {"match-length": 1},
+        "opponent": "bot",
+        "bot": "random",
+        "bot-delay-ms": 0,
+        "clock": {"delay": 0.1, "reserve": 0.3},
+    }
+    r = me.post("/api/games", body)
+    assert r.status_code == 201, r.text
+    game = r.json()["id"]
+    seat = Seat(me, game)
+    while seat.state["status"] != "finished":  # only the bot acts: a clock runs out
+        message = seat.next(30)
+    assert message["action"]["type"] == "forfeit"
+    seat.send_raw({"type": "rematch"})
+    rematch = _heard(seat, "rematch")["game"]
+    view = me.get(f"/api/games/{rematch}").json()
+    assert view["status"] == "playing" and view["clock"] == r.json()["clock"]
+    assert view["players"][0] == {"seat": 0, "bot": "random"}
+    assert view["players"][1]["id"] == me.user["id"]  # type: ignore[index]

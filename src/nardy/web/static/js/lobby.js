@@ -85,7 +85,7 @@ export async function lobbyPage(main, { navigate }) {
     const clock = data.get("clock");
     if (clock === "custom") {
       // the reserve is asked in minutes (per point; per game in money play), sent in seconds
-      request.clock = { delay: Number(data.get("delay")), reserve: 60 * Number(data.get("reserve")), "per-point": true };
+      request.clock = { delay: Number(data.get("delay")), reserve: Math.round(60_000 * Number(data.get("reserve"))) / 1000, "per-point": true };
     } else if (clock !== "none") {
       request.clock = clock;
     }
@@ -113,7 +113,8 @@ export async function lobbyPage(main, { navigate }) {
   const describe = (game) => {
     const s = game.settings;
     const who = game.players.filter(Boolean).map((p) => (p.bot ? botName(p.bot) : p.username)).join(" – ");
-    return `${escapeHtml(variantName(s.variant))}, ${escapeHtml(lengthName(s["match-length"]))} · ${escapeHtml(who)}`;
+    const clock = game.clock ? ` · ${escapeHtml(t("lobby.clock-seek", { delay: game.clock.delay, minutes: Number((game.clock.reserve / 60).toFixed(2)) }))}` : "";
+    return `${escapeHtml(variantName(s.variant))}, ${escapeHtml(lengthName(s["match-length"]))}${clock} · ${escapeHtml(who)}`;
   };
   const refresh = async () => {
     const list = main.querySelector("#seeks");
