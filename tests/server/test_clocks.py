@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from nardy.server import clocks
+from nardy.server import clocks, protocol
 from nardy.server.clocks import ClockError, ClockSettings, ClockState, clock_from
 from nardy.server.rooms import Member, Rooms
 from nardy.server.store import Store
@@ -393,3 +393,15 @@ def test_the_bot_agrees_to_a_rematch_at_once(server: ServerProcess) -> None:
     assert view["status"] == "playing" and view["clock"] == r.json()["clock"]
     assert view["players"][0] == {"seat": 0, "bot": "random"}
     assert view["players"][1]["id"] == me.user["id"]  # type: ignore[index]
+
+
+def test_the_claim_and_rematch_messages_are_parsed_and_written_in_one_place() -> None:
+    assert protocol.parse('{"type": "claim", "ref": 7}') == protocol.ClaimMessage(7)
+    assert protocol.parse('{"type": "rematch"}') == protocol.RematchMessage()
+    with pytest.raises(protocol.ProtocolError) as refused:
+        protocol.parse('{"type": "claim", "seat": 1}')
+    assert refused.value.code == "malformed"
+    assert protocol.encode(protocol.Absent(1, 60.0)) == (
+        '{"v":1,"type":"absent","seat":1,"claim-in":60.0}'
+    )
+    assert protocol.encode(protocol.Rematch("g1")) == '{"v":1,"type":"rematch","game":"g1"}'
