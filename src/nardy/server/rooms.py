@@ -625,6 +625,15 @@ class Rooms:
             room.schedule_clock()
         room.schedule_bot()
 
+    async def cancelled(self, row: GameRow) -> None:
+        """A waiting game was withdrawn: whoever waits in its room hears it."""
+        room = self.rooms.get(row.id)
+        if room is None:
+            return
+        async with room.lock:
+            room.row = row
+            room.broadcast(protocol.State(room.state()))
+
     async def finished(self, room: Room) -> None:
         """A match ended: refresh the row (its result and status)."""
         row = await off_loop(self.store.game, room.id)

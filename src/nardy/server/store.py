@@ -410,6 +410,35 @@ class Store:
             query = query.where(games.c.status == status)
         return self._select(query.order_by(games.c.created_at.desc()))
 
+    def finished_games_of(self, user_id: int, limit: int, offset: int = 0) -> list[GameRow]:
+        """A page of the user's finished games (their match history), the last finished
+        first."""
+        query = games.select().where(
+            sa.or_(games.c.seat0_id == user_id, games.c.seat1_id == user_id),
+            games.c.status == "finished",
+        )
+        query = query.order_by(games.c.finished_at.desc(), games.c.id).limit(limit).offset(offset)
+        return self._select(query)
+
+    def cancel_game(self, game_id: str, user_id: int) -> GameRow:
+        """Withdraw a seek or invitation that nobody has joined: only its creator can, and
+        only while it waits; :class:`ConflictError` when it has started (or is not theirs
+        or not waiting)."""
+        with self._write() as c:
+            changed = c.execute(
+                games.update()
+                .where(
+                    games.c.id == game_id,
+                    games.c.creator_id == user_id,
+                    games.c.status.in_(("open", "invited")),
+                    games.c.seat1_id.is_(None),
+                )
+                .values(status="cancelled", finished_at=now())
+            ).rowcount
+            if changed != 1:
+                raise ConflictError("the game is no longer waiting for an opponent")
+            return _game(c.execute(games.select().where(games.c.id == game_id)).one())
+
     def _select(self, query: sa.Select[Any]) -> list[GameRow]:
         with self.engine.connect() as c:
             return [_game(row) for row in c.execute(query)]

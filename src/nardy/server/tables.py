@@ -37,7 +37,7 @@ games = sa.Table(
     sa.Column("id", sa.String(32), primary_key=True),
     sa.Column("settings", sa.JSON, nullable=False),
     # open (a seek waiting for an opponent), invited (a private invitation), playing,
-    # finished, abandoned.
+    # finished, abandoned, cancelled (withdrawn by its creator before anyone joined).
     sa.Column("status", sa.String(16), nullable=False),
     sa.Column("private", sa.Boolean, nullable=False),
     sa.Column("invite_hash", sa.String(64), nullable=True, unique=True),

@@ -3,20 +3,28 @@
 // The client applies nothing itself: it draws each state the server sends, mid-turn single
 // moves included, and announces the opponent's dice and moves in an aria-live region.
 
+import { cancelGame } from "/js/api.js";
 import { Board, theirPoint } from "/js/board.js";
 import { t, tn, onLanguage, translate } from "/js/i18n.js";
-import { botName } from "/js/names.js";
+import { botName, errorText } from "/js/names.js";
 import { announce, notice } from "/js/ui.js";
 
 const RETRY_MS = [500, 1000, 2000, 4000, 8000];
 
-/** Each seat's 26 counts (own numbering) after the turn's single moves so far. */
-export function sidesOf(game) {
-  const raw = game.position.match(/../g).map((h) => parseInt(h, 16));
-  const mover = game.turn;
+/** Each seat's 26 counts (own numbering) of a position written as the server writes it:
+ * 104 hex digits, the mover's 26 counts then the other side's. */
+export function sidesFromPosition(position, mover) {
+  const raw = position.match(/../g).map((h) => parseInt(h, 16));
   const sides = [];
   sides[mover] = raw.slice(0, 26);
   sides[1 - mover] = raw.slice(26);
+  return sides;
+}
+
+/** Each seat's 26 counts (own numbering) after the turn's single moves so far. */
+export function sidesOf(game) {
+  const mover = game.turn;
+  const sides = sidesFromPosition(game.position, mover);
   if (game.phase === "moving") {
     for (const [start, end, hit] of game.current.moves) {
       sides[mover][start] -= 1;
@@ -106,6 +114,7 @@ export class Room {
               <option value="top-left" data-i18n="home.top-left"></option>
             </select></label>
           <p class="invite" id="invite" hidden></p>
+          <p><a id="to-replay" hidden data-link data-i18n="room.replay"></a></p>
         </aside>
       </section>`;
     translate(main);
@@ -330,6 +339,9 @@ export class Room {
 
     this.status(state, kinds, game);
     this.buttons(kinds, game);
+    const replay = document.getElementById("to-replay");
+    replay.hidden = state.status !== "finished";
+    replay.href = `/replay/${encodeURIComponent(this.id)}`;
     const invite = document.getElementById("invite");
     invite.hidden = state.status !== "open";
     if (!invite.hidden) invite.textContent = t("room.waiting-opponent");
@@ -404,6 +416,10 @@ export class Room {
       el.textContent = t("room.finished", { who: this.name(winner), score: state.score.join(" : ") });
       return;
     }
+    if (state.status === "cancelled") {
+      el.textContent = t("room.cancelled");
+      return;
+    }
     if (state.status === "open" || state.status === "invited") {
       el.textContent = t("room.waiting-opponent");
       return;
@@ -430,6 +446,17 @@ export class Room {
       box.appendChild(b);
       return b;
     };
+    const waiting = this.state.status === "open" || this.state.status === "invited";
+    if (waiting && this.seat === 0) {
+      // the creator may withdraw the game while nobody has joined it
+      const withdraw = document.createElement("button");
+      withdraw.type = "button";
+      withdraw.className = "act cancel quiet";
+      withdraw.dataset.action = "cancel";
+      withdraw.textContent = t("lobby.cancel");
+      withdraw.addEventListener("click", () => cancelGame(this.id).catch((err) => notice(errorText(err), "warn", 5000)));
+      box.appendChild(withdraw);
+    }
     const next = game ? 2 * game.cube[0] : 2;
     if (kinds.includes("roll-opening")) add("roll-opening", { type: "roll-opening" }, t("act.roll"), "primary");
     if (kinds.includes("roll")) add("roll", { type: "roll" }, t("act.roll"), "primary");
