@@ -16,6 +16,7 @@ _ENV = {
     "database_url": "NARDY_DATABASE_URL",
     "redis_url": "NARDY_REDIS_URL",
     "workers": "NARDY_WORKERS",
+    "grace_seconds": "NARDY_GRACE_SECONDS",
 }
 
 
@@ -52,6 +53,12 @@ def add_parser(subparsers: Any) -> None:
         type=int,
         help="server processes on this address (NARDY_WORKERS; 1); more than 1 needs "
         "--redis-url and a PostgreSQL --database-url",
+    )
+    parser.add_argument(
+        "--grace-seconds",
+        type=float,
+        help="how long a disconnected player has to come back before the opponent may "
+        "claim the game (NARDY_GRACE_SECONDS; 60)",
     )
     parser.set_defaults(handler=run)
 

@@ -322,7 +322,7 @@ def _export_game(record: dict[str, Any], names: tuple[str, str]) -> str:
     elif result.kind in ("single", "gammon", "backgammon"):
         assert result.winner is not None
         layout.bear_off_win(result.winner, result.points)
-    elif result.kind == "resign":
+    elif result.kind in ("resign", "forfeit"):  # .mat has no word for a forfeit: a win
         assert result.winner is not None
         layout.resign_win(result.winner, result.points)
     return head + "".join(layout.out)

@@ -64,6 +64,8 @@ class ServerConfig:
     allowed_origins: tuple[str, ...] = ()
     dice_stats_seconds: int = 10
     """How long the public dice page's figures are shown before they are counted again."""
+    grace_seconds: float = 60.0
+    """How long a disconnected player has to come back before the opponent may claim."""
 
     def __post_init__(self) -> None:
         if self.dice_stats_seconds < 0:
@@ -71,6 +73,8 @@ class ServerConfig:
             raise ConfigError(f"the dice page's seconds are 0 or more, not {seconds}")
         if not 0 <= self.port <= 65535:
             raise ConfigError(f"the port is 0-65535, not {self.port}")
+        if not 0 <= self.grace_seconds <= 86_400:
+            raise ConfigError(f"the grace period is 0-86400 seconds, not {self.grace_seconds}")
         if self.workers < 1:
             raise ConfigError(f"--workers is at least 1, not {self.workers}")
         if self.workers > 1 and self.redis_url is None:
@@ -124,6 +128,7 @@ class ServerConfig:
             "auth_rate": ("NARDY_AUTH_RATE", RateLimit.parse),
             "allowed_origins": ("NARDY_ALLOWED_ORIGINS", _origins),
             "dice_stats_seconds": ("NARDY_DICE_STATS_SECONDS", _int("NARDY_DICE_STATS_SECONDS")),
+            "grace_seconds": ("NARDY_GRACE_SECONDS", _seconds("NARDY_GRACE_SECONDS")),
         }
         for name, (variable, read) in readers.items():
             if env.get(variable):
@@ -142,6 +147,16 @@ def _int(variable: str) -> Callable[[str], int]:
             return int(text)
         except ValueError:
             raise ConfigError(f"{variable} must be a whole number, not {text!r}") from None
+
+    return read
+
+
+def _seconds(variable: str) -> Callable[[str], float]:
+    def read(text: str) -> float:
+        try:
+            return float(text)
+        except ValueError:
+            raise ConfigError(f"{variable} must be a number of seconds, not {text!r}") from None
 
     return read
 

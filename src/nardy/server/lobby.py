@@ -16,6 +16,7 @@ from typing import Any
 from nardy.core.errors import NardyError
 from nardy.core.settings import Settings
 from nardy.engine.bots import BOTS
+from nardy.server.clocks import ClockError, clock_from
 from nardy.server.store import ConflictError, GameRow, Store, User
 
 OPPONENTS = ("open", "invite", "bot")
@@ -72,11 +73,17 @@ class Lobby:
 
     def create(self, user: User, body: Mapping[str, Any]) -> Created:
         """A game from a request ``{"settings": {...}, "opponent": "open" | "invite" |
-        "bot", "bot": LEVEL, "bot-delay-ms": N}``; the creator takes seat 0."""
-        unknown = sorted(set(body) - {"settings", "opponent", "bot", "bot-delay-ms"})
+        "bot", "bot": LEVEL, "bot-delay-ms": N, "clock": CLOCK}``; the creator takes seat 0.
+        The clock (:func:`nardy.server.clocks.clock_from`) is none unless asked for."""
+        unknown = sorted(set(body) - {"settings", "opponent", "bot", "bot-delay-ms", "clock"})
         if unknown:
             raise LobbyError(400, "malformed", f"unknown field(s): {', '.join(unknown)}")
         settings = settings_from(body.get("settings", {}))
+        try:
+            clock = clock_from(body.get("clock"))
+        except ClockError as exc:
+            raise LobbyError(400, "invalid-clock", str(exc)) from None
+        timed = None if clock is None else clock.to_json()
         opponent = body.get("opponent", "open")
         if opponent not in OPPONENTS:
             raise LobbyError(400, "malformed", f"opponent is one of {', '.join(OPPONENTS)}")
@@ -98,6 +105,7 @@ class Lobby:
                 private=False,
                 bot=bot,
                 bot_delay_ms=delay,
+                clock=timed,
             )
             return Created(game)
         if "bot" in body or "bot-delay-ms" in body:
@@ -112,10 +120,17 @@ class Lobby:
                 status="invited",
                 private=True,
                 invite_hash=_hash(token),
+                clock=timed,
             )
             return Created(game, token)
         game = self.store.create_game(
-            new_game_id(), stored, user.id, (user.id, None), status="open", private=False
+            new_game_id(),
+            stored,
+            user.id,
+            (user.id, None),
+            status="open",
+            private=False,
+            clock=timed,
         )
         return Created(game)
 

@@ -29,6 +29,7 @@ def game_view(store: Store, game: GameRow) -> dict[str, Any]:
     return {
         "id": game.id,
         "settings": dict(game.settings),
+        "clock": None if game.clock is None else dict(game.clock),
         "status": game.status,
         "private": game.private,
         "players": seats_view(game, names),

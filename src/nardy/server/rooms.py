@@ -16,6 +16,14 @@ change of the room goes out on the game's bus channel (:mod:`nardy.server.bus`);
 process holding the room follows the channel and tells its own sockets, in the order of the
 actions, reloading the game from the database when it missed something. With one process
 the bus is in-process and the path is the same.
+
+A room also keeps the game's clock (:mod:`nardy.server.clocks`): its state is committed with
+each action, and when a player's reserve runs out the room commits the core's ``Forfeit``
+through the same seq-checked :meth:`Store.append_action`, so of several processes holding
+the room only one timer's forfeit is accepted. A player whose sockets are all gone is
+absent: after the grace period the opponent may claim the game (the absent player forfeits)
+or wait. Once the match is over either player may offer a rematch; when both have (the bot
+always agrees) a new game with the same settings and the seats swapped starts.
 """
 
 from __future__ import annotations
@@ -23,26 +31,30 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
+import time
 from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from nardy.core.actions import action_from_json
+from nardy.core.actions import Action, Forfeit, action_from_json
 from nardy.core.errors import NardyError
 from nardy.core.fair_dice import FairDice
 from nardy.core.match import Match
 from nardy.core.settings import Settings
-from nardy.server import botplay, gamedice, protocol
+from nardy.server import botplay, clocks, gamedice, protocol
 from nardy.server.bus import Bus, BusError, Gap, LocalBus, Subscription, game_channel
 from nardy.server.chat import HISTORY, RoomChat, line_message
 from nardy.server.http import off_loop
-from nardy.server.lobby import seats_view
+from nardy.server.lobby import new_game_id, seats_view
 from nardy.server.ratings import rated_outcomes, rating_rule
 from nardy.server.store import ConflictError, GameRow, Store
 
 log = logging.getLogger(__name__)
 QUEUE_LIMIT = 256
 """Messages a member may fall behind by before the room drops their socket."""
+GRACE_SECONDS = 60.0
+"""How long an absent player has to come back before the opponent may claim the game."""
 
 
 _CHAT_REFUSALS = {
@@ -121,6 +133,19 @@ class Room:
         self.rated = 0  # the outcomes of this game already rated (nardy.server.ratings)
         self._bot_task: asyncio.Task[None] | None = None
         self._follower: asyncio.Task[None] | None = None
+        self.clock = clocks.stored_clock(row.clock)
+        self.clock_state: clocks.ClockState | None = None
+        self._start_clock()
+        self._clock_task: asyncio.Task[None] | None = None
+        self.absent: dict[int, float] = {}  # seat -> when the opponent may claim the game
+        # The seats that other processes say have a socket there (their tokens): present,
+        # though not here.
+        self.elsewhere: dict[int, set[str]] = {0: set(), 1: set()}
+        # The seats whose player has been in the room (or, after a restart, was playing): only
+        # they can be absent; a player on the way in from the lobby is not.
+        self.arrived: set[int] = set()
+        self.rematch_offers: set[int] = set()
+        self.rematch_game: str | None = None
 
     @property
     def id(self) -> str:
@@ -129,6 +154,15 @@ class Room:
     @property
     def over(self) -> bool:
         return self.match is not None and self.match.over
+
+    def _start_clock(self) -> None:
+        """The clock as committed with the last action, or full before the first."""
+        if self.clock is None or self.match is None:
+            return
+        if self.row.clock_state is not None:
+            self.clock_state = clocks.ClockState.from_json(self.row.clock_state)
+        else:
+            self.clock_state = clocks.start(self.clock, self.match.length)
 
     def state(self, snapshot: dict[str, Any] | None = None) -> dict[str, Any]:
         """The whole public state: everything a player or a spectator may see.
@@ -151,6 +185,17 @@ class Room:
             state["awaiting"] = self.match.awaiting().to_json()
             state["score"] = list(self.match.score)
             state["dice"] = gamedice.public(self.match)
+        now = time.time()
+        state["clock"] = (
+            None
+            if self.clock is None or self.clock_state is None
+            else clocks.view(self.clock, self.clock_state, now)
+        )
+        state["absent"] = [
+            {"seat": seat, "claim-in": round(max(0.0, until - now), 3)}
+            for seat, until in sorted(self.absent.items())
+        ]
+        state["rematch"] = {"offers": sorted(self.rematch_offers), "game": self.rematch_game}
         return state
 
     async def join(self, member: Member) -> None:
@@ -168,14 +213,60 @@ class Room:
             if member.user_id is not None:
                 member.seat = self.row.seat_of(member.user_id)
             member.seen = self.seq
+            arrives = member.seat is not None and all(m.seat != member.seat for m in self.members)
             self.members.add(member)
+            if member.seat is not None:
+                self.arrived.add(member.seat)
+            changes = self._presence()
             chat = self.chat.history(member.user_id, member.seat, self.over)
             member.send(protocol.Welcome(self.id, member.seat, self.state(), chat))
+            for message in changes:
+                for other in list(self.members - {member}):
+                    other.send(message)
+            if arrives and member.seat is not None:
+                await self._tell_presence(member.seat, True)
         self.schedule_bot()
 
     def leave(self, member: Member) -> None:
         """Someone's socket closed."""
         self.members.discard(member)
+        for message in self._presence():
+            self.broadcast(message)
+        if member.seat is not None and all(m.seat != member.seat for m in self.members):
+            # The other processes judge presence by their own sockets and this news.
+            task = asyncio.create_task(self._tell_presence(member.seat, False))
+            self.rooms.background.add(task)
+            task.add_done_callback(self.rooms.background.discard)
+
+    async def _tell_presence(self, seat: int, here: bool) -> None:
+        """Tell the other processes holding the room whether this one has a socket of
+        ``seat``'s player."""
+        news = {"kind": "presence", "seat": seat, "here": here, "from": self.rooms.token}
+        try:
+            await self.rooms.bus.publish(game_channel(self.id), news)
+        except Exception:  # they go on judging by what they heard last
+            log.exception("game %s: presence news could not be published", self.id)
+
+    def _presence(self) -> list[protocol.ServerMessage]:
+        """Mark the players of a game between two people who have been in the room and have
+        no socket in it now as absent (their grace period starts now) and those back as
+        present; the messages that say so. Nobody is absent before the game starts, after it
+        ends or against the bot."""
+        if self.match is None or self.over or None in self.row.seats:
+            self.absent.clear()
+            return []
+        here = {m.seat for m in self.members if m.seat is not None}
+        here |= {seat for seat, tokens in self.elsewhere.items() if tokens}
+        changes: list[protocol.ServerMessage] = []
+        for seat in (0, 1):
+            if seat in here and seat in self.absent:
+                del self.absent[seat]
+                changes.append(protocol.Present(seat))
+            elif seat not in here and seat not in self.absent and seat in self.arrived:
+                grace = self.rooms.grace
+                self.absent[seat] = time.time() + grace
+                changes.append(protocol.Absent(seat, grace))
+        return changes
 
     async def say(
         self, member: Member, text: str, ref: protocol.Ref = None
@@ -232,61 +323,192 @@ class Room:
         claimed = action.get("player", seat)
         if claimed != seat:
             return protocol.Refused("not-your-seat", f"you play seat {seat}", ref)
+        if action.get("type") == Forfeit.kind:
+            return protocol.Refused("referee-only", "the server declares forfeits; resign", ref)
         async with self.lock:
             if self.match is None:
                 return protocol.Refused("wrong-phase", "the game has not started", ref)
             if self.over:
                 return protocol.Refused("game-over", "the game is over", ref)
-            try:
-                parsed = action_from_json({**action, "player": seat})
-                events = self.match.apply(parsed)
-                gamedice.prepare_next(self.match, self.id)
-            except NardyError as exc:
-                return protocol.Refused(exc.code.value, str(exc), ref)
-            except Exception:  # a bug in the core must not take the room down
-                log.exception("game %s: the core failed on %r", self.id, action)
-                self._rebuild()
-                return protocol.Refused("internal-error", "the server could not apply this", ref)
-            encoded_action = parsed.to_json()
-            encoded_events = [e.to_json() for e in events]
-            snapshot = self.match.snapshot()
-            dice = gamedice.dice_state(self.match)
-            result = self._result() if self.match.over else None
-            try:
-                await off_loop(
-                    self.rooms.store.append_action,
-                    self.id,
-                    self.seq,
-                    encoded_action,
-                    encoded_events,
-                    snapshot,
-                    dice,
-                    result,
-                )
-            except ConflictError:
-                # Another process committed an action of this game first: this one did not
-                # happen; the game as that process left it (whose news is on its way).
-                await self._reload()
-                return protocol.Refused("busy", "the game moved on; look and try again", ref)
-            except Exception:
-                # Not committed: it did not happen. Back to the last committed state.
-                log.exception("game %s: the action could not be stored", self.id)
-                self._rebuild()
-                return protocol.Refused("busy", "the action could not be stored; try again", ref)
-            self.committed, self.committed_dice = snapshot, dice
-            self.seq += 1
-            if result is not None:
-                await self.rooms.finished(self)
-            await self.rate()
-            news = {
-                "kind": "events",
-                "seq": self.seq,
-                "action": encoded_action,
-                "events": encoded_events,
-                "state": self.state(snapshot),
-            }
-            await self._publish(news, locked=True)
+            late = self._flagged()
+            if late is not None:  # the timer has not fired yet, but the time is up
+                refused = await self._commit(Forfeit(late, "time"))
+                if refused is None:
+                    refused = protocol.Refused("game-over", "the time ran out", ref)
+            else:
+                try:
+                    parsed = action_from_json({**action, "player": seat})
+                except NardyError as exc:
+                    return protocol.Refused(exc.code.value, str(exc), ref)
+                refused = await self._commit(parsed, ref)
         self.schedule_bot()
+        return refused
+
+    async def _commit(self, parsed: Action, ref: protocol.Ref = None) -> protocol.Refused | None:
+        """Apply an action (the room's lock held) and commit it with the match, the dice and
+        the clock after it, then tell everyone; refused, or not stored, it changes nothing."""
+        assert self.match is not None
+        try:
+            events = self.match.apply(parsed)
+            gamedice.prepare_next(self.match, self.id)
+        except NardyError as exc:
+            return protocol.Refused(exc.code.value, str(exc), ref)
+        except Exception:  # a bug in the core must not take the room down
+            log.exception("game %s: the core failed on %r", self.id, parsed)
+            self._rebuild()
+            return protocol.Refused("internal-error", "the server could not apply this", ref)
+        encoded_action = parsed.to_json()
+        encoded_events = [e.to_json() for e in events]
+        snapshot = self.match.snapshot()
+        dice = gamedice.dice_state(self.match)
+        result = self._result() if self.match.over else None
+        clock = self._clock_after(encoded_events)
+        try:
+            await off_loop(
+                self.rooms.store.append_action,
+                self.id,
+                self.seq,
+                encoded_action,
+                encoded_events,
+                snapshot,
+                dice,
+                result,
+                None if clock is None else clock.to_json(),
+            )
+        except ConflictError:
+            # Another process committed an action of this game first: this one did not
+            # happen; the game as that process left it (whose news is on its way).
+            await self._reload()
+            self.schedule_clock()
+            return protocol.Refused("busy", "the game moved on; look and try again", ref)
+        except Exception:
+            # Not committed: it did not happen. Back to the last committed state.
+            log.exception("game %s: the action could not be stored", self.id)
+            self._rebuild()
+            return protocol.Refused("busy", "the action could not be stored; try again", ref)
+        self.committed, self.committed_dice = snapshot, dice
+        self.clock_state = clock
+        self.seq += 1
+        if result is not None:
+            self.absent.clear()
+            await self.rooms.finished(self)
+        await self.rate()
+        news = {
+            "kind": "events",
+            "seq": self.seq,
+            "action": encoded_action,
+            "events": encoded_events,
+            "state": self.state(snapshot),
+        }
+        await self._publish(news, locked=True)
+        self.schedule_clock()
+        return None
+
+    # -- the clock -----------------------------------------------------------------------------
+
+    def _clock_after(self, events: list[dict[str, Any]]) -> clocks.ClockState | None:
+        """The clock once this action's events have happened (None: the game has none)."""
+        if self.clock is None or self.clock_state is None or self.match is None:
+            return None
+        awaited = None if self.match.over else self.match.awaiting(moves=False).player
+        assert awaited is None or type(awaited) is int
+        return clocks.after(
+            self.clock, self.clock_state, self.match.length, time.time(), awaited, events
+        )
+
+    def _flagged(self) -> int | None:
+        """The player whose reserve has run out, if one has."""
+        if self.clock is None or self.clock_state is None or self.over:
+            return None
+        return clocks.flagged(self.clock, self.clock_state, time.time())
+
+    def schedule_clock(self) -> None:
+        """Wake up when the running player's reserve runs out (the last timer is dropped)."""
+        if self._clock_task is not None and self._clock_task is not asyncio.current_task():
+            self._clock_task.cancel()
+        self._clock_task = None
+        if self.clock is None or self.clock_state is None or self.over:
+            return
+        end = clocks.deadline(self.clock, self.clock_state)
+        if end is not None:
+            self._clock_task = asyncio.create_task(self._clock_runs_out(self.seq, end))
+
+    async def _clock_runs_out(self, seq: int, end: float) -> None:
+        # A little past the deadline, so that the time is surely up when it is checked.
+        await asyncio.sleep(max(0.0, end - time.time()) + 0.01)
+        async with self.lock:
+            if self.seq != seq or self.over:
+                return  # someone moved in time (or another timer ended it)
+            late = self._flagged()
+            if late is None:
+                self.schedule_clock()
+                return
+            await self._commit(Forfeit(late, "time"))
+        self.schedule_bot()
+
+    # -- absence and rematch -------------------------------------------------------------------
+
+    async def claim(self, seat: int | None, ref: protocol.Ref = None) -> protocol.Refused | None:
+        """A player claims the game of an absent opponent whose grace period is over: the
+        opponent forfeits (the match; in money play the game, and leaves the session)."""
+        if seat is None:
+            return protocol.Refused("spectator", "spectators watch; they cannot act", ref)
+        async with self.lock:
+            if self.match is None or self.over:
+                return protocol.Refused("game-over", "no game is being played", ref)
+            until = self.absent.get(1 - seat)
+            if until is None:
+                return protocol.Refused("not-absent", "your opponent is here", ref)
+            left = until - time.time()
+            if left > 0:
+                return protocol.Refused(
+                    "grace-period", f"your opponent has {left:.0f} s more to come back", ref
+                )
+            refused = await self._commit(Forfeit(1 - seat, "absent"), ref)
+        self.schedule_bot()
+        return refused
+
+    async def rematch(self, seat: int | None, ref: protocol.Ref = None) -> protocol.Refused | None:
+        """A player offers (or accepts) a rematch of the finished match; once every person
+        seated has, a new game with the same settings and clock starts with the seats
+        swapped, and everyone in the room is sent to it."""
+        if seat is None:
+            return protocol.Refused("spectator", "spectators watch; they cannot act", ref)
+        started: GameRow | None = None
+        async with self.lock:
+            if not self.over:
+                return protocol.Refused("wrong-phase", "a rematch follows a finished match", ref)
+            if self.rematch_game is not None:
+                self.broadcast(protocol.Rematch(self.rematch_game))
+                return None
+            self.rematch_offers.add(seat)
+            people = {s for s, holder in enumerate(self.row.seats) if holder is not None}
+            if not people <= self.rematch_offers:
+                # Every process holding the room hears the offer (the other player may be
+                # on another one).
+                await self._publish({"kind": "rematch", "seat": seat}, locked=True)
+                return None
+            first, second = self.row.seats
+            try:
+                started = await off_loop(
+                    self.rooms.store.create_game,
+                    new_game_id(),
+                    self.row.settings,
+                    self.row.creator_id,
+                    (second, first),
+                    status="playing",
+                    private=self.row.private,
+                    bot=self.row.bot,
+                    bot_delay_ms=self.row.bot_delay_ms,
+                    clock=self.row.clock,
+                )
+            except Exception:
+                log.exception("game %s: the rematch could not be stored", self.id)
+                self.rematch_offers.discard(seat)
+                return protocol.Refused("busy", "the rematch could not be stored; try again", ref)
+            self.rematch_game = started.id
+            await self._publish({"kind": "rematch", "seat": seat, "game": started.id}, locked=True)
+        await self.rooms.started(started)
         return None
 
     async def rate(self) -> None:
@@ -392,6 +614,7 @@ class Room:
             self.delivered = seq
             action, events = dict(news["action"]), list(news["events"])
             self.broadcast(protocol.Events(seq, action, events, dict(news["state"])), seq)
+            self.schedule_clock()
         elif kind == "chat":
             said = self.chat.add(dict(news))
             if said is not None:
@@ -400,9 +623,23 @@ class Room:
                         listener.send(protocol.Chat(said))
         elif kind == "mute":
             self.chat.mute(int(news["user"]), bool(news["muted"]))
+        elif kind == "presence":
+            if news.get("from") != self.rooms.token:
+                tokens = self.elsewhere[int(news["seat"])]
+                (tokens.add if news["here"] else tokens.discard)(str(news["from"]))
+                for message in self._presence():
+                    self.broadcast(message)
+        elif kind == "rematch":
+            if news.get("game") is not None:
+                self.rematch_game = str(news["game"])
+                self.broadcast(protocol.Rematch(self.rematch_game))
+            elif self.rematch_game is None:
+                self.rematch_offers.add(int(news["seat"]))
+                self.broadcast(protocol.RematchOffered(int(news["seat"])))
         elif kind in ("reload", "gap"):
             await self._reload(chat=kind == "gap")
             self._tell_state()
+            self.schedule_clock()
         else:
             log.warning("game %s: unknown news %r dropped", self.id, kind)
 
@@ -428,6 +665,13 @@ class Room:
             self.committed = self.match.snapshot()
             self.committed_dice = gamedice.dice_state(self.match)
         self.seq = row.seq
+        self.clock = clocks.stored_clock(row.clock)
+        self.clock_state = None
+        self._start_clock()
+        if self.over:
+            self.absent.clear()
+        else:
+            self._presence()  # the state says who has not come yet
         for member in self.members:
             if member.user_id is not None:
                 member.seat = row.seat_of(member.user_id)
@@ -494,8 +738,9 @@ class Room:
             log.error("game %s: the bot's %r was refused: %s", self.id, action, refused.message)
 
     def close(self) -> None:
-        """Stop the bot and the follower and drop every socket (the server is stopping)."""
-        for task in (self._bot_task, self._follower):
+        """Stop the bot, the clock and the follower and drop every socket (the server is
+        stopping)."""
+        for task in (self._bot_task, self._clock_task, self._follower):
             if task is not None:
                 task.cancel()
         for member in list(self.members):
@@ -505,9 +750,14 @@ class Room:
 class Rooms:
     """Every room of this process, created on first use from the database."""
 
-    def __init__(self, store: Store, bus: Bus | None = None) -> None:
+    def __init__(self, store: Store, bus: Bus | None = None, grace: float = GRACE_SECONDS) -> None:
         self.store = store
         self.bus: Bus = LocalBus() if bus is None else bus
+        self.grace = grace
+        """Seconds an absent player has to come back before the game may be claimed."""
+        self.token = secrets.token_hex(8)
+        """This process among those holding the same rooms (in the presence news)."""
+        self.background: set[asyncio.Task[None]] = set()  # news on its way, kept from the GC
         self.rooms: dict[str, Room] = {}
         self._load = asyncio.Lock()
         self._pool: ProcessPoolExecutor | None = None
@@ -547,6 +797,7 @@ class Rooms:
                     return None
                 room.follow(subscription)
                 self.rooms[game_id] = room
+                room.schedule_clock()
         room.schedule_bot()
         return room
 
@@ -621,7 +872,9 @@ class Rooms:
     async def restore(self) -> None:
         """At start-up: bring back every game being played, so bots resume their turns."""
         for row in await off_loop(self.store.playing_games):
-            await self.get(row.id)
+            room = await self.get(row.id)
+            if room is not None:  # both were playing: whoever does not come back is absent
+                room.arrived.update((0, 1))
 
     async def close(self) -> None:
         """Stop every room, the bus and the bots' processes."""

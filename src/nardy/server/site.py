@@ -24,7 +24,7 @@ class Site:
         self.store = store
         self.accounts = Accounts(store)
         self.auth_limiter = RateLimiter(config.auth_rate)
-        self.rooms = Rooms(store, bus_from_url(config.redis_url))
+        self.rooms = Rooms(store, bus_from_url(config.redis_url), config.grace_seconds)
         self.dice_stats = DiceStats(store, fresh_for=config.dice_stats_seconds)
 
     async def user(self, connection: HTTPConnection) -> User | None:

@@ -105,6 +105,14 @@ async def _read(websocket: WebSocket, room: Room, member: Member) -> None:
                 refused = await room.contribute(member.seat, seed, ref)
                 if refused is not None:
                     member.send(refused)
+            case protocol.ClaimMessage(ref):
+                refused = await room.claim(member.seat, ref)
+                if refused is not None:
+                    member.send(refused)
+            case protocol.RematchMessage(ref):
+                refused = await room.rematch(member.seat, ref)
+                if refused is not None:
+                    member.send(refused)
             case protocol.MuteMessage(muted, ref):
                 await room.mute(member, muted)
                 member.send(protocol.Pong(ref))

@@ -126,6 +126,8 @@ class GameRow:
     result: Mapping[str, Any] | None
     created_at: datetime.datetime
     finished_at: datetime.datetime | None
+    clock: Mapping[str, Any] | None = None
+    clock_state: Mapping[str, Any] | None = None
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat (0 or 1) this user plays, or None for a spectator."""
@@ -167,6 +169,8 @@ def _game(row: sa.Row[Any]) -> GameRow:
         result=m["result"],
         created_at=created,
         finished_at=_utc(m["finished_at"]),
+        clock=m["clock"],
+        clock_state=m["clock_state"],
     )
 
 
@@ -343,8 +347,10 @@ class Store:
         bot: str | None = None,
         bot_delay_ms: int = 0,
         dice: Mapping[str, Any] | None = None,
+        clock: Mapping[str, Any] | None = None,
     ) -> GameRow:
-        """A new game (a seek, an invitation, or a game starting at once against the bot)."""
+        """A new game (a seek, an invitation, or a game starting at once against the bot),
+        with its clock's settings (None: no clock)."""
         values = {
             "id": game_id,
             "settings": dict(settings),
@@ -363,6 +369,8 @@ class Store:
             "created_at": now(),
             "started_at": now() if status == "playing" else None,
             "finished_at": None,
+            "clock": None if clock is None else dict(clock),
+            "clock_state": None,
         }
         with self._write() as c:
             c.execute(games.insert().values(**values))
@@ -494,14 +502,18 @@ class Store:
         snapshot: Mapping[str, Any],
         dice: Mapping[str, Any],
         result: Mapping[str, Any] | None = None,
+        clock_state: Mapping[str, Any] | None = None,
     ) -> None:
         """Commit action number ``seq + 1`` with its events, the snapshot and the dice
-        source's state after it, and the result when it ended the match;
+        source's state after it, the clock's state after it (for a game with a clock), and
+        the result when it ended the match;
         :class:`ConflictError` if the game is no longer at ``seq`` (another process accepted
         an action first) or no longer being played."""
         values: dict[str, Any] = {"seq": seq + 1, "snapshot": dict(snapshot), "dice": dict(dice)}
         if result is not None:
             values.update(status="finished", result=dict(result), finished_at=now())
+        if clock_state is not None:
+            values["clock_state"] = dict(clock_state)
         with self._write() as c:
             changed = c.execute(
                 games.update()

@@ -59,6 +59,10 @@ games = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("started_at", sa.DateTime(timezone=True), nullable=True),
     sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
+    # The game's clock (nardy.server.clocks: delay, reserve, per-point; NULL: none) and where
+    # it stands after the last accepted action (NULL before the first).
+    sa.Column("clock", sa.JSON, nullable=True),
+    sa.Column("clock_state", sa.JSON, nullable=True),
 )
 
 actions = sa.Table(

@@ -190,7 +190,7 @@ export async function route() {
     await dicePage(main);
   } else if (gameMatch) {
     if (!user) return signInPage(main, path);
-    room = new Room(main, decodeURIComponent(gameMatch[1]), prefs);
+    room = new Room(main, decodeURIComponent(gameMatch[1]), prefs, navigate);
   } else if (inviteMatch) {
     await invitationPage(main, decodeURIComponent(inviteMatch[1]));
   } else if (path === "/signin" || !user) {

@@ -26,6 +26,17 @@ export async function lobbyPage(main, { user, navigate }) {
           <label><input type="checkbox" name="jacoby"><span data-i18n="lobby.jacoby"></span></label>
           <label><input type="checkbox" name="beaver"><span data-i18n="lobby.beaver"></span></label>
         </fieldset>
+        <label><span data-i18n="lobby.clock"></span><select name="clock">
+          <option value="none" selected data-i18n="clock.none"></option>
+          <option value="blitz" data-i18n="clock.blitz"></option>
+          <option value="standard" data-i18n="clock.standard"></option>
+          <option value="slow" data-i18n="clock.slow"></option>
+          <option value="custom" data-i18n="clock.custom"></option>
+        </select></label>
+        <fieldset class="custom-clock" id="custom-clock" hidden>
+          <label class="sub"><span data-i18n="clock.delay-seconds"></span><input type="number" name="delay" min="0" max="600" step="any" value="12"></label>
+          <label class="sub"><span data-i18n="clock.reserve-minutes"></span><input type="number" name="reserve" min="0.01" max="600" step="any" value="2"></label>
+        </fieldset>
         <fieldset class="opponent">
           <legend data-i18n="lobby.opponent"></legend>
           <label><input type="radio" name="opponent" value="open" checked><span data-i18n="lobby.open"></span></label>
@@ -58,6 +69,10 @@ export async function lobbyPage(main, { user, navigate }) {
   translate(main);
   main.querySelector('select[name="bot"]').setAttribute("aria-label", t("lobby.bot-level"));
   const form = main.querySelector("#create");
+  const clockMenu = form.querySelector('select[name="clock"]');
+  clockMenu.addEventListener("change", () => {
+    form.querySelector("#custom-clock").hidden = clockMenu.value !== "custom";
+  });
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const data = new FormData(form);
@@ -71,6 +86,13 @@ export async function lobbyPage(main, { user, navigate }) {
     }
     const opponent = data.get("opponent");
     const request = { settings, opponent };
+    const clock = data.get("clock");
+    if (clock === "custom") {
+      // the reserve is asked in minutes (per point; per game in money play), sent in seconds
+      request.clock = { delay: Number(data.get("delay")), reserve: Math.round(60_000 * Number(data.get("reserve"))) / 1000, "per-point": true };
+    } else if (clock !== "none") {
+      request.clock = clock;
+    }
     if (opponent === "bot") {
       request.bot = data.get("bot");
       request["bot-delay-ms"] = Number(data.get("pace"));
@@ -95,7 +117,8 @@ export async function lobbyPage(main, { user, navigate }) {
   const describe = (game) => {
     const s = game.settings;
     const who = game.players.filter(Boolean).map((p) => (p.bot ? botName(p.bot) : p.username)).join(" – ");
-    return `${escapeHtml(variantName(s.variant))}, ${escapeHtml(lengthName(s["match-length"]))} · ${escapeHtml(who)}`;
+    const clock = game.clock ? ` · ${escapeHtml(t("lobby.clock-seek", { delay: game.clock.delay, minutes: Number((game.clock.reserve / 60).toFixed(2)) }))}` : "";
+    return `${escapeHtml(variantName(s.variant))}, ${escapeHtml(lengthName(s["match-length"]))}${clock} · ${escapeHtml(who)}`;
   };
   const refresh = async () => {
     const list = main.querySelector("#seeks");

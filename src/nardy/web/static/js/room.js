@@ -51,10 +51,35 @@ function diceLine(dice) {
   return dice.join("-");
 }
 
+/** A clock's reserve as a player reads it: m:ss, and tenths in the last ten seconds. */
+export function clockText(seconds) {
+  if (seconds < 10) return seconds.toFixed(1);
+  const whole = Math.ceil(seconds);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+/** Where a game's clock stands `since` seconds after its state was sent: each player's
+ * reserve left and, for the player whose clock runs, the delay left (null for the other). */
+export function clockNow(clock, since) {
+  const reserve = [...clock.reserve];
+  const delay = [null, null];
+  if (clock.running !== null) {
+    const elapsed = clock.elapsed + since;
+    const seat = clock.running;
+    delay[seat] = Math.max(0, clock.delay - elapsed);
+    reserve[seat] = Math.max(0, reserve[seat] - Math.max(0, elapsed - clock.delay));
+  }
+  return { reserve, delay };
+}
+
 export class Room {
-  constructor(main, gameId, prefs) {
+  constructor(main, gameId, prefs, navigate = null) {
     this.id = gameId;
     this.prefs = prefs;
+    this.navigate = navigate;
+    this.stateAt = 0; // performance.now() when the last state arrived: the clocks count on
+    this.absence = new Map(); // absent seat -> performance.now() when it may be claimed
+    this.waiting = false; // the player chose to wait for the absent opponent
     this.seat = null;
     this.state = null;
     this.closed = false;
@@ -69,6 +94,17 @@ export class Room {
         <aside class="panel">
           <p class="status" id="status" aria-live="polite"></p>
           <div class="actions" id="actions"></div>
+          <div class="presence" id="presence" role="status" hidden>
+            <p id="presence-text"></p>
+            <div class="actions">
+              <button type="button" class="primary" id="claim" data-action="claim" data-i18n="act.claim"></button>
+              <button type="button" id="wait" data-action="wait" data-i18n="act.wait"></button>
+            </div>
+          </div>
+          <div class="rematch" id="rematch" hidden>
+            <p id="rematch-text"></p>
+            <button type="button" class="primary" id="rematch-button" data-action="rematch" data-i18n="act.rematch"></button>
+          </div>
           <p class="match" id="match"></p>
           <p class="hint" data-i18n="room.keys"></p>
           <label class="pref"><span data-i18n="prefs.home"></span>
@@ -92,6 +128,13 @@ export class Room {
       prefs.save({ home: home.value });
       this.draw();
     });
+    main.querySelector("#claim").addEventListener("click", () => this.message({ type: "claim" }));
+    main.querySelector("#wait").addEventListener("click", () => {
+      this.waiting = true;
+      this.drawPresence();
+    });
+    main.querySelector("#rematch-button").addEventListener("click", () => this.message({ type: "rematch" }));
+    this.ticker = setInterval(() => this.tick(), 200);
     this.keys = (e) => this.key(e);
     document.addEventListener("keydown", this.keys);
     this.offLanguage = onLanguage(() => this.draw());
@@ -103,6 +146,7 @@ export class Room {
     delete document.body.dataset.seq;
     delete document.body.dataset.status;
     document.removeEventListener("keydown", this.keys);
+    clearInterval(this.ticker);
     this.offLanguage();
     if (this.socket) this.socket.close();
     clearTimeout(this.retryTimer);
@@ -123,11 +167,16 @@ export class Room {
   }
 
   send(action) {
+    this.message({ type: "action", action });
+  }
+
+  /** Send a protocol message (an action, a claim, a rematch). */
+  message(body) {
     if (this.socket?.readyState !== WebSocket.OPEN) {
       notice(t("connection.lost"), "warn");
       return;
     }
-    this.socket.send(JSON.stringify({ type: "action", action }));
+    this.socket.send(JSON.stringify(body));
   }
 
   receive(message) {
@@ -151,6 +200,26 @@ export class Room {
         break;
       case "error":
         notice(t("refused", { reason: message.message }), "warn", 5000);
+        break;
+      case "absent":
+        this.absence.set(message.seat, performance.now() + 1000 * message["claim-in"]);
+        this.drawPresence();
+        break;
+      case "present":
+        this.absence.delete(message.seat);
+        this.waiting = false;
+        this.drawPresence();
+        break;
+      case "rematch-offered":
+        if (this.state) {
+          const offers = new Set(this.state.rematch?.offers || []);
+          offers.add(message.seat);
+          this.state.rematch = { offers: [...offers], game: null };
+          this.drawRematch();
+        }
+        break;
+      case "rematch":
+        if (this.navigate) this.navigate(`/game/${encodeURIComponent(message.game)}`);
         break;
       default:
         break;
@@ -184,6 +253,11 @@ export class Room {
       else if (e.type === "opening-rolled") {
         announce(t("say.opening", { a: this.name(0), b: this.name(1), da: e.dice[0], db: e.dice[1] }));
       } else if (e.type === "resignation-offered" && other) announce(t("say.resigns", { who, points: e.level }));
+      else if (e.type === "forfeited") {
+        const text = e.reason === "time" ? t("say.forfeit-time", { who }) : t("say.forfeit-absent", { who });
+        announce(text);
+        notice(text, "warn", 8000);
+      }
       else if (e.type === "game-over") {
         announce(e.winner === null ? t("say.draw") : tn("say.wins", e.points, { who: this.name(e.winner) }));
       }
@@ -192,6 +266,9 @@ export class Room {
 
   show(state) {
     this.state = state;
+    this.stateAt = performance.now();
+    this.absence = new Map((state.absent || []).map((a) => [a.seat, this.stateAt + 1000 * a["claim-in"]]));
+    if (!this.absence.size) this.waiting = false;
     this.draw();
     // what was drawn last, for tools that follow the page (and the browser tests)
     document.body.dataset.seq = state.seq;
@@ -250,6 +327,7 @@ export class Room {
         <strong class="who-name">${escapeHtml(this.name(seat))}</strong>
         <span class="pips" data-seat="${seat}">${escapeHtml(tn("room.pips", pips(sides[seat])))}</span>
         <span class="off">${escapeHtml(tn("room.off", sides[seat][0]))}</span>
+        <span class="clock" data-seat="${seat}" role="timer" hidden><span class="sr">${escapeHtml(t("clock.reserve"))}</span><span class="reserve"></span><span class="delay"></span></span>
         ${onTurn ? `<span class="turnmark">${escapeHtml(t("room.to-act"))}</span>` : ""}`;
     };
     const topIsOpponent = this.prefs.home.startsWith("bottom");
@@ -270,6 +348,68 @@ export class Room {
     const invite = document.getElementById("invite");
     invite.hidden = state.status !== "open";
     if (!invite.hidden) invite.textContent = t("room.waiting-opponent");
+    this.tick();
+    this.drawRematch();
+  }
+
+  /** Count the clocks and the grace period on (five times a second). */
+  tick() {
+    this.drawClocks();
+    this.drawPresence();
+  }
+
+  drawClocks() {
+    const clock = this.state?.clock;
+    const running = clock && this.state.status === "playing";
+    const now = clock ? clockNow(running ? clock : { ...clock, running: null }, (performance.now() - this.stateAt) / 1000) : null;
+    for (const box of document.querySelectorAll(".clock[data-seat]")) {
+      box.hidden = !clock;
+      if (!clock) continue;
+      const seat = Number(box.dataset.seat);
+      const delay = now.delay[seat];
+      box.classList.toggle("running", delay !== null);
+      box.classList.toggle("in-delay", delay !== null && delay > 0);
+      box.classList.toggle("low", now.reserve[seat] < 10);
+      box.querySelector(".reserve").textContent = clockText(now.reserve[seat]);
+      box.querySelector(".delay").textContent = delay ? t("clock.delay", { s: Math.ceil(delay) }) : "";
+    }
+  }
+
+  /** The grace period of an absent opponent: its countdown, then Claim or Wait. */
+  drawPresence() {
+    const box = document.getElementById("presence");
+    if (!box) return;
+    const playing = this.state?.status === "playing";
+    const other = this.seat === null ? [...this.absence.keys()][0] : 1 - this.seat;
+    const until = other === undefined ? undefined : this.absence.get(other);
+    box.hidden = !playing || until === undefined || (this.waiting && this.seat !== null);
+    if (box.hidden) return;
+    const left = Math.max(0, Math.ceil((until - performance.now()) / 1000));
+    const who = this.name(other);
+    const text = document.getElementById("presence-text");
+    const claim = document.getElementById("claim");
+    const wait = document.getElementById("wait");
+    claim.hidden = wait.hidden = this.seat === null;
+    claim.disabled = left > 0;
+    if (this.seat === null) text.textContent = t("absent.watch", { who });
+    else if (left > 0) text.textContent = t("absent.wait", { who, s: left });
+    else text.textContent = t("absent.claimable", { who });
+  }
+
+  /** After the match: the Rematch button and who has offered one. */
+  drawRematch() {
+    const box = document.getElementById("rematch");
+    if (!box || !this.state) return;
+    box.hidden = this.state.status !== "finished" || this.seat === null;
+    if (box.hidden) return;
+    const offers = this.state.rematch?.offers || [];
+    const text = document.getElementById("rematch-text");
+    const mine = offers.includes(this.seat);
+    const theirs = offers.includes(1 - this.seat);
+    document.getElementById("rematch-button").disabled = mine;
+    if (mine) text.textContent = t("rematch.offered", { who: this.name(1 - this.seat) });
+    else if (theirs) text.textContent = t("rematch.asked", { who: this.name(1 - this.seat) });
+    else text.textContent = "";
   }
 
   status(state, kinds, game) {
