@@ -34,11 +34,11 @@ def postgres_url() -> Iterator[str]:
     yield from _postgres_database()
 
 
-def _process(tmp_path: Path, name: str, database_url: str, *args: str) -> ServerProcess:
+def _process(tmp_path: Path, name: str, database_url: str, *args: str, **env: str) -> ServerProcess:
     data_dir = tmp_path / name
     data_dir.mkdir()
     return ServerProcess(
-        data_dir, database_url, *args, NARDY_REDIS_URL=REDIS_URL, NARDY_AUTH_RATE="1000/60"
+        data_dir, database_url, *args, NARDY_REDIS_URL=REDIS_URL, NARDY_AUTH_RATE="1000/60", **env
     )
 
 
@@ -271,3 +271,49 @@ def _children(server: ServerProcess) -> list[int]:
     assert server.process is not None
     path = Path(f"/proc/{server.process.pid}/task/{server.process.pid}/children")
     return [int(pid) for pid in path.read_text().split()]
+
+
+def _heard(seat: Seat, kind: str, timeout: float = 10) -> dict[str, Any]:
+    """Read until a message of this type arrives; that message."""
+    deadline = time.monotonic() + timeout
+    while True:
+        message = seat.next(max(0.1, deadline - time.monotonic()))
+        if message["type"] == kind:
+            return message
+
+
+def test_presence_and_the_rematch_cross_processes(tmp_path: Path, postgres_url: str) -> None:
+    # A player whose socket moved to another process is not absent (the processes tell each
+    # other who has a socket of whom); once gone from every process they are, the game is
+    # claimed, and a rematch offered on one process and accepted on the other starts.
+    first = _process(tmp_path, "first", postgres_url, NARDY_GRACE_SECONDS="0.5").start()
+    second = _process(tmp_path, "second", postgres_url, NARDY_GRACE_SECONDS="0.5").start()
+    try:
+        a, b = Client(first), Client(first)
+        a.sign_up(next(_names))
+        b.sign_up(next(_names))
+        game = _seek(a)
+        _join(b, game)
+        seats = [Seat(a, game), Seat(b, game)]
+        reply = seats[0].act({"type": "roll-opening"})
+        for s in seats:
+            s.until(reply["seq"])
+        moved = Seat(b.on(second), game)  # the second player's browser, now on the other
+        seats[1].close()
+        time.sleep(1.5)  # past the grace period: the first process has heard of the move
+        seats[0].send_raw({"type": "claim", "ref": 1})
+        assert _heard(seats[0], "refused")["code"] == "not-absent"
+        assert seats[0].state["absent"] == []
+        moved.close()  # gone from every process
+        assert _heard(seats[0], "absent")["seat"] == 1
+        time.sleep(0.7)
+        seats[0].send_raw({"type": "claim", "ref": 2})
+        assert _heard(seats[0], "events")["state"]["status"] == "finished"
+        back = Seat(b.on(second), game)
+        seats[0].send_raw({"type": "rematch"})
+        assert _heard(back, "rematch-offered")["seat"] == 0
+        back.send_raw({"type": "rematch"})
+        assert _heard(seats[0], "rematch")["game"] == _heard(back, "rematch")["game"] != game
+    finally:
+        first.kill()
+        second.kill()
