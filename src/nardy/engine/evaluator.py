@@ -37,6 +37,7 @@ import numpy.typing as npt
 from nardy.core import CHECKERS, OFF, Position, Variant
 from nardy.core.position import Side
 from nardy.core.scoring import LEVELS
+from nardy.engine import bearoff
 from nardy.engine.errors import EngineError, NoNetError
 from nardy.engine.features import F32, sides_array
 from nardy.engine.net import OUTPUTS, Net, equity, flip
@@ -107,10 +108,16 @@ class Candidate:
 class Evaluator:
     """A net and its encoding: cubeless values of one family of variants at any ply."""
 
-    def __init__(self, net: Net, encode: Encoder, variants: Iterable[str]) -> None:
+    def __init__(
+        self, net: Net, encode: Encoder, variants: Iterable[str], *, bearoff: bool = False
+    ) -> None:
         self.net = net
         self.encode = encode
         self.variants = frozenset(variants)
+        self.bearoff = bearoff
+        """Whether bear-offs are valued exactly by the one-sided database
+        (:func:`nardy.engine.bearoff.exact_bearoffs`: backgammon's geometry) instead of the
+        net."""
 
     def check(self, v: Variant) -> None:
         """Refuse a variant this net was not trained for."""
@@ -126,16 +133,21 @@ class Evaluator:
         if not pairs:
             return np.zeros((0, OUTPUTS), dtype=np.float32)
         mine = sides_array(m for m, _ in pairs)
+        theirs = sides_array(t for _, t in pairs)
         done = mine[:, OFF] == CHECKERS
-        if ply <= 0 or done.all():
-            out = consistent(self.net.forward(self.encode(mine, sides_array(t for _, t in pairs))))
+        exact = bearoff.exact_bearoffs(mine, theirs) if self.bearoff else np.zeros_like(done)
+        if ply <= 0 or (done | exact).all():
+            out = consistent(self.net.forward(self.encode(mine, theirs)))
         else:
             out = np.empty((len(pairs), OUTPUTS), dtype=np.float32)
-            live = np.flatnonzero(~done)
+            live = np.flatnonzero(~(done | exact))
             opp = [(pairs[i][1], pairs[i][0]) for i in live.tolist()]
             out[live] = flip(self.on_roll_pairs(v, opp, ply))
         for i in np.flatnonzero(done).tolist():
             out[i] = terminal_outputs(v, *pairs[i])
+        for i in np.flatnonzero(exact).tolist():
+            # The opponent rolls next; no gammon is possible (both have borne off).
+            out[i] = (1.0 - bearoff.on_roll_wins(pairs[i][1], pairs[i][0]), 0.0, 0.0, 0.0, 0.0)
         if not v.has_backgammons:  # long nardy has none: its net's outputs 2 and 4 are noise
             out[:, [2, 4]] = 0.0
         return out
@@ -274,7 +286,7 @@ def _installed(weights: str) -> bool:
 def for_net(net: Net, v: Variant | str) -> Evaluator:
     """An evaluator for ``v``'s family with the given net."""
     variants, encode, _ = family(v)
-    return Evaluator(net, encode, variants)
+    return Evaluator(net, encode, variants, bearoff=variants == BACKGAMMON_FAMILY)
 
 
 @functools.cache
@@ -288,4 +300,4 @@ def evaluator(v: Variant | str) -> Evaluator:
     variants, encode, weights = family(v)
     if not has_net(v):
         raise NoNetError(f"no trained net for {variants[0]} yet: {weights} is not installed")
-    return Evaluator(_shipped(weights), encode, variants)
+    return Evaluator(_shipped(weights), encode, variants, bearoff=variants == BACKGAMMON_FAMILY)
