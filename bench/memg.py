@@ -132,9 +132,12 @@ def _mean(xs: Sequence[float]) -> float:
     return statistics.fmean(xs) if xs else float("nan")
 
 
-def net_evaluator(spec: str, variant_key: str) -> Evaluator:
-    """``shipped`` (the variant's shipped net) or the path of a saved net."""
-    return evaluator(variant_key) if spec == "shipped" else for_net(Net.load(spec), variant_key)
+def net_evaluator(spec: str, variant_key: str, race: Path | None = None) -> Evaluator:
+    """``shipped`` (the variant's shipped nets) or the path of a saved net, with the race
+    net saved at ``race`` if given (else the net plays races too)."""
+    if spec == "shipped":
+        return evaluator(variant_key)
+    return for_net(Net.load(spec), variant_key, Net.load(race) if race else None)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -143,6 +146,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--variant", choices=("backgammon", "long"), action="append")
     parser.add_argument("--ply", type=int, default=0)
     parser.add_argument("--data", type=Path, help="a benchmark file (default: the variant's)")
+    parser.add_argument("--race", type=Path, help="the race net to go with each saved net")
     args = parser.parse_args(argv)
     header = (
         f"{'variant':<11} {'net':<28} {'class':<8} {'evals':>5} {'eval':>7} {'moves':>5} "
@@ -152,7 +156,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     for key in args.variant or ["backgammon", "long"]:
         records = load(args.data or benchmark_path(key))
         for spec in args.nets:
-            ev = net_evaluator(spec, key)
+            ev = net_evaluator(spec, key, args.race)
             started = time.process_time()
             scores = score(ev, records, args.ply)
             seconds = time.process_time() - started

@@ -109,15 +109,41 @@ class Evaluator:
     """A net and its encoding: cubeless values of one family of variants at any ply."""
 
     def __init__(
-        self, net: Net, encode: Encoder, variants: Iterable[str], *, bearoff: bool = False
+        self,
+        net: Net,
+        encode: Encoder,
+        variants: Iterable[str],
+        *,
+        bearoff: bool = False,
+        race_net: Net | None = None,
+        race_input: int | None = None,
     ) -> None:
+        if race_net is not None and race_input is None:
+            raise EngineError("a race net needs the index of the encoding's race flag")
         self.net = net
         self.encode = encode
         self.variants = frozenset(variants)
+        # Bear-offs valued exactly by the one-sided database (backgammon's geometry), not
+        # by a net: nardy.engine.bearoff.exact_bearoffs.
         self.bearoff = bearoff
-        """Whether bear-offs are valued exactly by the one-sided database
-        (:func:`nardy.engine.bearoff.exact_bearoffs`: backgammon's geometry) instead of the
-        net."""
+        # Races (the encoding's race flag set) valued by a net of their own, if there is one.
+        self.race_net = race_net
+        self.race_input = race_input
+
+    def forward(self, x: F32) -> F32:
+        """The nets' outputs for encoded positions: the race net's for races where there is
+        one, the main net's for the rest."""
+        if self.race_net is None or self.race_input is None:
+            return self.net.forward(x)
+        race = x[:, self.race_input] == 1.0
+        if not race.any():
+            return self.net.forward(x)
+        if race.all():
+            return self.race_net.forward(x)
+        out = np.empty((len(x), OUTPUTS), dtype=np.float32)
+        out[race] = self.race_net.forward(x[race])
+        out[~race] = self.net.forward(x[~race])
+        return out
 
     def check(self, v: Variant) -> None:
         """Refuse a variant this net was not trained for."""
@@ -137,7 +163,7 @@ class Evaluator:
         done = mine[:, OFF] == CHECKERS
         exact = bearoff.exact_bearoffs(mine, theirs) if self.bearoff else np.zeros_like(done)
         if ply <= 0 or (done | exact).all():
-            out = consistent(self.net.forward(self.encode(mine, theirs)))
+            out = consistent(self.forward(self.encode(mine, theirs)))
         else:
             out = np.empty((len(pairs), OUTPUTS), dtype=np.float32)
             live = np.flatnonzero(~(done | exact))
@@ -283,10 +309,34 @@ def _installed(weights: str) -> bool:
     return (resources.files("nardy.engine.weights") / weights).is_file()
 
 
-def for_net(net: Net, v: Variant | str) -> Evaluator:
-    """An evaluator for ``v``'s family with the given net."""
+def race_input(v: Variant | str) -> int:
+    """The index of the race flag in the encoding of ``v``'s family."""
+    variants, _, _ = family(v)
+    if variants == BACKGAMMON_FAMILY:
+        from nardy.engine.features import RACE_INPUT
+
+        return RACE_INPUT
+    from nardy.engine.features_long import RACE_INPUT as LONG_RACE_INPUT
+
+    return LONG_RACE_INPUT
+
+
+def race_weights(weights: str) -> str:
+    """The file name of the race net shipped beside the family's net ``weights``."""
+    return weights.replace(".npz", "-race.npz")
+
+
+def for_net(net: Net, v: Variant | str, race_net: Net | None = None) -> Evaluator:
+    """An evaluator for ``v``'s family with the given net (and its own net for races)."""
     variants, encode, _ = family(v)
-    return Evaluator(net, encode, variants, bearoff=variants == BACKGAMMON_FAMILY)
+    return Evaluator(
+        net,
+        encode,
+        variants,
+        bearoff=variants == BACKGAMMON_FAMILY,
+        race_net=race_net,
+        race_input=race_input(v),
+    )
 
 
 @functools.cache
@@ -297,7 +347,8 @@ def _shipped(weights: str) -> Net:
 
 def evaluator(v: Variant | str) -> Evaluator:
     """The shipped evaluator for a variant (or its key); the net is loaded once per process."""
-    variants, encode, weights = family(v)
+    variants, _, weights = family(v)
     if not has_net(v):
         raise NoNetError(f"no trained net for {variants[0]} yet: {weights} is not installed")
-    return Evaluator(_shipped(weights), encode, variants, bearoff=variants == BACKGAMMON_FAMILY)
+    race = race_weights(weights)
+    return for_net(_shipped(weights), v, _shipped(race) if _installed(race) else None)
