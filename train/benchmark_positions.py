@@ -199,7 +199,7 @@ def main() -> None:
     args = parser.parse_args()
     v = variant(args.variant)
     evals = args.evals or (80 if v.key == "backgammon" else 60)
-    moves = args.moves or (30 if v.key == "backgammon" else 25)
+    moves = args.moves or (20 if v.key == "backgammon" else 15)
     out: Path = args.out or benchmark_path(v.key)
     out.parent.mkdir(parents=True, exist_ok=True)
     samples = sample_positions(v, evals, moves, args.seed)

@@ -234,7 +234,8 @@ def held_out(mine: np.ndarray, theirs: np.ndarray) -> np.ndarray:
     side of the split in every run and every shard)."""
     keys = np.concatenate([mine, theirs], axis=1).astype(np.uint64)
     h = (keys * (np.arange(52, dtype=np.uint64) * 2654435761 + 1)).sum(axis=1)
-    return (h % 10) == 0
+    chosen: np.ndarray = (h % 10) == 0
+    return chosen
 
 
 def cross_entropy(net: Net, x: F32, targets: F32) -> float:
@@ -271,8 +272,8 @@ def fit(
             rows = order[lo : lo + batch]
             grads, _ = net.gradients(x[rows], targets[rows])
             step += 1
-            for p, g, mi, si in zip(net.parameters, grads, m, s, strict=True):
-                g = g / len(rows)
+            for p, total, mi, si in zip(net.parameters, grads, m, s, strict=True):
+                g = total / len(rows)  # the mean gradient of the batch
                 mi *= beta1
                 mi += (1 - beta1) * g
                 si *= beta2
@@ -294,7 +295,8 @@ def fit(
 
 
 def _copy(net: Net) -> Net:
-    return Net(*(p.copy() for p in net.parameters), dict(net.meta))
+    w1, b1, w2, b2 = (p.copy() for p in net.parameters)
+    return Net(w1, b1, w2, b2, dict(net.meta))
 
 
 def fit_command(args: argparse.Namespace) -> None:
