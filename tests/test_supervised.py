@@ -124,3 +124,18 @@ def test_the_evaluator_values_races_by_the_race_net() -> None:
     np.testing.assert_allclose(mixed[0], race.forward(rows[0])[0], atol=1e-6)
     np.testing.assert_allclose(mixed[1], main.forward(rows[1])[0], atol=1e-6)
     assert not np.allclose(mixed[0], main.forward(rows[0])[0])
+
+
+def test_a_bot_plays_with_a_race_net_of_its_own(tmp_path: Path) -> None:
+    """bench/strength.py's ``net:PATH,RACE``: the bot's evaluator takes both nets."""
+    from nardy.engine.neural import NeuralBot
+
+    main, race = Net.random(212, 8, seed=1), Net.random(212, 8, seed=2)
+    main.save(tmp_path / "main.npz")
+    race.save(tmp_path / "race.npz")
+    bot = NeuralBot.load(tmp_path / "main.npz", race=tmp_path / "race.npz")
+    ev = bot.evaluator(BACKGAMMON.start())
+    assert ev.race_net is not None and ev.bearoff
+    np.testing.assert_array_equal(ev.race_net.w1, race.w1)
+    np.testing.assert_array_equal(ev.net.w1, main.w1)
+    assert NeuralBot.load(tmp_path / "main.npz").evaluator(BACKGAMMON.start()).race_net is None

@@ -31,7 +31,9 @@ luck of every roll, as valued by the 0-ply net, is subtracted, nardy.engine.roll
 allow: they measure a net against a search ten plays deeper than itself with the same net at
 the horizon, not against perfect play; the standard errors say how far the dice still move
 them. The file is written as records finish; run again, it keeps the records already there
-(the sampling is deterministic) and adds the rest.
+(the sampling is deterministic) and adds the rest. ``--first`` and ``--last`` make a range of
+the records only (into another ``--out``), so that two processes can share the work; the
+parts, concatenated in order, are the file one process makes.
 """
 
 from __future__ import annotations
@@ -196,6 +198,8 @@ def main() -> None:
     parser.add_argument("--truncate", type=int, default=10, help="plays per game (0: to the end)")
     parser.add_argument("--seed", type=int, default=20261201)
     parser.add_argument("--out", type=Path, help="default: bench/data/benchmark-VARIANT.jsonl")
+    parser.add_argument("--first", type=int, default=0, help="the first record this run makes")
+    parser.add_argument("--last", type=int, help="the record after the last this run makes")
     args = parser.parse_args()
     v = variant(args.variant)
     evals = args.evals or (80 if v.key == "backgammon" else 60)
@@ -204,10 +208,11 @@ def main() -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     samples = sample_positions(v, evals, moves, args.seed)
     done = len(out.read_text().splitlines()) if out.exists() else 0
+    first, last = args.first + done, min(args.last or len(samples), len(samples))
     print(f"{len(samples)} positions, {done} already in {out}", flush=True)
     started = time.perf_counter()
     with out.open("a") as f:
-        for i in range(done, len(samples)):
+        for i in range(first, last):
             record = measure(samples[i], args.games, args.truncate, args.seed + i)
             f.write(json.dumps(record) + "\n")
             f.flush()
