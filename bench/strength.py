@@ -171,7 +171,15 @@ register("heuristic", lambda arg, seed: HeuristicBot(), about="nardy's hand-made
 register("pubeval", lambda arg, seed: PubEvalBot(), BACKGAMMON_RULES, "Tesauro's PubEval")
 register("gnubg0", lambda arg, seed: GnubgPlayer(0), BACKGAMMON_RULES, "gnubg-nn at 0-ply")
 register("gnubg", lambda arg, seed: GnubgPlayer(int(arg or 0)), BACKGAMMON_RULES, "gnubg:PLIES")
-register("net", lambda arg, seed: NeuralBot.load(arg), VARIANTS, "net[:PATH], nardy's nets")
+
+
+def _net_player(arg: str | None, seed: str) -> NeuralBot:
+    """``net`` (the shipped nets), ``net:PATH`` or ``net:PATH,RACE`` (a race net with it)."""
+    path, _, race = (arg or "").partition(",")
+    return NeuralBot.load(path or None, race=race or None)
+
+
+register("net", _net_player, VARIANTS, "net[:PATH[,RACE]], nardy's nets (RACE: its race net)")
 register(
     "level",
     lambda arg, seed: NeuralBot(arg or "advanced", seed=seed),

@@ -126,3 +126,43 @@ def test_means_equal_gnubgs_one_sided_database(db: BearoffDatabase) -> None:
         theirs = np.array(gnubg_nn.bearoff_probabilities(tuple(h)))  # [k]: k + 1 rolls
         worst = max(worst, abs(db.mean[i] - float(theirs @ np.arange(1, len(theirs) + 1))))
     assert worst < 3e-4
+
+
+def _side(points: dict[int, int]) -> bytes:
+    counts = [0] * 26
+    for point, n in points.items():
+        counts[point] = n
+    counts[0] = 15 - sum(counts)
+    return bytes(counts)
+
+
+def test_the_evaluator_values_an_endgame_bear_off_exactly() -> None:
+    """Two checkers each: the mover (on the 1- and 2-points) has the opponent to roll, who
+    bears its 2-point pair off with any roll but a non-double with a 1 (1-1 plays 2/1(2)
+    1/off(2)); the mover then wins with any roll.
+    The evaluator's value is the database's, not the net's, at every ply."""
+    from nardy.engine.evaluator import evaluator
+
+    mine, theirs = _side({1: 1, 2: 1}), _side({2: 2})
+    opponent_wins = 1 - 10 / 36  # fails with 1-2 to 1-6, either order
+    ev = evaluator("backgammon")
+    for ply in (0, 1, 2):
+        out = ev.after(nardy.variant("backgammon"), [(mine, theirs)], ply)[0]
+        assert out[0] == pytest.approx(1 - opponent_wins, abs=1e-6)
+        assert out[1:].tolist() == [0.0, 0.0, 0.0, 0.0]
+
+
+def test_only_bear_offs_without_gammons_are_exact() -> None:
+    """Eleven checkers left (a gammon was possible a roll ago: the database of the evaluator
+    stops at ten) or a checker outside the home board: the net values them."""
+    from nardy.engine.bearoff import exact_bearoffs
+
+    sides = [
+        (_side({1: 3, 6: 7}), _side({5: 10})),  # both ten: exact
+        (_side({1: 4, 6: 7}), _side({5: 10})),  # eleven
+        (_side({1: 3, 7: 1}), _side({5: 10})),  # the 7-point
+        (_side({1: 3}), _side({25: 1})),  # the bar
+    ]
+    mine = np.array([list(m) for m, _ in sides], dtype=np.uint8)
+    theirs = np.array([list(t) for _, t in sides], dtype=np.uint8)
+    assert exact_bearoffs(mine, theirs).tolist() == [True, False, False, False]

@@ -135,3 +135,35 @@ def build(checkers: int = CHECKERS) -> BearoffDatabase:
 def database() -> BearoffDatabase:
     """The full database (15 checkers), built on first use and kept for the process."""
     return build(CHECKERS)
+
+
+ENDGAME_CHECKERS = 10
+"""The evaluator's exact bear-offs: both sides with at most this many checkers left. Each
+side has then borne off at least five, so no gammon is possible and the win chance is the
+whole value; the database of up to ten checkers (8,008 home boards) builds in about a second,
+which every process that reaches a bear-off pays once (the full one takes ten)."""
+
+
+@functools.cache
+def endgame_database() -> BearoffDatabase:
+    """The database the evaluator values bear-offs with (:data:`ENDGAME_CHECKERS`)."""
+    return build(ENDGAME_CHECKERS)
+
+
+def exact_bearoffs(
+    mine: npt.NDArray[np.uint8], theirs: npt.NDArray[np.uint8]
+) -> npt.NDArray[np.bool_]:
+    """Which rows of two ``(N, 26)`` arrays of sides (each in its own numbering) are bear-offs
+    the endgame database values exactly: every checker of both sides home or off, at most
+    :data:`ENDGAME_CHECKERS` left on each side, none borne off entirely."""
+    ok = np.ones(len(mine), dtype=bool)
+    for side in (mine, theirs):
+        left = side[:, 1 : POINTS + 1].sum(axis=1, dtype=np.int64)
+        ok &= ~side[:, POINTS + 1 :].any(axis=1) & (left > 0) & (left <= ENDGAME_CHECKERS)
+    return ok
+
+
+def on_roll_wins(mine: Side, theirs: Side) -> float:
+    """The exact chance that the side on roll (``mine``) wins a bear-off that
+    :func:`exact_bearoffs` accepts."""
+    return endgame_database().win_probability(mine, theirs)

@@ -37,6 +37,7 @@ import numpy.typing as npt
 from nardy.core import CHECKERS, OFF, Position, Variant
 from nardy.core.position import Side
 from nardy.core.scoring import LEVELS
+from nardy.engine import bearoff
 from nardy.engine.errors import EngineError, NoNetError
 from nardy.engine.features import F32, sides_array
 from nardy.engine.net import OUTPUTS, Net, equity, flip
@@ -107,10 +108,42 @@ class Candidate:
 class Evaluator:
     """A net and its encoding: cubeless values of one family of variants at any ply."""
 
-    def __init__(self, net: Net, encode: Encoder, variants: Iterable[str]) -> None:
+    def __init__(
+        self,
+        net: Net,
+        encode: Encoder,
+        variants: Iterable[str],
+        *,
+        bearoff: bool = False,
+        race_net: Net | None = None,
+        race_input: int | None = None,
+    ) -> None:
+        if race_net is not None and race_input is None:
+            raise EngineError("a race net needs the index of the encoding's race flag")
         self.net = net
         self.encode = encode
         self.variants = frozenset(variants)
+        # Bear-offs valued exactly by the one-sided database (backgammon's geometry), not
+        # by a net: nardy.engine.bearoff.exact_bearoffs.
+        self.bearoff = bearoff
+        # Races (the encoding's race flag set) valued by a net of their own, if there is one.
+        self.race_net = race_net
+        self.race_input = race_input
+
+    def forward(self, x: F32) -> F32:
+        """The nets' outputs for encoded positions: the race net's for races where there is
+        one, the main net's for the rest."""
+        if self.race_net is None or self.race_input is None:
+            return self.net.forward(x)
+        race = x[:, self.race_input] == 1.0
+        if not race.any():
+            return self.net.forward(x)
+        if race.all():
+            return self.race_net.forward(x)
+        out = np.empty((len(x), OUTPUTS), dtype=np.float32)
+        out[race] = self.race_net.forward(x[race])
+        out[~race] = self.net.forward(x[~race])
+        return out
 
     def check(self, v: Variant) -> None:
         """Refuse a variant this net was not trained for."""
@@ -126,16 +159,21 @@ class Evaluator:
         if not pairs:
             return np.zeros((0, OUTPUTS), dtype=np.float32)
         mine = sides_array(m for m, _ in pairs)
+        theirs = sides_array(t for _, t in pairs)
         done = mine[:, OFF] == CHECKERS
-        if ply <= 0 or done.all():
-            out = consistent(self.net.forward(self.encode(mine, sides_array(t for _, t in pairs))))
+        exact = bearoff.exact_bearoffs(mine, theirs) if self.bearoff else np.zeros_like(done)
+        if ply <= 0 or (done | exact).all():
+            out = consistent(self.forward(self.encode(mine, theirs)))
         else:
             out = np.empty((len(pairs), OUTPUTS), dtype=np.float32)
-            live = np.flatnonzero(~done)
+            live = np.flatnonzero(~(done | exact))
             opp = [(pairs[i][1], pairs[i][0]) for i in live.tolist()]
             out[live] = flip(self.on_roll_pairs(v, opp, ply))
         for i in np.flatnonzero(done).tolist():
             out[i] = terminal_outputs(v, *pairs[i])
+        for i in np.flatnonzero(exact).tolist():
+            # The opponent rolls next; no gammon is possible (both have borne off).
+            out[i] = (1.0 - bearoff.on_roll_wins(pairs[i][1], pairs[i][0]), 0.0, 0.0, 0.0, 0.0)
         if not v.has_backgammons:  # long nardy has none: its net's outputs 2 and 4 are noise
             out[:, [2, 4]] = 0.0
         return out
@@ -271,10 +309,34 @@ def _installed(weights: str) -> bool:
     return (resources.files("nardy.engine.weights") / weights).is_file()
 
 
-def for_net(net: Net, v: Variant | str) -> Evaluator:
-    """An evaluator for ``v``'s family with the given net."""
+def race_input(v: Variant | str) -> int:
+    """The index of the race flag in the encoding of ``v``'s family."""
+    variants, _, _ = family(v)
+    if variants == BACKGAMMON_FAMILY:
+        from nardy.engine.features import RACE_INPUT
+
+        return RACE_INPUT
+    from nardy.engine.features_long import RACE_INPUT as LONG_RACE_INPUT
+
+    return LONG_RACE_INPUT
+
+
+def race_weights(weights: str) -> str:
+    """The file name of the race net shipped beside the family's net ``weights``."""
+    return weights.replace(".npz", "-race.npz")
+
+
+def for_net(net: Net, v: Variant | str, race_net: Net | None = None) -> Evaluator:
+    """An evaluator for ``v``'s family with the given net (and its own net for races)."""
     variants, encode, _ = family(v)
-    return Evaluator(net, encode, variants)
+    return Evaluator(
+        net,
+        encode,
+        variants,
+        bearoff=variants == BACKGAMMON_FAMILY,
+        race_net=race_net,
+        race_input=race_input(v),
+    )
 
 
 @functools.cache
@@ -285,7 +347,8 @@ def _shipped(weights: str) -> Net:
 
 def evaluator(v: Variant | str) -> Evaluator:
     """The shipped evaluator for a variant (or its key); the net is loaded once per process."""
-    variants, encode, weights = family(v)
+    variants, _, weights = family(v)
     if not has_net(v):
         raise NoNetError(f"no trained net for {variants[0]} yet: {weights} is not installed")
-    return Evaluator(_shipped(weights), encode, variants)
+    race = race_weights(weights)
+    return for_net(_shipped(weights), v, _shipped(race) if _installed(race) else None)

@@ -48,6 +48,8 @@ EXPERT = 16
 back checkers (2), shots (2), escapes (2)."""
 INPUTS = 2 * RAW_PER_SIDE + EXPERT
 """Length of one encoded position."""
+RACE_INPUT = 2 * RAW_PER_SIDE + 3
+"""The index of the race flag (1 in a race): which class's net values a row."""
 
 U8 = npt.NDArray[np.uint8]
 F32 = npt.NDArray[np.float32]

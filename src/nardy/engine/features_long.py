@@ -70,6 +70,8 @@ EXPERT = 26
 mars (6)."""
 INPUTS = 2 * RAW_PER_SIDE + EXPERT
 """Length of one encoded position."""
+RACE_INPUT = 2 * RAW_PER_SIDE + 3
+"""The index of the race flag (1 in a race): which class's net values a row."""
 HEAD = 24
 """The head: the point every checker starts on (RULES.md 3.1)."""
 

@@ -120,19 +120,29 @@ class Net:
         what the threads cost, ``bench/blas_threads.py``)."""
         return _sigmoid(self.hidden_layer(x) @ self.w2 + self.b2)
 
-    def train(self, x: F32, targets: F32, rate: float) -> float:
-        """One gradient step on a batch: each output's cross-entropy against ``targets``
-        (shape ``(N, 5)``, values in [0, 1]), summed over the rows, times ``rate``. Returns
-        the mean squared error before the step."""
+    def gradients(self, x: F32, targets: F32) -> tuple[tuple[F32, F32, F32, F32], float]:
+        """The gradients of each output's cross-entropy against ``targets`` (shape ``(N, 5)``,
+        values in [0, 1]), summed over the rows, for ``(w1, b1, w2, b2)``, and the mean
+        squared error of the outputs."""
         h = self.hidden_layer(x)
         y = _sigmoid(h @ self.w2 + self.b2)
         dz2 = (y - targets).astype(np.float32)
         dh = (dz2 @ self.w2.T) * h * (1.0 - h)
-        self.w2 -= rate * (h.T @ dz2)
-        self.b2 -= rate * dz2.sum(axis=0)
-        self.w1 -= rate * (x.T @ dh)
-        self.b1 -= rate * dh.sum(axis=0)
-        return float(np.mean(dz2 * dz2))
+        grads = (x.T @ dh, dh.sum(axis=0), h.T @ dz2, dz2.sum(axis=0))
+        return grads, float(np.mean(dz2 * dz2))
+
+    @property
+    def parameters(self) -> tuple[F32, F32, F32, F32]:
+        """``(w1, b1, w2, b2)``, the arrays themselves (an optimiser updates them in place)."""
+        return self.w1, self.b1, self.w2, self.b2
+
+    def train(self, x: F32, targets: F32, rate: float) -> float:
+        """One gradient step on a batch (:meth:`gradients` times ``rate``). Returns the mean
+        squared error before the step."""
+        grads, mse = self.gradients(x, targets)
+        for param, grad in zip(self.parameters, grads, strict=True):
+            param -= rate * grad
+        return mse
 
     # -- files -----------------------------------------------------------------------------
 

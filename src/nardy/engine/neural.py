@@ -137,8 +137,9 @@ def _load_net(path: str) -> Net:
 class NeuralBot:
     """A bot that plays by the net at a :class:`Level`.
 
-    ``net`` replaces the shipped net (for the variant family it is used with); ``seed`` makes
-    the noise of the weaker levels reproducible (levels without noise are deterministic).
+    ``net`` replaces the shipped net (for the variant family it is used with), ``race_net``
+    with it the net for races (none: ``net`` values races too); ``seed`` makes the noise of
+    the weaker levels reproducible (levels without noise are deterministic).
     """
 
     def __init__(
@@ -146,24 +147,34 @@ class NeuralBot:
         level_name: str = DEFAULT_LEVEL,
         *,
         net: Net | None = None,
+        race_net: Net | None = None,
         seed: int | str | None = None,
     ) -> None:
         self.level = level(level_name)
         self.name = level_name
         self.net = net
+        self.race_net = race_net  # with ``net``: races valued by a net of their own
         self._rng = random.Random(seed)
         self._heuristic = HeuristicBot()
 
     @classmethod
-    def load(cls, path: str | Path | None = None, level_name: str = DEFAULT_LEVEL) -> NeuralBot:
-        """A bot with the net saved at ``path`` (None: the shipped nets); each file is read
-        once per process."""
-        return cls(level_name, net=_load_net(str(path)) if path else None)
+    def load(
+        cls,
+        path: str | Path | None = None,
+        level_name: str = DEFAULT_LEVEL,
+        race: str | Path | None = None,
+    ) -> NeuralBot:
+        """A bot with the net saved at ``path`` (None: the shipped nets) and the race net
+        saved at ``race`` (None: the net plays races too); each file is read once per
+        process."""
+        net = _load_net(str(path)) if path else None
+        race_net = _load_net(str(race)) if path and race else None
+        return cls(level_name, net=net, race_net=race_net)
 
     def evaluator(self, position: Position) -> Evaluator:
         """The evaluator for the position's variant (the bot's own net, if it has one)."""
         v = position.variant
-        return evaluator(v) if self.net is None else for_net(self.net, v)
+        return evaluator(v) if self.net is None else for_net(self.net, v, self.race_net)
 
     def stand_in(self, v: Variant) -> HeuristicBot | None:
         """The heuristic bot, which decides for this bot in a variant without a trained net

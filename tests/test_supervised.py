@@ -1,0 +1,141 @@
+"""The supervised pipeline (train/supervised.py) and what it added to the engine: labelled
+shards from self-play without benchmark positions, the fit, the race net in the evaluator."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "train"))
+
+import supervised
+
+from nardy import BACKGAMMON, Position
+from nardy.engine.evaluator import evaluator, for_net
+from nardy.engine.features import encode, sides_array
+from nardy.engine.net import Net
+
+
+def _generate(out: Path, seed: int = 3) -> None:
+    args = argparse.Namespace(
+        variant="backgammon",
+        out=out,
+        minutes=0.001,  # one game
+        seed=seed,
+        label_ply=0,
+        rollout=0,
+        truncate=0,
+        shard=5,
+    )
+    supervised.generate(args)
+
+
+def _shard_ids(out: Path) -> list[str]:
+    data = supervised.load_shards(sorted(out.glob("shard-*.npz")))
+    return [
+        supervised.after_id(BACKGAMMON, (bytes(m), bytes(t)))
+        for m, t in zip(data["mine"], data["theirs"], strict=True)
+    ]
+
+
+def test_shards_hold_labelled_positions_the_net_values(tmp_path: Path) -> None:
+    _generate(tmp_path)
+    data = supervised.load_shards(sorted(tmp_path.glob("shard-*.npz")))
+    assert len(data["mine"]) >= 5 and len(data["mine"]) % 5 == 0
+    pairs = [(bytes(m), bytes(t)) for m, t in zip(data["mine"], data["theirs"], strict=True)]
+    assert all(supervised.trainable(BACKGAMMON, p) for p in pairs)
+    assert len(set(pairs)) == len(pairs)  # each position once
+    # 0-ply labels are the shipped evaluator's values of the positions, for the mover.
+    expected = evaluator("backgammon").after(BACKGAMMON, pairs, 0)
+    np.testing.assert_allclose(data["targets"], expected, atol=1e-6)
+
+
+def test_benchmark_positions_never_reach_the_shards(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _generate(tmp_path / "a")
+    ids = _shard_ids(tmp_path / "a")
+    monkeypatch.setattr(supervised, "benchmark_ids", lambda key: frozenset(ids[:3]))
+    _generate(tmp_path / "b")  # the same game again, three of its positions now benchmark's
+    again = _shard_ids(tmp_path / "b")
+    assert not set(ids[:3]) & set(again)
+    assert set(ids[3:]) & set(again)
+
+
+def test_the_held_out_tenth_is_chosen_by_position() -> None:
+    rng = np.random.default_rng(1)
+    mine = rng.integers(0, 4, size=(4000, 26), dtype=np.uint8)
+    theirs = rng.integers(0, 4, size=(4000, 26), dtype=np.uint8)
+    out = supervised.held_out(mine, theirs)
+    assert 0.07 < out.mean() < 0.13
+    assert (supervised.held_out(mine[::-1], theirs[::-1]) == out[::-1]).all()
+
+
+def test_gradients_are_the_cross_entropys() -> None:
+    net = Net.random(6, 4, seed=2, scale=0.5)
+    rng = np.random.default_rng(3)
+    x = rng.random((7, 6), dtype=np.float32)
+    targets = rng.random((7, 5), dtype=np.float32)
+
+    def loss() -> float:
+        y = net.forward(x).astype(np.float64)
+        return float(-np.sum(targets * np.log(y) + (1 - targets) * np.log(1 - y)))
+
+    grads, _ = net.gradients(x, targets)
+    for param, grad in zip(net.parameters, grads, strict=True):
+        flat = param.reshape(-1)
+        i = int(np.argmax(np.abs(grad)))
+        flat[i] += 1e-2
+        up = loss()
+        flat[i] -= 2e-2
+        down = loss()
+        flat[i] += 1e-2
+        assert (up - down) / 2e-2 == pytest.approx(float(grad.reshape(-1)[i]), rel=0.05)
+
+
+def test_fit_learns_another_nets_values_and_keeps_its_best_epoch() -> None:
+    rng = np.random.default_rng(4)
+    x = rng.random((600, 12), dtype=np.float32)
+    teacher = Net.random(12, 8, seed=5, scale=1.0)
+    targets = teacher.forward(x)
+    holdout = np.arange(600) % 10 == 0
+    student = Net.random(12, 8, seed=6)
+    best, curve = supervised.fit(
+        student, x, targets, holdout, epochs=5, batch=32, rate=0.01, seed=1
+    )
+    assert curve[-1]["test"] < curve[0]["test"]
+    assert supervised.cross_entropy(best, x[holdout], targets[holdout]) == pytest.approx(
+        min(c["test"] for c in curve), rel=1e-5
+    )
+
+
+def test_the_evaluator_values_races_by_the_race_net() -> None:
+    """A batch of a race and a contact position: each row from its class's net."""
+    main, race = Net.random(212, 8, seed=1), Net.random(212, 8, seed=2)
+    ev = for_net(main, "backgammon", race)
+    contact = BACKGAMMON.start()
+    racing = Position.from_points(BACKGAMMON, {6: 8, 8: 7}, {6: 8, 8: 7})
+    rows = [encode(sides_array([p.mine]), sides_array([p.theirs])) for p in (racing, contact)]
+    mixed = ev.forward(np.concatenate(rows))
+    np.testing.assert_allclose(mixed[0], race.forward(rows[0])[0], atol=1e-6)
+    np.testing.assert_allclose(mixed[1], main.forward(rows[1])[0], atol=1e-6)
+    assert not np.allclose(mixed[0], main.forward(rows[0])[0])
+
+
+def test_a_bot_plays_with_a_race_net_of_its_own(tmp_path: Path) -> None:
+    """bench/strength.py's ``net:PATH,RACE``: the bot's evaluator takes both nets."""
+    from nardy.engine.neural import NeuralBot
+
+    main, race = Net.random(212, 8, seed=1), Net.random(212, 8, seed=2)
+    main.save(tmp_path / "main.npz")
+    race.save(tmp_path / "race.npz")
+    bot = NeuralBot.load(tmp_path / "main.npz", race=tmp_path / "race.npz")
+    ev = bot.evaluator(BACKGAMMON.start())
+    assert ev.race_net is not None and ev.bearoff
+    np.testing.assert_array_equal(ev.race_net.w1, race.w1)
+    np.testing.assert_array_equal(ev.net.w1, main.w1)
+    assert NeuralBot.load(tmp_path / "main.npz").evaluator(BACKGAMMON.start()).race_net is None
