@@ -109,6 +109,9 @@ class Variant:
     """What a player may resign (single, gammon, backgammon); none where one surrenders."""
     opening_dice_played: ClassVar[bool] = True
     """False where the opening roll only decides who starts (long nardy's lot, RULES.md 3.1)."""
+    head: ClassVar[int | None] = None
+    """The point every checker starts on and leaves one a turn (long nardy's head, RULES.md
+    3.1-3.2), in the owner's numbering; None where no head rule applies."""
 
     # -- legal plays -----------------------------------------------------------------------
 

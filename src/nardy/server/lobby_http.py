@@ -18,6 +18,7 @@ from nardy.server.http import HTTPError, handles_errors, json_body, off_loop
 from nardy.server.lobby import Lobby, LobbyError, seats_view, visible_to
 from nardy.server.site import Site, site_of
 from nardy.server.store import GameRow, Store, User
+from nardy.server.variantfacts import every_variant
 
 
 def game_view(store: Store, game: GameRow) -> dict[str, Any]:
@@ -112,6 +113,11 @@ async def live(request: Request) -> Response:
     return JSONResponse([await off_loop(game_view, site.store, g) for g in found])
 
 
+async def variant_rules(request: Request) -> Response:
+    """Every variant's rule facts (nardy.server.variantfacts), for a lobby to offer them."""
+    return JSONResponse(every_variant())
+
+
 async def _visible_game(request: Request) -> GameRow:
     """The game of the path, if the requester may see it; else 404 as if it did not exist."""
     site = site_of(request)
@@ -180,6 +186,7 @@ def routes() -> list[Route]:
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/games/live", live, methods=["GET"]),
         Route("/api/seeks", seeks, methods=["GET"]),
+        Route("/api/variants", variant_rules, methods=["GET"]),
         Route("/api/games/{game}", game, methods=["GET"]),
         Route("/api/games/{game}/join", join_game, methods=["POST"]),
         Route("/api/games/{game}/record.json", record_json, methods=["GET"]),

@@ -12,12 +12,28 @@ const STORED = "nardy.preferences";
 let user = null;
 let room = null;
 
+// The board's preferences under their wire names (GET /api/me/preferences), as a new user has them.
+const BOARD_DEFAULTS = {
+  home: "bottom-right",
+  "auto-switch-side": true,
+  "auto-pass": true,
+  "auto-roll": false,
+  "auto-play-forced": false,
+  "auto-bear-off": false,
+  sound: true,
+  animation: true,
+};
+
 /** The preferences that change the page: the server's for a signed-in user, else this browser's. */
 export const prefs = {
-  home: "bottom-right",
+  ...BOARD_DEFAULTS,
+  /** The board's preferences alone (no language), as saved. */
+  board() {
+    return Object.fromEntries(Object.keys(BOARD_DEFAULTS).map((k) => [k, this[k]]));
+  },
   async save(changes) {
     Object.assign(this, changes);
-    localStorage.setItem(STORED, JSON.stringify({ home: this.home, language: language() }));
+    localStorage.setItem(STORED, JSON.stringify({ ...this.board(), language: language() }));
     if (user) {
       try {
         user.preferences = await api.savePreferences(changes);
@@ -64,9 +80,9 @@ async function signedIn(data, fresh) {
   user = data.user;
   if (fresh) {
     // a new account (or guest) starts with the language and board this browser already uses
-    await prefs.save({ language: language(), home: prefs.home });
+    await prefs.save({ language: language(), ...prefs.board() });
   } else {
-    prefs.home = user.preferences.home;
+    for (const key of Object.keys(BOARD_DEFAULTS)) if (key in user.preferences) prefs[key] = user.preferences[key];
     if (user.preferences.language !== language() && LANGUAGES.includes(user.preferences.language)) {
       await setLanguage(user.preferences.language);
     }
@@ -172,7 +188,9 @@ function languageMenu() {
 
 async function start() {
   const saved = stored();
-  if (saved.home) prefs.home = saved.home;
+  for (const key of Object.keys(BOARD_DEFAULTS)) {
+    if (typeof saved[key] === typeof BOARD_DEFAULTS[key]) prefs[key] = saved[key];
+  }
   await setLanguage(saved.language || browserLanguage());
   languageMenu();
   try {
