@@ -3,6 +3,7 @@ clicking or dragging checkers on the board, with the buttons or the keyboard."""
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -19,8 +20,19 @@ class Player:
         self.moves = moves
         self.keys = keys
         self.errors: list[str] = []
+        self.state: dict[str, Any] | None = None
+        """The last game state the page received (read off its WebSocket)."""
         page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on("websocket", self._socket)
         page.set_default_timeout(TIMEOUT_MS)
+
+    def _socket(self, socket: Any) -> None:
+        def frame(payload: str | bytes) -> None:
+            message = json.loads(payload)
+            if isinstance(message, dict) and "state" in message:
+                self.state = message["state"]
+
+        socket.on("framereceived", frame)
 
     def open(self, path: str = "/") -> None:
         self.page.goto(self.base_url + path)
@@ -47,12 +59,14 @@ class Player:
         opponent: str = "open",
         bot: str = "beginner",
         pace: str = "250",
+        cube: bool = True,
     ) -> str:
         """Create a game from the lobby; its id (from the room's address)."""
         page = self.page
         page.select_option("select[name=variant]", variant)
         page.select_option("select[name=length]", str(length))
         page.check(f"input[name=opponent][value={opponent}]")
+        page.set_checked("input[name=cube]", cube)
         if opponent == "bot":
             page.select_option("select[name=bot]", bot)
             page.select_option("select[name=pace]", pace)

@@ -13,6 +13,7 @@ from tests.server.serverutil import Client, ServerProcess
 def test_backgammon_sides_mirror_and_long_nardy_sides_are_half_a_turn_apart() -> None:
     bg = facts(variant("backgammon"))
     assert bg["opponent-points"][1] == 24 and bg["opponent-points"][24] == 1
+    assert bg["checkers"] == 15
     assert bg["head"] is None and bg["hits"] and bg["bar"] and bg["cube-by-default"]
     assert bg["resign-levels"] == ["single", "gammon", "backgammon"]
     long = facts(variant("long"))

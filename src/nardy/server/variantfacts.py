@@ -11,17 +11,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from nardy.core.position import BAR, OFF
+from nardy.core.position import BAR, CHECKERS, OFF
 from nardy.core.variant import Variant
 from nardy.core.variants import variant, variants
 
 
 def facts(v: Variant) -> dict[str, Any]:
-    """``{"key", "opponent-points", "head", "hits", "bar", "enters-from-outside",
+    """``{"key", "checkers", "opponent-points", "head", "hits", "bar", "enters-from-outside",
     "cube-by-default", "resign-levels"}``: ``opponent-points[p]`` is the viewer's number of
-    the opponent's point p (0 = off and 25 = the bar stay as they are)."""
+    the opponent's point p (0 = off and 25 = the bar stay as they are); ``checkers`` is how
+    many each side has (those not on the board yet, where they enter from outside, are the
+    ones missing from its counts)."""
     return {
         "key": v.key,
+        "checkers": CHECKERS,
         "opponent-points": [OFF, *(v.opponent_point(p) for p in range(1, 25)), BAR],
         "head": v.head,
         "hits": v.hits,

@@ -143,7 +143,11 @@ export class Board {
 
   /** The move from `from` of the die used first, else of the other; null if none. */
   preferred(from) {
-    const moves = this.movesFrom(from);
+    return this.preferredOf(this.movesFrom(from));
+  }
+
+  /** Of these legal moves, one of the die used first, else of the other; null if none. */
+  preferredOf(moves) {
     for (const d of this.order()) {
       const m = moves.find((move) => usesDie(move, d));
       if (m) return m;

@@ -11,6 +11,7 @@
 import { Board, motionAllowed, theirPoint } from "/js/board.js";
 import { t, tn, onLanguage, translate } from "/js/i18n.js";
 import { botName } from "/js/names.js";
+import { readPlay } from "/js/notation.js";
 import { sound } from "/js/sound.js";
 import { announce, notice } from "/js/ui.js";
 
@@ -41,6 +42,17 @@ export function isRace(rules, sides, viewer) {
     if (q === 25) return false;
   }
   return true;
+}
+
+/** The sides with the checkers that have not entered yet (where checkers start outside the
+ * board) counted where they enter from, 25, as they are drawn and moved and counted in pips. */
+export function withWaiting(sides, rules) {
+  if (!rules["enters-from-outside"]) return sides;
+  return sides.map((counts) => {
+    const shown = [...counts];
+    shown[25] += rules.checkers - counts.reduce((a, b) => a + b, 0);
+    return shown;
+  });
 }
 
 /** Each seat's 26 counts (own numbering) after the turn's single moves so far. */
@@ -203,18 +215,55 @@ export class Room {
     announce(text);
   }
 
-  /** A play typed in notation ("13/7 8/7", "bar/22", "6/off", "24/18(2)"): sent whole, as
-   * the turn's play; an empty line does what Enter does elsewhere. */
+  /** A play typed in notation ("13/7 8/7", "bar/22", "6/off", "24/18(2)"): played as
+   * single moves, each leg of it as the server's legal moves allow, to be confirmed (Enter)
+   * or taken back (Backspace) like moves made on the board. An empty line does what Enter
+   * does elsewhere. */
   typed(input) {
     const text = input.value.trim();
     if (!text) return this.primary();
-    if (!this.mine().includes("play")) {
+    if (!this.mine().includes("move")) {
       notice(t("room.not-now"), "warn", 3000);
       return;
     }
-    this.board.stop();
-    this.send({ type: "play", moves: text });
+    const read = readPlay(text, { bar: t("notation.bar"), off: t("notation.off") });
+    if (read.error) {
+      notice(t("room.typed-unread", { text: read.error }), "warn", 5000);
+      announce(t("room.typed-unread", { text: read.error }));
+      return;
+    }
     input.value = "";
+    this.board.stop();
+    this.legs = read.legs;
+    this.playLegs();
+  }
+
+  /** The next single move of a typed play, once the state after the last one has come: a
+   * leg's own move if it is a single move, else a die's move toward the leg's end (the die
+   * used first first). A leg the position does not allow ends the typed play, said why. */
+  playLegs() {
+    if (!this.legs?.length || this.legSent === this.state.seq) return;
+    const kinds = this.mine();
+    if (!kinds.includes("move")) {
+      this.legs = null;
+      return;
+    }
+    const legal = this.state.awaiting.moves;
+    const leg = this.legs[0];
+    let move = legal.find((m) => m.from === leg.from && m.to === leg.to);
+    // part of the way: never past the leg's end (bearing off only where the leg does)
+    if (!move) move = this.board.preferredOf(legal.filter((m) => m.from === leg.from && m.to !== 0 && m.to > leg.to));
+    if (!move) {
+      const said = t("room.typed-illegal", { move: `${leg.from === 25 ? t("notation.bar") : leg.from}/${leg.to === 0 ? t("notation.off") : leg.to}` });
+      notice(said, "warn", 5000);
+      announce(said);
+      this.legs = null;
+      return;
+    }
+    if (move.to === leg.to) this.legs.shift();
+    else leg.from = move.to;
+    this.legSent = this.state.seq;
+    this.send({ type: "move", from: move.from, to: move.to });
   }
 
   /** Enter: confirm the turn, or roll. */
@@ -266,6 +315,8 @@ export class Room {
         this.show(message.state);
         break;
       case "refused":
+        this.legs = null;
+        this.board.stop();
         notice(t("refused", { reason: message.message }), "warn", 5000);
         break;
       case "error":
@@ -359,7 +410,7 @@ export class Room {
     let cube = state.settings.cube === false ? null : { value: 1, owner: null };
     let diceSeat = 0;
     if (game) {
-      sides = sidesOf(game, rules);
+      sides = withWaiting(sidesOf(game, rules), rules);
       // no cube on the board of a game played without one (long nardy's, or cube off)
       cube = state.settings.cube === false ? null : { value: game.cube[0], owner: game.cube[1] };
       if (game.current.dice) {
@@ -376,7 +427,7 @@ export class Room {
     const games = state.match?.games || [];
     const home = homeFor(this.prefs.home, this.prefs["auto-switch-side"], Math.max(games.length - 1, 0));
     this.home = home;
-    const planned = this.replaying ? null : this.plan(kinds, awaiting, sides, rules);
+    const planned = this.replaying || this.legs?.length ? null : this.plan(kinds, awaiting, sides, rules);
     const legal = kinds.includes("move") && !planned && !this.replaying ? awaiting.moves : [];
     const records = game?.records || [];
     const lastPlay = [...records].reverse().find((r) => r.play && r.play.length);
@@ -393,6 +444,7 @@ export class Room {
     document.getElementById("replay").disabled = !lastPlay || !!this.replaying;
     if (!kinds.includes("move")) this.board.stop();
     if (planned) this.schedule(planned, state.seq);
+    if (!this.replaying) this.playLegs();
 
     const top = document.getElementById("side-top");
     const bottom = document.getElementById("side-bottom");
@@ -448,7 +500,11 @@ export class Room {
     this.autoSeq = seq;
     clearTimeout(this.autoTimer);
     this.autoTimer = setTimeout(() => {
-      if (this.state?.seq !== seq || this.replaying) return;
+      if (this.state?.seq !== seq) return;
+      if (this.replaying) {
+        this.autoSeq = null; // planned again when the replay is over
+        return;
+      }
       if (action.type === "play" && action.moves === "") {
         announce(t("say.you-pass"));
         this.send(action);
@@ -473,7 +529,7 @@ export class Room {
     this.replaying = { step: 0 };
     document.getElementById("replay").disabled = true;
     const frame = (glide) => this.board.draw({
-      rules, seq: this.state.seq, roll: null, sides: sides.map((c) => [...c]), viewer: this.viewer, home: this.home,
+      rules, seq: this.state.seq, roll: null, sides: withWaiting(sides, rules), viewer: this.viewer, home: this.home,
       dice, used: dice.map((_, i) => i < this.replaying.step), diceSeat: record.player, cube, legal: [],
       last: null, glide, animation: true,
     });
@@ -578,6 +634,7 @@ export class Room {
     } else if (e.key === "Backspace" && kinds.includes("undo")) {
       e.preventDefault();
       this.board.stop();
+      this.legs = null;
       this.send({ type: "undo" });
     } else if (e.key === "Escape") {
       this.board.selected = null;
