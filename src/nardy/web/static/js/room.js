@@ -140,9 +140,10 @@ export class Room {
     this.board = new Board(main.querySelector("#boardbox"), (from, to) => this.send({ type: "move", from, to }), {
       onRefuse: (point) => this.refuse(point),
       onNote: (key, params) => {
-        const text = key === "board.dice-swapped" ? t("board.dice-swapped", params) : t("board.ambiguous");
-        notice(text, "ok", 2500);
-        announce(text);
+        // the dice drawn in their new order say it; a screen reader is told
+        if (key === "board.dice-swapped") return announce(t("board.dice-swapped", params));
+        notice(t("board.ambiguous"), "ok", 4000);
+        announce(t("board.ambiguous"));
       },
     });
     this.glide = [];
@@ -528,6 +529,7 @@ export class Room {
     const dice = record.dice[0] === record.dice[1] ? Array(4).fill(record.dice[0]) : [...record.dice];
     this.replaying = { step: 0 };
     document.getElementById("replay").disabled = true;
+    document.getElementById("status").textContent = t("room.replaying", { who: this.name(record.player) });
     const frame = (glide) => this.board.draw({
       rules, seq: this.state.seq, roll: null, sides: withWaiting(sides, rules), viewer: this.viewer, home: this.home,
       dice, used: dice.map((_, i) => i < this.replaying.step), diceSeat: record.player, cube, legal: [],
