@@ -182,10 +182,14 @@ export class Board {
     const wood = el("linearGradient", { id: "wood", x1: 0, y1: 0, x2: 1, y2: 1 }, defs);
     el("stop", { offset: "0%", "stop-color": "#4a3423" }, wood);
     el("stop", { offset: "100%", "stop-color": "#2c1e13" }, wood);
+    // the cloth: lighter in the middle, as under a lamp
+    const felt = el("radialGradient", { id: "felt", cx: "50%", cy: "50%", r: "75%" }, defs);
+    el("stop", { offset: "0%", "stop-color": "#2b604e" }, felt);
+    el("stop", { offset: "100%", "stop-color": "#1d4536" }, felt);
     const shade = el("filter", { id: "shade", x: "-30%", y: "-30%", width: "160%", height: "160%" }, defs);
     el("feDropShadow", { dx: 0, dy: 2, stdDeviation: 1.6, "flood-opacity": 0.45 }, shade);
     el("rect", { x: 0, y: 0, width: WIDTH, height: HEIGHT, rx: 14, class: "frame", fill: "url(#wood)" }, svg);
-    el("rect", { x: geo.fieldX, y: M, width: FIELD, height: HEIGHT - 2 * M, class: "felt" }, svg);
+    el("rect", { x: geo.fieldX, y: M, width: FIELD, height: HEIGHT - 2 * M, class: "felt", fill: "url(#felt)" }, svg);
     el("rect", { x: geo.fieldX + 6 * PW, y: M, width: BAR, height: HEIGHT - 2 * M, class: "barstrip" }, svg);
     el("rect", { x: geo.trayX, y: M, width: TRAY, height: HEIGHT - 2 * M, rx: 6, class: "tray" }, svg);
     el("line", { x1: geo.trayX + 6, x2: geo.trayX + TRAY - 6, y1: HEIGHT / 2, y2: HEIGHT / 2, class: "traysplit" }, svg);
@@ -572,8 +576,10 @@ export class Board {
     this.onMove(from, to);
   }
 
-  /** Forget a double-click's chain (the turn moved on without it). */
+  /** Forget a double-click's chain and any move awaiting its answer (the turn moved on
+   * without it, or the server refused it). */
   stop() {
     this.chain = null;
+    this.sentAt = null;
   }
 }
