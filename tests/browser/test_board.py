@@ -66,10 +66,12 @@ def _my_turn_to_move(me: Player) -> None:
 def test_a_whole_game_from_the_keyboard_alone(
     pages: Any, server: ServerProcess, shots: Path
 ) -> None:
-    me = Player(pages("en-US"), server.url)
+    # with the system's reduced motion asked for, nothing on the board slides
+    me = Player(pages("en-US", reduced_motion="reduce"), server.url)
     me.guest()
     me.create(length=1, opponent="bot", bot="beginner", pace="250")
     page = me.page
+    moving = "document.getAnimations().filter((a) => a.effect.target.closest('svg')).length"
     # the keyboard reaches the box where plays are typed
     for _ in range(40):
         if page.evaluate("document.activeElement && document.activeElement.id") == "notation":
@@ -110,6 +112,7 @@ def test_a_whole_game_from_the_keyboard_alone(
             page.keyboard.type(play)
             page.keyboard.press("Enter")
             me.wait_until(f"Number(document.body.dataset.seq) >= {before + len(play.split())}")
+            assert page.evaluate(moving) == 0
         else:
             page.wait_for_timeout(30)
     assert took_back
@@ -252,13 +255,17 @@ def test_options_roll_by_themselves_are_saved_and_the_last_play_is_shown_again(
     me.sign_up("opts")
     me.create(length=1, opponent="bot", pace="250", cube=False)
     page = me.page
+    assert page.inner_text("#mute") == "Sound: on"
+    page.click("#mute")
+    assert page.inner_text("#mute") == "Sound: off"
+    assert page.get_attribute("#mute", "aria-pressed") == "true"
     page.click("#options summary")
     page.check("input[data-pref=auto-roll]")
     page.check("input[data-pref=auto-play-forced]")
     deadline = time.monotonic() + 10
     while True:  # each change is saved by a request of its own
         saved = page.request.get(f"{server.url}/api/me/preferences").json()
-        if saved["auto-play-forced"] is True and saved["auto-roll"] is True:
+        if saved["auto-play-forced"] and saved["auto-roll"] and saved["sound"] is False:
             break
         assert time.monotonic() < deadline, f"the options were not saved: {saved}"
         page.wait_for_timeout(50)
