@@ -66,7 +66,8 @@ class Player:
         page.select_option("select[name=variant]", variant)
         page.select_option("select[name=length]", str(length))
         page.check(f"input[name=opponent][value={opponent}]")
-        page.set_checked("input[name=cube]", cube)
+        if not cube:
+            page.uncheck("input[name=cube]")
         if opponent == "bot":
             page.select_option("select[name=bot]", bot)
             page.select_option("select[name=pace]", pace)

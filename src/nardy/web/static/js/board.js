@@ -93,7 +93,7 @@ export class Board {
     this.view = null;
     this.selected = null;
     this.swapped = false; // the smaller die first (a click on the dice)
-    this.lastClick = null;
+    this.lastClick = null; // the checker clicked last, and where its one move took it
     this.chain = null; // a double-click's checker, still moving: {at}
     this.sentAt = null; // the state seq when a move was sent, until the next state
     this.svg = el("svg", {
@@ -112,8 +112,9 @@ export class Board {
   }
 
   /**
-   * view: {rules, seq, roll (what names this roll of the dice), sides: [counts of seat 0, of seat 1] (26 each, own numbering), viewer,
-   * home, dice, used, diceSeat, cube: {value, owner}, legal: [{from, to, hit}],
+   * view: {rules, seq, roll (what names this roll of the dice), sides: [counts of seat 0,
+   * of seat 1] (26 each, own numbering), viewer, home, dice, used, diceSeat,
+   * cube: {value, owner}, legal: [{from, to, hit}],
    * last: {seat, moves: [[from, to, hit]]} or null (the last play, the mover's numbering),
    * glide: [{seat, from, to}] (moves to slide, the mover's numbering), animation}
    */
