@@ -47,6 +47,7 @@ EXAMPLES: list[A.Action] = [
     A.Decline(0),
     A.Surrender(1),
     A.ChooseDouble(0, 4),
+    A.Forfeit(1, "absent"),
     A.Vote("Ann", False),
     A.Propose("Bob", "8/2 6/2"),
     A.Leave(1),

@@ -73,7 +73,12 @@ class Seat:
 
 
 def public(state: dict[str, Any]) -> dict[str, Any]:
-    """A state without the time it was taken at (a money session's minutes played)."""
+    """A state without the time it was taken at (a money session's minutes played, how long
+    the running clock has run) and without who is connected (absent players)."""
+    state = {k: v for k, v in state.items() if k != "absent"}
+    clock = state.get("clock")
+    if clock is not None:
+        state["clock"] = {k: v for k, v in clock.items() if k != "elapsed"}
     match = state.get("match")
     if match is None:
         return state

@@ -33,3 +33,26 @@ def test_defaults_environment_and_options() -> None:
 def test_bad_settings_are_refused(env: dict[str, str]) -> None:
     with pytest.raises(ConfigError):
         ServerConfig.from_env(env)
+
+
+def test_several_workers_need_redis_and_postgresql() -> None:
+    pg = "postgresql+psycopg://u@h/db"
+    with pytest.raises(ConfigError, match="--redis-url"):
+        ServerConfig(workers=2, database_url=pg)
+    with pytest.raises(ConfigError, match="PostgreSQL"):
+        ServerConfig(workers=2, redis_url="redis://h:6379/0")  # SQLite
+    with pytest.raises(ConfigError, match="PostgreSQL"):
+        ServerConfig(workers=2, redis_url="redis://h:6379/0", database_url="sqlite:////x.db")
+    config = ServerConfig.from_env(
+        {"NARDY_WORKERS": "3", "NARDY_REDIS_URL": "redis://h:6379/0", "NARDY_DATABASE_URL": pg}
+    )
+    assert config.workers == 3
+
+
+def test_the_dice_page_refresh_interval() -> None:
+    assert ServerConfig.from_env({}).dice_stats_seconds == 10
+    assert ServerConfig.from_env({"NARDY_DICE_STATS_SECONDS": "60"}).dice_stats_seconds == 60
+    with pytest.raises(ConfigError, match="0 or more"):
+        ServerConfig.from_env({"NARDY_DICE_STATS_SECONDS": "-1"})
+    with pytest.raises(ConfigError, match="whole number"):
+        ServerConfig.from_env({"NARDY_DICE_STATS_SECONDS": "soon"})

@@ -16,6 +16,7 @@ _ENV = {
     "database_url": "NARDY_DATABASE_URL",
     "redis_url": "NARDY_REDIS_URL",
     "workers": "NARDY_WORKERS",
+    "grace_seconds": "NARDY_GRACE_SECONDS",
 }
 
 
@@ -43,11 +44,21 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--redis-url",
-        help="redis://host:port, for several processes once they share rooms; not used yet "
-        "(NARDY_REDIS_URL)",
+        help="redis://host:port: the bus between several server processes, on this machine "
+        "or others, that serve one site (NARDY_REDIS_URL; without it one process, with an "
+        "in-process bus)",
     )
     parser.add_argument(
-        "--workers", type=int, help="server processes (NARDY_WORKERS; only 1 for now)"
+        "--workers",
+        type=int,
+        help="server processes on this address (NARDY_WORKERS; 1); more than 1 needs "
+        "--redis-url and a PostgreSQL --database-url",
+    )
+    parser.add_argument(
+        "--grace-seconds",
+        type=float,
+        help="how long a disconnected player has to come back before the opponent may "
+        "claim the game (NARDY_GRACE_SECONDS; 60)",
     )
     parser.set_defaults(handler=run)
 

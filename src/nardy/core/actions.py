@@ -146,6 +146,22 @@ class ChooseDouble(Action):
 
 
 @dataclass(frozen=True, slots=True)
+class Forfeit(Action):
+    """``player`` loses by forfeit, taken by a referee (a server), never offered to a player:
+    their clock ran out (``reason`` ``"time"``) or they left and the opponent claimed the
+    game after the grace period (``"absent"``). In a match it loses the match; in money play
+    (or an unlimited series) the game at the cube's value, and an absent player also leaves
+    the session."""
+
+    kind = "forfeit"
+    reason: str = "time"
+
+
+FORFEIT_REASONS = ("time", "absent")
+"""Why a player forfeits: the clock ran out, or they were gone and the game was claimed."""
+
+
+@dataclass(frozen=True, slots=True)
 class Vote(Action):
     """Chouette: a team member's vote for (``agree``) or against doubling the box (1.7)."""
 
@@ -194,6 +210,7 @@ ACTIONS: dict[str, type[Action]] = {
         Decline,
         Surrender,
         ChooseDouble,
+        Forfeit,
         Vote,
         Propose,
         Leave,

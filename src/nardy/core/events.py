@@ -196,9 +196,19 @@ class Surrendered(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class Forfeited(Event):
+    """``player`` lost by forfeit: their clock ran out (``reason`` ``"time"``) or they were
+    absent and the opponent claimed the game (``"absent"``); a :class:`GameOver` follows."""
+
+    kind = "forfeited"
+    player: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
 class GameOver(Event):
     """The game ended: ``winner`` (None for a draw), the result ``kind`` (single, gammon,
-    backgammon, oin, mars, pass, resign, draw), the ``cube``, the ``points`` won and, for a
+    backgammon, oin, mars, pass, resign, forfeit, draw), the ``cube``, the ``points`` won and, for a
     resignation, the ``level`` it was scored as."""
 
     kind = "game-over"
@@ -290,6 +300,7 @@ EVENTS: dict[str, type[Event]] = {
         ResignationAccepted,
         ResignationDeclined,
         Surrendered,
+        Forfeited,
         GameOver,
         GameStarted,
         PlayerLeft,

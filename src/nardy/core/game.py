@@ -57,8 +57,9 @@ RESIGN_LEVELS = {1: ResultKind.SINGLE, 2: ResultKind.GAMMON, 3: ResultKind.BACKG
 
 class EndKind(enum.StrEnum):
     """How a game ended (a record's ``end.kind``): won on the board by one of the
-    :class:`ResultKind` kinds, by a pass of the cube, by a resignation (or surrender), or a
-    draw (long nardy's last roll)."""
+    :class:`ResultKind` kinds, by a pass of the cube, by a resignation (or surrender), by a
+    forfeit (a clock run out, an absent player's game claimed), or a draw (long nardy's last
+    roll)."""
 
     SINGLE = "single"
     GAMMON = "gammon"
@@ -67,6 +68,7 @@ class EndKind(enum.StrEnum):
     MARS = "mars"
     PASS = "pass"
     RESIGN = "resign"
+    FORFEIT = "forfeit"
     DRAW = "draw"
 
 
@@ -300,6 +302,8 @@ class Game:
                 self.surrender(self._seat(p))
             case act.ChooseDouble(player=p, die=die):
                 self.choose_double(self._seat(p), die)
+            case act.Forfeit(player=p, reason=reason):
+                self.forfeit(self._seat(p), reason)
             case _:
                 raise GameError(
                     f"a two-player game has no {action.kind!r} action",
@@ -355,9 +359,8 @@ class Game:
         return act.Resign.kind if self.variant.resignation_levels else act.Surrender.kind
 
     def _seat(self, player: act.Player) -> int:
-        if type(player) is not int or player not in (0, 1):
-            raise GameError(f"players are 0 and 1, not {player!r}", code=ErrorCode.INVALID_INPUT)
-        return player
+        """The seat an action names, checked (0 or 1)."""
+        return self._check_player(player)
 
     # -- the opening --------------------------------------------------------------------
 
@@ -605,6 +608,29 @@ class Game:
             GameResult(1 - player, EndKind.RESIGN, self.cube.value, self._points(kind), kind)
         )
 
+    def forfeit(self, player: int, reason: str = "time") -> None:
+        """``player`` loses by forfeit, in any phase but the end (a referee's decision: the
+        clock ran out, or the game of an absent player was claimed). In a match the opponent
+        gets the points that win the match; in money play (or an unlimited series) the game
+        is lost at the cube's value, as a single. The turn under way is kept in the records
+        as far as it went (its cube actions and dice), its unconfirmed moves are not."""
+        if type(reason) is not str or reason not in act.FORFEIT_REASONS:
+            raise GameError(
+                f"a forfeit is for {' or '.join(act.FORFEIT_REASONS)}, not {reason!r}",
+                code=ErrorCode.INVALID_INPUT,
+            )
+        if self.phase is Phase.OVER:
+            raise GameError("the game is over")
+        winner = 1 - player
+        length = self.settings.match_length
+        gained = max(1, length - self.score[winner]) if length else self.cube.value
+        current = self._current
+        started = self.phase is not Phase.OPENING
+        if started and (current.cube or current.dice is not None or current.resignations):
+            self._end_turn_without_roll()
+        self.log.append(ev.Forfeited(player, reason))
+        self._finish(GameResult(winner, EndKind.FORFEIT, self.cube.value, gained))
+
     # -- snapshots ------------------------------------------------------------------------
 
     def snapshot(self) -> dict[str, Any]:
@@ -654,7 +680,7 @@ class Game:
     def _restore(cls, data: dict[str, Any], dice: Dice | None) -> Game:
         if data.get("snapshot") != SNAPSHOT_VERSION:
             raise InvalidInputError(f"not a game snapshot of version {SNAPSHOT_VERSION}")
-        settings = Settings.from_dict({**data["settings"], "variant": data["variant"]})
+        settings = Settings.from_dict(data["settings"], data["variant"])
         game = cls(settings, dice, crawford=bool(data["crawford"]), score=_pair(data["score"]))
         variant = game.variant
         value, owner, turned, automatic = data["cube"]
@@ -839,7 +865,8 @@ class Game:
         if player != self.turn:
             raise GameError(refusal, code=ErrorCode.NOT_YOUR_TURN)
 
-    def _check_player(self, player: int, expected: int | None = None) -> None:
+    def _check_player(self, player: object, expected: int | None = None) -> int:
+        """``player`` checked: a seat (0 or 1), and the one expected to act if one is."""
         if type(player) is not int or player not in (0, 1):
             raise GameError(f"players are 0 and 1, not {player!r}", code=ErrorCode.INVALID_INPUT)
         if expected is not None and player != expected:
@@ -847,6 +874,7 @@ class Game:
                 f"it is player {expected}'s decision, not player {player}'s",
                 code=ErrorCode.NOT_YOUR_TURN,
             )
+        return player
 
     def _check_turn(self, player: int, phase: Phase, expected: int | None = None) -> None:
         self._expect(phase)

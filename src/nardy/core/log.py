@@ -66,6 +66,8 @@ def action_for(event: ev.Event, moves_made: bool) -> act.Action | None:
             return act.Decline(p)
         case ev.Surrendered(player=p):
             return act.Surrender(p)
+        case ev.Forfeited(player=p, reason=reason):
+            return act.Forfeit(p, reason)
     return None
 
 

@@ -134,7 +134,9 @@ class Match:
         """Take ``action`` in the game under way (starting the first game if none has
         started) and return the events, with :class:`~nardy.core.events.GameStarted` where
         a game began; when a game ends and the match goes on, the next game starts at once.
-        ``Leave`` ends a money session or series. A refused action changes nothing."""
+        ``Leave`` ends a money session or series; a ``Forfeit`` loses the match (in money
+        play the game, and for absence the session too). A refused action changes
+        nothing."""
         if isinstance(action, act.Leave):
             player = action.player
             if type(player) is not int:
@@ -157,6 +159,11 @@ class Match:
             if fresh:
                 self.games.pop()  # refused: as if nothing had started
             raise
+        if isinstance(action, act.Forfeit) and action.reason == "absent" and not self.length:
+            # Claimed for absence: the absent player is gone from the session too.
+            assert type(action.player) is int
+            self._left = action.player
+            events.append(ev.PlayerLeft(action.player))
         if game.over and not self.over:
             events.append(self._game_started(self.new_game()))
         return tuple(events)
@@ -204,7 +211,7 @@ class Match:
         with reading("a match snapshot"):
             if snapshot.get("snapshot") != SNAPSHOT_VERSION:
                 raise InvalidInputError(f"not a match snapshot of version {SNAPSHOT_VERSION}")
-            settings = Settings.from_dict({**snapshot["settings"], "variant": snapshot["variant"]})
+            settings = Settings.from_dict(snapshot["settings"], snapshot["variant"])
             a, b = snapshot["players"]
             score = snapshot["start-score"]
             match = cls(

@@ -18,16 +18,30 @@ WIRE_NAMES = {"start": "from", "end": "to"}
 T = TypeVar("T")
 
 
+_WIRE_FIELDS: dict[type, tuple[tuple[str, str], ...]] = {}
+
+
+def _wire_fields(cls: type) -> tuple[tuple[str, str], ...]:
+    # Each field's Python and JSON name, found once a class: dataclasses.fields() costs more
+    # than the rest of to_json, which a room's snapshot calls for every event of the game.
+    names = _WIRE_FIELDS.get(cls)
+    if names is None:
+        names = _WIRE_FIELDS[cls] = tuple(
+            (f.name, WIRE_NAMES.get(f.name, f.name)) for f in fields(cls)
+        )
+    return names
+
+
 def to_json(value: Any, kind: str) -> dict[str, Any]:
     """``{"type": kind, field: value...}`` for a dataclass value; tuples become lists."""
     obj: dict[str, Any] = {"type": kind}
-    for f in fields(value):
-        item = getattr(value, f.name)
+    for name, wire_name in _wire_fields(type(value)):
+        item = getattr(value, name)
         if isinstance(item, tuple):
             item = list(item)
         elif isinstance(item, str):
             item = str(item)  # a StrEnum's plain value
-        obj[WIRE_NAMES.get(f.name, f.name)] = item
+        obj[wire_name] = item
     return obj
 
 

@@ -143,7 +143,7 @@ def _names(players: Any) -> tuple[str, str]:
 
 def _record_settings(record: Mapping[str, Any]) -> Settings:
     try:
-        settings = Settings.from_dict({**record["settings"], "variant": record["variant"]})
+        settings = Settings.from_dict(record["settings"], record["variant"])
         return settings.resolve()
     except KeyError as exc:
         raise NotationError(f"game record without {exc}") from None
@@ -322,7 +322,7 @@ def _export_game(record: dict[str, Any], names: tuple[str, str]) -> str:
     elif result.kind in ("single", "gammon", "backgammon"):
         assert result.winner is not None
         layout.bear_off_win(result.winner, result.points)
-    elif result.kind == "resign":
+    elif result.kind in ("resign", "forfeit"):  # .mat has no word for a forfeit: a win
         assert result.winner is not None
         layout.resign_win(result.winner, result.points)
     return head + "".join(layout.out)

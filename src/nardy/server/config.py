@@ -62,16 +62,33 @@ class ServerConfig:
     workers: int = 1
     auth_rate: RateLimit = RateLimit(10, 60.0)
     allowed_origins: tuple[str, ...] = ()
+    dice_stats_seconds: int = 10
+    """How long the public dice page's figures are shown before they are counted again."""
+    grace_seconds: float = 60.0
+    """How long a disconnected player has to come back before the opponent may claim."""
 
     def __post_init__(self) -> None:
+        if self.dice_stats_seconds < 0:
+            seconds = self.dice_stats_seconds
+            raise ConfigError(f"the dice page's seconds are 0 or more, not {seconds}")
         if not 0 <= self.port <= 65535:
             raise ConfigError(f"the port is 0-65535, not {self.port}")
+        if not 0 <= self.grace_seconds <= 86_400:
+            raise ConfigError(f"the grace period is 0-86400 seconds, not {self.grace_seconds}")
         if self.workers < 1:
             raise ConfigError(f"--workers is at least 1, not {self.workers}")
-        if self.workers > 1:
-            # The rooms do not share their events between processes yet (nardy.server.bus
-            # is there; the rooms do not publish on it), so one process serves every game.
-            raise ConfigError("one process serves the site for now: --workers is 1")
+        if self.workers > 1 and self.redis_url is None:
+            # Without Redis each process would hear only its own rooms' news.
+            raise ConfigError(
+                f"--workers {self.workers} needs --redis-url (redis://host:port): the "
+                "processes share the rooms' events through Redis"
+            )
+        if self.workers > 1 and not (self.database_url or "").startswith("postgresql"):
+            # SQLite is one file on one machine and lets one writer in at a time.
+            raise ConfigError(
+                f"--workers {self.workers} needs a PostgreSQL --database-url "
+                "(postgresql+psycopg://user@host/db): the processes share one database"
+            )
 
     @property
     def sqlite_path(self) -> Path | None:
@@ -110,6 +127,8 @@ class ServerConfig:
             "workers": ("NARDY_WORKERS", _int("NARDY_WORKERS")),
             "auth_rate": ("NARDY_AUTH_RATE", RateLimit.parse),
             "allowed_origins": ("NARDY_ALLOWED_ORIGINS", _origins),
+            "dice_stats_seconds": ("NARDY_DICE_STATS_SECONDS", _int("NARDY_DICE_STATS_SECONDS")),
+            "grace_seconds": ("NARDY_GRACE_SECONDS", _seconds("NARDY_GRACE_SECONDS")),
         }
         for name, (variable, read) in readers.items():
             if env.get(variable):
@@ -128,6 +147,16 @@ def _int(variable: str) -> Callable[[str], int]:
             return int(text)
         except ValueError:
             raise ConfigError(f"{variable} must be a whole number, not {text!r}") from None
+
+    return read
+
+
+def _seconds(variable: str) -> Callable[[str], float]:
+    def read(text: str) -> float:
+        try:
+            return float(text)
+        except ValueError:
+            raise ConfigError(f"{variable} must be a number of seconds, not {text!r}") from None
 
     return read
 

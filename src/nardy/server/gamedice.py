@@ -73,3 +73,20 @@ def seed_target(match: Match) -> FairDice:
     the first game's."""
     game = match.game
     return _next(match) if game is None or game.over else _fair(game)
+
+
+def rolls_dealt(state: Mapping[str, Any], skip: int = 0) -> list[tuple[int, int]]:
+    """Every roll a match's stored dice (:func:`dice_state`) have dealt, game by game, after
+    the first ``skip`` of them: the opening rolls (one die each, as one roll of the scheme)
+    and every turn's roll, derived from the seeds as ``nardy verify-dice`` derives them. Only
+    dice already dealt are derived, never the next ones; the next game's dice have dealt
+    none. The rolls skipped are not derived at all, so counting on from a tally costs only
+    the new rolls."""
+    rolls: list[tuple[int, int]] = []
+    for stored in state["games"]:
+        dice = FairDice.from_state(stored)
+        # a lone last die (half a roll) is no roll: counting it would skew the per-roll table
+        count = dice.dealt // 2
+        rolls += [dice.seeds.roll(n) for n in range(min(skip, count), count)]
+        skip = max(0, skip - count)
+    return rolls

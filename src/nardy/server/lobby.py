@@ -16,9 +16,12 @@ from typing import Any
 from nardy.core.errors import NardyError
 from nardy.core.settings import Settings
 from nardy.engine.bots import BOTS
+from nardy.server.clocks import ClockError, clock_from
 from nardy.server.store import ConflictError, GameRow, Store, User
 
 OPPONENTS = ("open", "invite", "bot")
+WAITING = ("open", "invited")
+"""The statuses of a game that waits for its second player: a seek, an invitation."""
 BOT_DELAY_MS = (0, 10_000)
 DEFAULT_BOT_DELAY_MS = 1_000
 DEFAULT_BOT = "advanced"
@@ -70,11 +73,17 @@ class Lobby:
 
     def create(self, user: User, body: Mapping[str, Any]) -> Created:
         """A game from a request ``{"settings": {...}, "opponent": "open" | "invite" |
-        "bot", "bot": LEVEL, "bot-delay-ms": N}``; the creator takes seat 0."""
-        unknown = sorted(set(body) - {"settings", "opponent", "bot", "bot-delay-ms"})
+        "bot", "bot": LEVEL, "bot-delay-ms": N, "clock": CLOCK}``; the creator takes seat 0.
+        The clock (:func:`nardy.server.clocks.clock_from`) is none unless asked for."""
+        unknown = sorted(set(body) - {"settings", "opponent", "bot", "bot-delay-ms", "clock"})
         if unknown:
             raise LobbyError(400, "malformed", f"unknown field(s): {', '.join(unknown)}")
         settings = settings_from(body.get("settings", {}))
+        try:
+            clock = clock_from(body.get("clock"))
+        except ClockError as exc:
+            raise LobbyError(400, "invalid-clock", str(exc)) from None
+        timed = None if clock is None else clock.to_json()
         opponent = body.get("opponent", "open")
         if opponent not in OPPONENTS:
             raise LobbyError(400, "malformed", f"opponent is one of {', '.join(OPPONENTS)}")
@@ -96,6 +105,7 @@ class Lobby:
                 private=False,
                 bot=bot,
                 bot_delay_ms=delay,
+                clock=timed,
             )
             return Created(game)
         if "bot" in body or "bot-delay-ms" in body:
@@ -110,10 +120,17 @@ class Lobby:
                 status="invited",
                 private=True,
                 invite_hash=_hash(token),
+                clock=timed,
             )
             return Created(game, token)
         game = self.store.create_game(
-            new_game_id(), stored, user.id, (user.id, None), status="open", private=False
+            new_game_id(),
+            stored,
+            user.id,
+            (user.id, None),
+            status="open",
+            private=False,
+            clock=timed,
         )
         return Created(game)
 
@@ -131,10 +148,28 @@ class Lobby:
             raise LobbyError(404, "no-such-game", "this invitation does not exist")
         return self._sit(user, game)
 
+    def cancel(self, user: User, game_id: str) -> GameRow:
+        """Withdraw the user's own seek or invitation while nobody has joined it."""
+        game = self.store.game(game_id)
+        if game is None or not visible_to(game, user):
+            raise LobbyError(404, "no-such-game", "no game has this id")
+        if game.creator_id != user.id:
+            raise LobbyError(403, "not-creator", "only the player who created a game withdraws it")
+        if game.status not in WAITING:
+            raise LobbyError(409, "not-waiting", "the game is no longer waiting for an opponent")
+        try:
+            return self.store.cancel_game(game.id, user.id)
+        except ConflictError:  # an opponent sat down in the meantime
+            raise LobbyError(
+                409, "not-waiting", "the game is no longer waiting for an opponent"
+            ) from None
+
     def _sit(self, user: User, game: GameRow) -> GameRow:
+        if game.status == "cancelled":
+            raise LobbyError(409, "cancelled", "its creator has withdrawn this game")
         if user.id in game.seats:
             raise LobbyError(409, "own-game", "you are already seated in this game")
-        if game.status not in ("open", "invited"):
+        if game.status not in WAITING:
             raise LobbyError(409, "game-full", "the game has found its players")
         try:
             return self.store.take_seat(game.id, 1, user.id)

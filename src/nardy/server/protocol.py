@@ -84,7 +84,31 @@ class SeedMessage:
     ref: Ref = None
 
 
-ClientMessage = ActionMessage | SyncMessage | PingMessage | ChatMessage | MuteMessage | SeedMessage
+@dataclass(frozen=True, slots=True)
+class ClaimMessage:
+    """Claim the game of an absent opponent whose grace period is over: ``{"type":
+    "claim"}``."""
+
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class RematchMessage:
+    """Offer (or accept) a rematch of the finished match: ``{"type": "rematch"}``."""
+
+    ref: Ref = None
+
+
+ClientMessage = (
+    ActionMessage
+    | SyncMessage
+    | PingMessage
+    | ChatMessage
+    | MuteMessage
+    | SeedMessage
+    | ClaimMessage
+    | RematchMessage
+)
 CHAT_LENGTH = 300
 
 _FIELDS: dict[str, frozenset[str]] = {
@@ -94,6 +118,8 @@ _FIELDS: dict[str, frozenset[str]] = {
     "chat": frozenset({"type", "ref", "text"}),
     "mute": frozenset({"type", "ref", "muted"}),
     "seed": frozenset({"type", "ref", "seed"}),
+    "claim": frozenset({"type", "ref"}),
+    "rematch": frozenset({"type", "ref"}),
 }
 
 
@@ -158,6 +184,10 @@ def parse(data: str | bytes) -> ClientMessage:
         return SeedMessage(_field(obj, "seed", _is_text, "seed is a string"), ref)
     if kind == "sync":
         return SyncMessage(ref)
+    if kind == "claim":
+        return ClaimMessage(ref)
+    if kind == "rematch":
+        return RematchMessage(ref)
     return PingMessage(ref)
 
 
@@ -218,7 +248,8 @@ class State:
 class Refused:
     """Your action (or chat line) was refused and changed nothing; ``code`` is the core's
     (or the room's: ``spectator``, ``not-your-seat``, ``game-over``, ``busy``,
-    ``internal-error``; for chat ``not-signed-in``, ``chat-rate-limited``)."""
+    ``internal-error``, ``referee-only``; for a claim ``not-absent``, ``grace-period``; for
+    chat ``not-signed-in``, ``chat-rate-limited``)."""
 
     code: str
     message: str
@@ -242,7 +273,49 @@ class Pong:
     ref: Ref = None
 
 
-ServerMessage = Welcome | Events | State | Refused | Error | Pong | Chat
+@dataclass(frozen=True, slots=True)
+class Absent:
+    """Player ``seat`` has no connection to the room: the opponent may claim the game in
+    ``claim_in`` seconds if they have not come back by then."""
+
+    seat: int
+    claim_in: float
+
+
+@dataclass(frozen=True, slots=True)
+class Present:
+    """Player ``seat``, absent, is back."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class RematchOffered:
+    """Player ``seat`` offers a rematch of the finished match."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """The rematch has started: its game is ``game`` (go to its room)."""
+
+    game: str
+
+
+ServerMessage = (
+    Welcome
+    | Events
+    | State
+    | Refused
+    | Error
+    | Pong
+    | Chat
+    | Absent
+    | Present
+    | RematchOffered
+    | Rematch
+)
 
 
 def encode(message: ServerMessage) -> str:
@@ -275,4 +348,12 @@ def encode(message: ServerMessage) -> str:
             body = {"type": "error", "code": code, "message": text, "ref": ref}
         case Pong(ref):
             body = {"type": "pong", "ref": ref}
+        case Absent(seat, claim_in):
+            body = {"type": "absent", "seat": seat, "claim-in": claim_in}
+        case Present(seat):
+            body = {"type": "present", "seat": seat}
+        case RematchOffered(seat):
+            body = {"type": "rematch-offered", "seat": seat}
+        case Rematch(game):
+            body = {"type": "rematch", "game": game}
     return json.dumps({"v": VERSION, **body}, separators=(",", ":"))

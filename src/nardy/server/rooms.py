@@ -7,6 +7,23 @@ A room is rebuilt from the database at start-up from the core's snapshot committ
 last action, so a crash or a restart loses no confirmed move and re-rolls nothing. The bot
 of a game against the computer decides in a process pool, off the event loop, and moves
 after the delay its opponent chose.
+
+Several server processes may hold the same room (its players' sockets on different
+processes). The database serialises the game: :meth:`Store.append_action` commits action
+``seq + 1`` only while the game is at ``seq``, so of two processes racing (two bots, or a
+player and a bot) one commits and the other reloads. Every committed action, chat line and
+change of the room goes out on the game's bus channel (:mod:`nardy.server.bus`); each
+process holding the room follows the channel and tells its own sockets, in the order of the
+actions, reloading the game from the database when it missed something. With one process
+the bus is in-process and the path is the same.
+
+A room also keeps the game's clock (:mod:`nardy.server.clocks`): its state is committed with
+each action, and when a player's reserve runs out the room commits the core's ``Forfeit``
+through the same seq-checked :meth:`Store.append_action`, so of several processes holding
+the room only one timer's forfeit is accepted. A player whose sockets are all gone is
+absent: after the grace period the opponent may claim the game (the absent player forfeits)
+or wait. Once the match is over either player may offer a rematch; when both have (the bot
+always agrees) a new game with the same settings and the seats swapped starts.
 """
 
 from __future__ import annotations
@@ -14,19 +31,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
+import time
 from collections.abc import Mapping
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from nardy.core.actions import action_from_json
+from nardy.core.actions import Action, Forfeit, action_from_json
 from nardy.core.errors import NardyError
 from nardy.core.fair_dice import FairDice
 from nardy.core.match import Match
 from nardy.core.settings import Settings
-from nardy.server import botplay, gamedice, protocol
-from nardy.server.chat import RoomChat
+from nardy.server import botplay, clocks, gamedice, protocol
+from nardy.server.bus import Bus, BusError, Gap, LocalBus, Subscription, game_channel
+from nardy.server.chat import HISTORY, RoomChat, line_message
 from nardy.server.http import off_loop
-from nardy.server.lobby import seats_view
+from nardy.server.lobby import new_game_id, seats_view
 from nardy.server.ratings import rated_outcomes, rating_rule
 from nardy.server.store import ConflictError, GameRow, Store
 from nardy.server.variantfacts import facts_of
@@ -34,12 +54,23 @@ from nardy.server.variantfacts import facts_of
 log = logging.getLogger(__name__)
 QUEUE_LIMIT = 256
 """Messages a member may fall behind by before the room drops their socket."""
+GRACE_SECONDS = 60.0
+"""How long an absent player has to come back before the opponent may claim the game."""
 
 
 _CHAT_REFUSALS = {
     "not-signed-in": "sign in (or play as a guest) to chat",
     "chat-rate-limited": "too many chat lines; wait a little",
 }
+
+NORMAL_CLOSURE = 1000
+"""A socket's close code when it ends normally (the client left)."""
+POLICY_VIOLATION = 1008
+"""A socket's close code when its client broke the protocol's rules too often."""
+GOING_AWAY = 1001
+"""A socket's close code when the server stops."""
+TRY_AGAIN_LATER = 1013
+"""A socket's close code when its client fell too far behind the room's messages."""
 
 
 class Member:
@@ -50,28 +81,36 @@ class Member:
         self.user_id = user_id
         self.seat = seat
         self.username = username
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE_LIMIT)
+        self.seen = 0
+        """The last action this member's state includes: older events are not sent again."""
+        # Encoded messages, and at the end the code to close the socket with.
+        self.queue: asyncio.Queue[str | int] = asyncio.Queue(QUEUE_LIMIT)
 
     def send(self, message: protocol.ServerMessage) -> None:
-        """Queue a message; a member too far behind is told to go (None ends the writer)."""
-        try:
-            self.queue.put_nowait(protocol.encode(message))
-        except asyncio.QueueFull:
-            self.drop()
+        """Queue a message; a member too far behind is told to go."""
+        self.send_text(protocol.encode(message))
 
-    def finish(self) -> None:
-        """End this member's writer after the messages already queued."""
+    def send_text(self, text: str) -> None:
+        """Queue a message already encoded (one encoding for a whole room)."""
         try:
-            self.queue.put_nowait(None)
+            self.queue.put_nowait(text)
         except asyncio.QueueFull:
-            self.drop()
+            self.drop(TRY_AGAIN_LATER)
 
-    def drop(self) -> None:
-        """End this member's writer, which closes the socket."""
+    def finish(self, code: int = NORMAL_CLOSURE) -> None:
+        """End this member's writer after the messages already queued; the socket closes
+        with ``code``."""
+        try:
+            self.queue.put_nowait(code)
+        except asyncio.QueueFull:
+            self.drop(code)
+
+    def drop(self, code: int) -> None:
+        """End this member's writer now, which closes the socket with ``code``."""
         with contextlib.suppress(asyncio.QueueEmpty):
             while True:
                 self.queue.get_nowait()
-        self.queue.put_nowait(None)
+        self.queue.put_nowait(code)
 
 
 class Room:
@@ -82,6 +121,9 @@ class Room:
         self.row = row
         self.match = match
         self.seq = row.seq
+        self.delivered = row.seq
+        """The last action this process's sockets have been told of (``seq`` may be ahead
+        while its news travels the bus)."""
         # The match and its dice as last committed: what a failed commit goes back to.
         self.committed = None if match is None else match.snapshot()
         self.committed_dice = None if match is None else gamedice.dice_state(match)
@@ -91,6 +133,20 @@ class Room:
         self.chat = RoomChat()
         self.rated = 0  # the outcomes of this game already rated (nardy.server.ratings)
         self._bot_task: asyncio.Task[None] | None = None
+        self._follower: asyncio.Task[None] | None = None
+        self.clock = clocks.stored_clock(row.clock)
+        self.clock_state: clocks.ClockState | None = None
+        self._start_clock()
+        self._clock_task: asyncio.Task[None] | None = None
+        self.absent: dict[int, float] = {}  # seat -> when the opponent may claim the game
+        # The seats that other processes say have a socket there (their tokens): present,
+        # though not here.
+        self.elsewhere: dict[int, set[str]] = {0: set(), 1: set()}
+        # The seats whose player has been in the room (or, after a restart, was playing): only
+        # they can be absent; a player on the way in from the lobby is not.
+        self.arrived: set[int] = set()
+        self.rematch_offers: set[int] = set()
+        self.rematch_game: str | None = None
 
     @property
     def id(self) -> str:
@@ -100,8 +156,18 @@ class Room:
     def over(self) -> bool:
         return self.match is not None and self.match.over
 
-    def state(self) -> dict[str, Any]:
-        """The whole public state: everything a player or a spectator may see."""
+    def _start_clock(self) -> None:
+        """The clock as committed with the last action, or full before the first."""
+        if self.clock is None or self.match is None:
+            return
+        if self.row.clock_state is not None:
+            self.clock_state = clocks.ClockState.from_json(self.row.clock_state)
+        else:
+            self.clock_state = clocks.start(self.clock, self.match.length)
+
+    def state(self, snapshot: dict[str, Any] | None = None) -> dict[str, Any]:
+        """The whole public state: everything a player or a spectator may see.
+        ``snapshot`` is the match's snapshot when the caller has just taken it."""
         players = seats_view(self.row, dict(zip(self.row.seats, self.names, strict=True)))
         state: dict[str, Any] = {
             "game": self.id,
@@ -116,36 +182,136 @@ class Room:
             "dice": None,
         }
         if self.match is not None:
-            state["match"] = self.match.snapshot()
+            # The snapshot is the costliest part (it grows with the match): taken once an action.
+            state["match"] = self.match.snapshot() if snapshot is None else snapshot
             state["awaiting"] = self.match.awaiting().to_json()
             state["score"] = list(self.match.score)
             state["dice"] = gamedice.public(self.match)
+        now = time.time()
+        state["clock"] = (
+            None
+            if self.clock is None or self.clock_state is None
+            else clocks.view(self.clock, self.clock_state, now)
+        )
+        state["absent"] = [
+            {"seat": seat, "claim-in": round(max(0.0, until - now), 3)}
+            for seat, until in sorted(self.absent.items())
+        ]
+        state["rematch"] = {"offers": sorted(self.rematch_offers), "game": self.rematch_game}
         return state
 
-    def join(self, member: Member) -> None:
-        """Someone enters the room and gets the whole state."""
-        self.members.add(member)
-        chat = self.chat.history(member.user_id, member.seat, self.over)
-        member.send(protocol.Welcome(self.id, member.seat, self.state(), chat))
+    async def join(self, member: Member) -> None:
+        """Someone enters the room and gets the whole state, as the database has it: a
+        process that missed news of the game (another process died before telling it)
+        catches up first."""
+        async with self.lock:
+            row = await off_loop(self.rooms.store.game, self.id)
+            if row is not None and (row.seq, row.status, row.seats) != (
+                self.seq,
+                self.row.status,
+                self.row.seats,
+            ):
+                await self._reload(row)
+            if member.user_id is not None:
+                member.seat = self.row.seat_of(member.user_id)
+            member.seen = self.seq
+            arrives = member.seat is not None and all(m.seat != member.seat for m in self.members)
+            self.members.add(member)
+            if member.seat is not None:
+                self.arrived.add(member.seat)
+            changes = self._presence()
+            chat = self.chat.history(member.user_id, member.seat, self.over)
+            member.send(protocol.Welcome(self.id, member.seat, self.state(), chat))
+            for message in changes:
+                for other in list(self.members - {member}):
+                    other.send(message)
+            if arrives and member.seat is not None:
+                await self._tell_presence(member.seat, True)
+        self.schedule_bot()
 
     def leave(self, member: Member) -> None:
         """Someone's socket closed."""
         self.members.discard(member)
+        for message in self._presence():
+            self.broadcast(message)
+        if member.seat is not None and all(m.seat != member.seat for m in self.members):
+            # The other processes judge presence by their own sockets and this news.
+            task = asyncio.create_task(self._tell_presence(member.seat, False))
+            self.rooms.background.add(task)
+            task.add_done_callback(self.rooms.background.discard)
 
-    def say(self, member: Member, text: str, ref: protocol.Ref = None) -> protocol.Refused | None:
-        """A chat line from a member, to everyone who may hear it."""
-        said = self.chat.say(member.user_id, member.username, member.seat, text)
-        if isinstance(said, str):
-            return protocol.Refused(said, _CHAT_REFUSALS[said], ref)
-        for listener in list(self.members):
-            if self.chat.hears(listener.user_id, listener.seat, said, self.over):
-                listener.send(protocol.Chat(said))
+    async def _tell_presence(self, seat: int, here: bool) -> None:
+        """Tell the other processes holding the room whether this one has a socket of
+        ``seat``'s player."""
+        news = {"kind": "presence", "seat": seat, "here": here, "from": self.rooms.token}
+        try:
+            await self.rooms.bus.publish(game_channel(self.id), news)
+        except Exception:  # they go on judging by what they heard last
+            log.exception("game %s: presence news could not be published", self.id)
+
+    def _presence(self) -> list[protocol.ServerMessage]:
+        """Mark the players of a game between two people who have been in the room and have
+        no socket in it now as absent (their grace period starts now) and those back as
+        present; the messages that say so. Nobody is absent before the game starts, after it
+        ends or against the bot."""
+        if self.match is None or self.over or None in self.row.seats:
+            self.absent.clear()
+            return []
+        here = {m.seat for m in self.members if m.seat is not None}
+        here |= {seat for seat, tokens in self.elsewhere.items() if tokens}
+        changes: list[protocol.ServerMessage] = []
+        for seat in (0, 1):
+            if seat in here and seat in self.absent:
+                del self.absent[seat]
+                changes.append(protocol.Present(seat))
+            elif seat not in here and seat not in self.absent and seat in self.arrived:
+                grace = self.rooms.grace
+                self.absent[seat] = time.time() + grace
+                changes.append(protocol.Absent(seat, grace))
+        return changes
+
+    async def say(
+        self, member: Member, text: str, ref: protocol.Ref = None
+    ) -> protocol.Refused | None:
+        """A chat line from a member: stored, then heard (through the bus) by everyone in
+        the room, on any process, who may hear it."""
+        refusal = self.chat.refusal(member.user_id, member.username)
+        if refusal is not None:
+            return protocol.Refused(refusal, _CHAT_REFUSALS[refusal], ref)
+        assert member.user_id is not None and member.username is not None
+        try:
+            line = await off_loop(
+                self.rooms.store.add_chat_line,
+                self.id,
+                member.user_id,
+                member.username,
+                member.seat,
+                text,
+            )
+        except Exception:
+            log.exception("game %s: a chat line could not be stored", self.id)
+            return protocol.Refused("busy", "the line could not be stored; try again", ref)
+        await self._publish(line_message(line))
         return None
 
-    def broadcast(self, message: protocol.ServerMessage) -> None:
-        """Send a message to everyone in the room."""
+    async def mute(self, member: Member, muted: bool) -> None:
+        """A member stops (or starts again) hearing the chat, in this room on every
+        process and after a restart. Anonymous spectators have no mute to keep."""
+        if member.user_id is None:
+            return
+        self.chat.mute(member.user_id, muted)  # at once: the next line may be on its way
+        await off_loop(self.rooms.store.set_chat_muted, self.id, member.user_id, muted)
+        await self._publish({"kind": "mute", "user": member.user_id, "muted": muted})
+
+    def broadcast(self, message: protocol.ServerMessage, seq: int | None = None) -> None:
+        """Send a message to everyone in the room (for the events of action ``seq``, to
+        those whose state does not include it yet)."""
+        text = protocol.encode(message)  # once for the whole room
         for member in list(self.members):
-            member.send(message)
+            if seq is None or member.seen < seq:
+                member.send_text(text)
+                if seq is not None:
+                    member.seen = seq
 
     async def act(
         self, seat: int | None, action: Mapping[str, Any], ref: protocol.Ref = None
@@ -159,50 +325,192 @@ class Room:
         claimed = action.get("player", seat)
         if claimed != seat:
             return protocol.Refused("not-your-seat", f"you play seat {seat}", ref)
+        if action.get("type") == Forfeit.kind:
+            return protocol.Refused("referee-only", "the server declares forfeits; resign", ref)
         async with self.lock:
             if self.match is None:
                 return protocol.Refused("wrong-phase", "the game has not started", ref)
             if self.over:
                 return protocol.Refused("game-over", "the game is over", ref)
-            try:
-                parsed = action_from_json({**action, "player": seat})
-                events = self.match.apply(parsed)
-                gamedice.prepare_next(self.match, self.id)
-            except NardyError as exc:
-                return protocol.Refused(exc.code.value, str(exc), ref)
-            except Exception:  # a bug in the core must not take the room down
-                log.exception("game %s: the core failed on %r", self.id, action)
-                self._rebuild()
-                return protocol.Refused("internal-error", "the server could not apply this", ref)
-            encoded_action = parsed.to_json()
-            encoded_events = [e.to_json() for e in events]
-            snapshot = self.match.snapshot()
-            dice = gamedice.dice_state(self.match)
-            result = self._result() if self.match.over else None
-            try:
-                await off_loop(
-                    self.rooms.store.append_action,
-                    self.id,
-                    self.seq,
-                    encoded_action,
-                    encoded_events,
-                    snapshot,
-                    dice,
-                    result,
-                )
-            except Exception as exc:
-                # Not committed: it did not happen. Back to the last committed state.
-                if not isinstance(exc, ConflictError):
-                    log.exception("game %s: the action could not be stored", self.id)
-                self._rebuild()
-                return protocol.Refused("busy", "the action could not be stored; try again", ref)
-            self.committed, self.committed_dice = snapshot, dice
-            self.seq += 1
-            await self.rate()
-            self.broadcast(protocol.Events(self.seq, encoded_action, encoded_events, self.state()))
-            if result is not None:
-                await self.rooms.finished(self)
+            late = self._flagged()
+            if late is not None:  # the timer has not fired yet, but the time is up
+                refused = await self._commit(Forfeit(late, "time"))
+                if refused is None:
+                    refused = protocol.Refused("game-over", "the time ran out", ref)
+            else:
+                try:
+                    parsed = action_from_json({**action, "player": seat})
+                except NardyError as exc:
+                    return protocol.Refused(exc.code.value, str(exc), ref)
+                refused = await self._commit(parsed, ref)
         self.schedule_bot()
+        return refused
+
+    async def _commit(self, parsed: Action, ref: protocol.Ref = None) -> protocol.Refused | None:
+        """Apply an action (the room's lock held) and commit it with the match, the dice and
+        the clock after it, then tell everyone; refused, or not stored, it changes nothing."""
+        assert self.match is not None
+        try:
+            events = self.match.apply(parsed)
+            gamedice.prepare_next(self.match, self.id)
+        except NardyError as exc:
+            return protocol.Refused(exc.code.value, str(exc), ref)
+        except Exception:  # a bug in the core must not take the room down
+            log.exception("game %s: the core failed on %r", self.id, parsed)
+            self._rebuild()
+            return protocol.Refused("internal-error", "the server could not apply this", ref)
+        encoded_action = parsed.to_json()
+        encoded_events = [e.to_json() for e in events]
+        snapshot = self.match.snapshot()
+        dice = gamedice.dice_state(self.match)
+        result = self._result() if self.match.over else None
+        clock = self._clock_after(encoded_events)
+        try:
+            await off_loop(
+                self.rooms.store.append_action,
+                self.id,
+                self.seq,
+                encoded_action,
+                encoded_events,
+                snapshot,
+                dice,
+                result,
+                None if clock is None else clock.to_json(),
+            )
+        except ConflictError:
+            # Another process committed an action of this game first: this one did not
+            # happen; the game as that process left it (whose news is on its way).
+            await self._reload()
+            self.schedule_clock()
+            return protocol.Refused("busy", "the game moved on; look and try again", ref)
+        except Exception:
+            # Not committed: it did not happen. Back to the last committed state.
+            log.exception("game %s: the action could not be stored", self.id)
+            self._rebuild()
+            return protocol.Refused("busy", "the action could not be stored; try again", ref)
+        self.committed, self.committed_dice = snapshot, dice
+        self.clock_state = clock
+        self.seq += 1
+        if result is not None:
+            self.absent.clear()
+            await self.rooms.finished(self)
+        await self.rate()
+        news = {
+            "kind": "events",
+            "seq": self.seq,
+            "action": encoded_action,
+            "events": encoded_events,
+            "state": self.state(snapshot),
+        }
+        await self._publish(news, locked=True)
+        self.schedule_clock()
+        return None
+
+    # -- the clock -----------------------------------------------------------------------------
+
+    def _clock_after(self, events: list[dict[str, Any]]) -> clocks.ClockState | None:
+        """The clock once this action's events have happened (None: the game has none)."""
+        if self.clock is None or self.clock_state is None or self.match is None:
+            return None
+        awaited = None if self.match.over else self.match.awaiting(moves=False).player
+        assert awaited is None or type(awaited) is int
+        return clocks.after(
+            self.clock, self.clock_state, self.match.length, time.time(), awaited, events
+        )
+
+    def _flagged(self) -> int | None:
+        """The player whose reserve has run out, if one has."""
+        if self.clock is None or self.clock_state is None or self.over:
+            return None
+        return clocks.flagged(self.clock, self.clock_state, time.time())
+
+    def schedule_clock(self) -> None:
+        """Wake up when the running player's reserve runs out (the last timer is dropped)."""
+        if self._clock_task is not None and self._clock_task is not asyncio.current_task():
+            self._clock_task.cancel()
+        self._clock_task = None
+        if self.clock is None or self.clock_state is None or self.over:
+            return
+        end = clocks.deadline(self.clock, self.clock_state)
+        if end is not None:
+            self._clock_task = asyncio.create_task(self._clock_runs_out(self.seq, end))
+
+    async def _clock_runs_out(self, seq: int, end: float) -> None:
+        # A little past the deadline, so that the time is surely up when it is checked.
+        await asyncio.sleep(max(0.0, end - time.time()) + 0.01)
+        async with self.lock:
+            if self.seq != seq or self.over:
+                return  # someone moved in time (or another timer ended it)
+            late = self._flagged()
+            if late is None:
+                self.schedule_clock()
+                return
+            await self._commit(Forfeit(late, "time"))
+        self.schedule_bot()
+
+    # -- absence and rematch -------------------------------------------------------------------
+
+    async def claim(self, seat: int | None, ref: protocol.Ref = None) -> protocol.Refused | None:
+        """A player claims the game of an absent opponent whose grace period is over: the
+        opponent forfeits (the match; in money play the game, and leaves the session)."""
+        if seat is None:
+            return protocol.Refused("spectator", "spectators watch; they cannot act", ref)
+        async with self.lock:
+            if self.match is None or self.over:
+                return protocol.Refused("game-over", "no game is being played", ref)
+            until = self.absent.get(1 - seat)
+            if until is None:
+                return protocol.Refused("not-absent", "your opponent is here", ref)
+            left = until - time.time()
+            if left > 0:
+                return protocol.Refused(
+                    "grace-period", f"your opponent has {left:.0f} s more to come back", ref
+                )
+            refused = await self._commit(Forfeit(1 - seat, "absent"), ref)
+        self.schedule_bot()
+        return refused
+
+    async def rematch(self, seat: int | None, ref: protocol.Ref = None) -> protocol.Refused | None:
+        """A player offers (or accepts) a rematch of the finished match; once every person
+        seated has, a new game with the same settings and clock starts with the seats
+        swapped, and everyone in the room is sent to it."""
+        if seat is None:
+            return protocol.Refused("spectator", "spectators watch; they cannot act", ref)
+        started: GameRow | None = None
+        async with self.lock:
+            if not self.over:
+                return protocol.Refused("wrong-phase", "a rematch follows a finished match", ref)
+            if self.rematch_game is not None:
+                self.broadcast(protocol.Rematch(self.rematch_game))
+                return None
+            self.rematch_offers.add(seat)
+            people = {s for s, holder in enumerate(self.row.seats) if holder is not None}
+            if not people <= self.rematch_offers:
+                # Every process holding the room hears the offer (the other player may be
+                # on another one).
+                await self._publish({"kind": "rematch", "seat": seat}, locked=True)
+                return None
+            first, second = self.row.seats
+            try:
+                started = await off_loop(
+                    self.rooms.store.create_game,
+                    new_game_id(),
+                    self.row.settings,
+                    self.row.creator_id,
+                    (second, first),
+                    status="playing",
+                    private=self.row.private,
+                    bot=self.row.bot,
+                    bot_delay_ms=self.row.bot_delay_ms,
+                    clock=self.row.clock,
+                )
+            except Exception:
+                log.exception("game %s: the rematch could not be stored", self.id)
+                self.rematch_offers.discard(seat)
+                return protocol.Refused("busy", "the rematch could not be stored; try again", ref)
+            self.rematch_game = started.id
+            await self._publish({"kind": "rematch", "seat": seat, "game": started.id}, locked=True)
+        await self.rooms.started(started)
         return None
 
     async def rate(self) -> None:
@@ -256,8 +564,121 @@ class Room:
                 self._rebuild()
                 return protocol.Refused("busy", "the seed could not be stored; try again", ref)
             self.committed_dice = dice
-            self.broadcast(protocol.State(self.state()))
+            await self._publish({"kind": "reload"}, locked=True)
         return None
+
+    # -- news of the room, through the bus ----------------------------------------------------
+
+    async def _publish(self, news: dict[str, Any], *, locked: bool = False) -> None:
+        """Tell every process holding the room (this one too, through its follower). If the
+        bus cannot take it, this process's sockets still hear it now; the others catch up
+        from the database (a gap in the actions, or a socket joining, reloads the game)."""
+        try:
+            await self.rooms.bus.publish(game_channel(self.id), news)
+        except Exception:
+            log.exception("game %s: the bus did not take %s", self.id, news.get("kind"))
+            if locked:
+                await self._take(news)
+            else:
+                async with self.lock:
+                    await self._take(news)
+
+    def follow(self, subscription: Subscription) -> None:
+        """Follow the game's channel: what any process publishes reaches this one's
+        sockets."""
+        self._follower = asyncio.create_task(self._follow(subscription), name=f"room {self.id}")
+
+    async def _follow(self, subscription: Subscription) -> None:
+        async with subscription:
+            async for delivery in subscription:
+                news = {"kind": "gap"} if isinstance(delivery, Gap) else delivery.data
+                try:
+                    async with self.lock:
+                        await self._take(news)
+                except Exception:  # one bad message must not stop the room hearing the next
+                    log.exception("game %s: news %r could not be taken", self.id, news)
+                self.schedule_bot()
+
+    async def _take(self, news: Mapping[str, Any]) -> None:
+        """Pass news of the room to this process's sockets (the lock held): the events of
+        each action once and in order, a chat line, a mute, or a reload."""
+        kind = news.get("kind")
+        if kind == "events":
+            seq = int(news["seq"])
+            if seq <= self.delivered:  # heard already (or included in a reload)
+                return
+            if seq > self.delivered + 1:  # news of an action lost on the way: reload
+                await self._reload()
+                self._tell_state()
+                return
+            if seq > self.seq:  # another process committed it
+                await self._reload()
+            self.delivered = seq
+            action, events = dict(news["action"]), list(news["events"])
+            self.broadcast(protocol.Events(seq, action, events, dict(news["state"])), seq)
+            self.schedule_clock()
+        elif kind == "chat":
+            said = self.chat.add(dict(news))
+            if said is not None:
+                for listener in list(self.members):
+                    if self.chat.hears(listener.user_id, listener.seat, said, self.over):
+                        listener.send(protocol.Chat(said))
+        elif kind == "mute":
+            self.chat.mute(int(news["user"]), bool(news["muted"]))
+        elif kind == "presence":
+            if news.get("from") != self.rooms.token:
+                tokens = self.elsewhere[int(news["seat"])]
+                (tokens.add if news["here"] else tokens.discard)(str(news["from"]))
+                for message in self._presence():
+                    self.broadcast(message)
+        elif kind == "rematch":
+            if news.get("game") is not None:
+                self.rematch_game = str(news["game"])
+                self.broadcast(protocol.Rematch(self.rematch_game))
+            elif self.rematch_game is None:
+                self.rematch_offers.add(int(news["seat"]))
+                self.broadcast(protocol.RematchOffered(int(news["seat"])))
+        elif kind in ("reload", "gap"):
+            await self._reload(chat=kind == "gap")
+            self._tell_state()
+            self.schedule_clock()
+        else:
+            log.warning("game %s: unknown news %r dropped", self.id, kind)
+
+    def _tell_state(self) -> None:
+        """Everyone here gets the whole state as it is now."""
+        self.delivered = self.seq
+        for member in list(self.members):
+            member.seen = self.seq
+        self.broadcast(protocol.State(self.state()))
+
+    async def _reload(self, row: GameRow | None = None, *, chat: bool = False) -> None:
+        """The game as the database has it (the lock held): its row, its match, who sits
+        where; with ``chat``, the chat's history and mutes too."""
+        if row is None:
+            row = await off_loop(self.rooms.store.game, self.id)
+            if row is None:
+                return
+        if row.seats != self.row.seats or self.names == (None, None):
+            self.names = await self.rooms.names(row)
+        self.row = row
+        if row.status in ("playing", "finished"):
+            self.match = await self.rooms.match(row, self.names)
+            self.committed = self.match.snapshot()
+            self.committed_dice = gamedice.dice_state(self.match)
+        self.seq = row.seq
+        self.clock = clocks.stored_clock(row.clock)
+        self.clock_state = None
+        self._start_clock()
+        if self.over:
+            self.absent.clear()
+        else:
+            self._presence()  # the state says who has not come yet
+        for member in self.members:
+            if member.user_id is not None:
+                member.seat = row.seat_of(member.user_id)
+        if chat:
+            await self.rooms.load_chat(self)
 
     def _result(self) -> dict[str, Any]:
         assert self.match is not None
@@ -319,18 +740,26 @@ class Room:
             log.error("game %s: the bot's %r was refused: %s", self.id, action, refused.message)
 
     def close(self) -> None:
-        """Stop the bot and drop every socket (the server is stopping)."""
-        if self._bot_task is not None:
-            self._bot_task.cancel()
+        """Stop the bot, the clock and the follower and drop every socket (the server is
+        stopping)."""
+        for task in (self._bot_task, self._clock_task, self._follower):
+            if task is not None:
+                task.cancel()
         for member in list(self.members):
-            member.drop()
+            member.drop(GOING_AWAY)
 
 
 class Rooms:
     """Every room of this process, created on first use from the database."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, bus: Bus | None = None, grace: float = GRACE_SECONDS) -> None:
         self.store = store
+        self.bus: Bus = LocalBus() if bus is None else bus
+        self.grace = grace
+        """Seconds an absent player has to come back before the game may be claimed."""
+        self.token = secrets.token_hex(8)
+        """This process among those holding the same rooms (in the presence news)."""
+        self.background: set[asyncio.Task[None]] = set()  # news on its way, kept from the GC
         self.rooms: dict[str, Room] = {}
         self._load = asyncio.Lock()
         self._pool: ProcessPoolExecutor | None = None
@@ -353,73 +782,88 @@ class Rooms:
         async with self._load:
             room = self.rooms.get(game_id)
             if room is None:
-                row = await off_loop(self.store.game, game_id)
-                if row is None:
+                # Following the channel before reading the game: nothing committed after
+                # the read can pass unheard.
+                try:
+                    subscription = await self.bus.subscribe(game_channel(game_id))
+                except BusError:  # not a name the lobby gives a game (nor a channel)
                     return None
-                room = await self._build(row)
+                try:
+                    row = await off_loop(self.store.game, game_id)
+                    room = None if row is None else await self._build(row)
+                except BaseException:
+                    await subscription.close()
+                    raise
+                if room is None:
+                    await subscription.close()
+                    return None
+                room.follow(subscription)
                 self.rooms[game_id] = room
+                room.schedule_clock()
         room.schedule_bot()
         return room
 
     async def _build(self, row: GameRow) -> Room:
+        names = await self.names(row)
         match = None
         if row.status in ("playing", "finished"):
-            match = await self._match(row)
+            match = await self.match(row, names)
         room = Room(self, row, match)
-        room.names = await self._names(row)
+        room.names = names
+        await self.load_chat(room)
         room.rated = await off_loop(self.store.rated_outcomes, row.id)
         await room.rate()  # a crash between a game's end and its rating: rate it now
         return room
 
-    async def _players(self, row: GameRow) -> tuple[str, str]:
-        """The players' names as the records write them (a bot by its level)."""
-        names = await self._names(row)
-        first, second = (
-            name or (f"nardy ({row.bot})" if row.bot else f"Player {seat}")
-            for seat, name in enumerate(names)
-        )
-        return first, second
+    async def load_chat(self, room: Room) -> None:
+        """The room's chat history and mutes as the database keeps them."""
+        lines = await off_loop(self.store.chat_history, room.id, HISTORY)
+        muted = await off_loop(self.store.chat_muted, room.id)
+        room.chat.load(lines, muted)
 
-    async def _names(self, row: GameRow) -> tuple[str | None, str | None]:
+    async def names(self, row: GameRow) -> tuple[str | None, str | None]:
+        """The usernames of the people in the two seats (None for a free seat or the
+        bot)."""
         names = await off_loop(self.store.usernames, [u for u in row.seats if u is not None])
         first, second = (None if u is None else names.get(u) for u in row.seats)
         return first, second
 
-    async def _match(self, row: GameRow) -> Match:
+    async def match(self, row: GameRow, names: tuple[str | None, str | None]) -> Match:
         """The match of a started game: restored from the snapshot committed with its last
-        action (nothing re-rolled), or new before the first action."""
+        action (nothing re-rolled), or new before the first action, its players named as
+        the records write them (a bot by its level)."""
         if row.snapshot is not None and row.dice is not None:
             return gamedice.restore(row.snapshot, row.dice)
         settings = Settings.from_dict(dict(row.settings))
-        match = Match(settings, players=await self._players(row))
-        match.dice = (
-            gamedice.first_dice(row.id)
-            if row.dice is None
-            else FairDice.from_state(row.dice["next"])
+        first, second = (
+            name or (f"nardy ({row.bot})" if row.bot else f"Player {seat}")
+            for seat, name in enumerate(names)
         )
-        if row.dice is None:
-            # The first game's commitment is kept before its first roll can be made.
-            await off_loop(self.store.set_dice, row.id, gamedice.dice_state(match))
+        match = Match(settings, players=(first, second))
+        dice = row.dice
+        if dice is None:
+            # The first game's commitment is kept before its first roll can be made; of
+            # two processes preparing it at once, both deal from the one kept first.
+            match.dice = gamedice.first_dice(row.id)
+            dice = await off_loop(self.store.first_dice, row.id, gamedice.dice_state(match))
+        match.dice = FairDice.from_state(dice["next"])
         return match
 
     async def started(self, row: GameRow) -> None:
-        """A waiting game found its players: its room (if anyone waits in it) starts."""
+        """A waiting game found its players: its room starts on every process that holds
+        it (where the waiting player's socket is), and here, so that a bot can begin."""
+        room = await self.get(row.id)
+        if room is not None:
+            await room._publish({"kind": "reload"})
+
+    async def cancelled(self, row: GameRow) -> None:
+        """A waiting game was withdrawn: whoever waits in its room hears it."""
         room = self.rooms.get(row.id)
-        if room is None:  # nobody waits in it: build it now, so that a bot can begin
-            await self.get(row.id)
+        if room is None:
             return
         async with room.lock:
             room.row = row
-            room.match = await self._match(row)
-            room.committed = room.match.snapshot()
-            room.committed_dice = gamedice.dice_state(room.match)
-            room.seq = row.seq
-            room.names = await self._names(row)
-            for member in room.members:
-                if member.user_id is not None and member.seat is None:
-                    member.seat = row.seat_of(member.user_id)
             room.broadcast(protocol.State(room.state()))
-        room.schedule_bot()
 
     async def finished(self, room: Room) -> None:
         """A match ended: refresh the row (its result and status)."""
@@ -430,11 +874,14 @@ class Rooms:
     async def restore(self) -> None:
         """At start-up: bring back every game being played, so bots resume their turns."""
         for row in await off_loop(self.store.playing_games):
-            await self.get(row.id)
+            room = await self.get(row.id)
+            if room is not None:  # both were playing: whoever does not come back is absent
+                room.arrived.update((0, 1))
 
     async def close(self) -> None:
-        """Stop every room and the bots' processes."""
+        """Stop every room, the bus and the bots' processes."""
         for room in self.rooms.values():
             room.close()
+        await self.bus.close()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)

@@ -9,20 +9,34 @@ moved), so the database serialises each game's actions even with several process
 
 from __future__ import annotations
 
+import contextlib
 import datetime
+import threading
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
+import sqlalchemy.dialects.postgresql
+import sqlalchemy.dialects.sqlite
 from alembic import command
 from alembic.config import Config
 
 from nardy.server.ratings import Rating, rate_match
-from nardy.server.tables import actions, games, metadata, rating_changes, ratings, users
+from nardy.server.tables import (
+    ROLL_COLUMNS,
+    actions,
+    chat_lines,
+    chat_mutes,
+    dice_tallies,
+    games,
+    metadata,
+    rating_changes,
+    ratings,
+    users,
+)
 from nardy.server.tables import sessions as sessions_table
 
 
@@ -112,6 +126,8 @@ class GameRow:
     result: Mapping[str, Any] | None
     created_at: datetime.datetime
     finished_at: datetime.datetime | None
+    clock: Mapping[str, Any] | None = None
+    clock_state: Mapping[str, Any] | None = None
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat (0 or 1) this user plays, or None for a spectator."""
@@ -119,6 +135,19 @@ class GameRow:
             if holder == user_id:
                 return seat
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    """A line said in a room's chat, as every server process reads it back: ``id`` orders
+    the lines, ``seat`` is None for a spectator."""
+
+    id: int
+    user_id: int
+    username: str
+    seat: int | None
+    text: str
+    said_at: datetime.datetime
 
 
 def _game(row: sa.Row[Any]) -> GameRow:
@@ -140,6 +169,8 @@ def _game(row: sa.Row[Any]) -> GameRow:
         result=m["result"],
         created_at=created,
         finished_at=_utc(m["finished_at"]),
+        clock=m["clock"],
+        clock_state=m["clock_state"],
     )
 
 
@@ -159,6 +190,13 @@ class Store:
 
     def __init__(self, engine: sa.Engine) -> None:
         self.engine = engine
+        # SQLite has one writer at a time, and a writer that finds another sleeps in its busy
+        # handler (1, 2, 5 ... up to 100 ms a try): under load those sleeps, not the work,
+        # were the latency (bench/load.py, docs/benchmarks.md). This process's writes take
+        # turns on a lock instead; PostgreSQL serialises its own.
+        self._write_turn: contextlib.AbstractContextManager[object] = (
+            threading.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext()
+        )
 
     @classmethod
     def open(cls, url: str) -> Store:
@@ -171,10 +209,10 @@ class Store:
         """Close every pooled connection."""
         self.engine.dispose()
 
-    @contextmanager
+    @contextlib.contextmanager
     def _write(self) -> Iterator[sa.Connection]:
         try:
-            with self.engine.begin() as connection:
+            with self._write_turn, self.engine.begin() as connection:
                 yield connection
         except sa.exc.IntegrityError as exc:
             raise ConflictError(str(exc.orig)) from exc
@@ -309,8 +347,10 @@ class Store:
         bot: str | None = None,
         bot_delay_ms: int = 0,
         dice: Mapping[str, Any] | None = None,
+        clock: Mapping[str, Any] | None = None,
     ) -> GameRow:
-        """A new game (a seek, an invitation, or a game starting at once against the bot)."""
+        """A new game (a seek, an invitation, or a game starting at once against the bot),
+        with its clock's settings (None: no clock)."""
         values = {
             "id": game_id,
             "settings": dict(settings),
@@ -329,6 +369,8 @@ class Store:
             "created_at": now(),
             "started_at": now() if status == "playing" else None,
             "finished_at": None,
+            "clock": None if clock is None else dict(clock),
+            "clock_state": None,
         }
         with self._write() as c:
             c.execute(games.insert().values(**values))
@@ -370,6 +412,22 @@ class Store:
         with self._write() as c:
             c.execute(games.update().where(games.c.id == game_id).values(dice=dict(dice)))
 
+    def first_dice(self, game_id: str, dice: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Keep the dice of a game's first roll unless a game already has some (another
+        server process got there first), and return the dice kept: every process deals
+        from the same committed seed."""
+        with self._write() as c:
+            # The row locked while it is read (PostgreSQL): of two processes, the second
+            # waits, then finds the first one's dice. (A JSON column's None may be stored as
+            # JSON null, which SQL's IS NULL does not match: hence the read, not a WHERE.)
+            kept = c.execute(
+                sa.select(games.c.dice).where(games.c.id == game_id).with_for_update()
+            ).scalar_one()
+            if kept is None:
+                kept = dict(dice)
+                c.execute(games.update().where(games.c.id == game_id).values(dice=kept))
+            return dict(kept)
+
     def seeks(self, variant: str | None = None, length: int | None = None) -> list[GameRow]:
         """Open public games waiting for an opponent, the oldest first."""
         query = games.select().where(games.c.status == "open", games.c.private.is_(False))
@@ -402,6 +460,35 @@ class Store:
             query = query.where(games.c.status == status)
         return self._select(query.order_by(games.c.created_at.desc()))
 
+    def finished_games_of(self, user_id: int, limit: int, offset: int = 0) -> list[GameRow]:
+        """A page of the user's finished games (their match history), the last finished
+        first."""
+        query = games.select().where(
+            sa.or_(games.c.seat0_id == user_id, games.c.seat1_id == user_id),
+            games.c.status == "finished",
+        )
+        query = query.order_by(games.c.finished_at.desc(), games.c.id).limit(limit).offset(offset)
+        return self._select(query)
+
+    def cancel_game(self, game_id: str, user_id: int) -> GameRow:
+        """Withdraw a seek or invitation that nobody has joined: only its creator can, and
+        only while it waits; :class:`ConflictError` when it has started (or is not theirs
+        or not waiting)."""
+        with self._write() as c:
+            changed = c.execute(
+                games.update()
+                .where(
+                    games.c.id == game_id,
+                    games.c.creator_id == user_id,
+                    games.c.status.in_(("open", "invited")),
+                    games.c.seat1_id.is_(None),
+                )
+                .values(status="cancelled", finished_at=now())
+            ).rowcount
+            if changed != 1:
+                raise ConflictError("the game is no longer waiting for an opponent")
+            return _game(c.execute(games.select().where(games.c.id == game_id)).one())
+
     def _select(self, query: sa.Select[Any]) -> list[GameRow]:
         with self.engine.connect() as c:
             return [_game(row) for row in c.execute(query)]
@@ -415,14 +502,18 @@ class Store:
         snapshot: Mapping[str, Any],
         dice: Mapping[str, Any],
         result: Mapping[str, Any] | None = None,
+        clock_state: Mapping[str, Any] | None = None,
     ) -> None:
         """Commit action number ``seq + 1`` with its events, the snapshot and the dice
-        source's state after it, and the result when it ended the match;
+        source's state after it, the clock's state after it (for a game with a clock), and
+        the result when it ended the match;
         :class:`ConflictError` if the game is no longer at ``seq`` (another process accepted
         an action first) or no longer being played."""
         values: dict[str, Any] = {"seq": seq + 1, "snapshot": dict(snapshot), "dice": dict(dice)}
         if result is not None:
             values.update(status="finished", result=dict(result), finished_at=now())
+        if clock_state is not None:
+            values["clock_state"] = dict(clock_state)
         with self._write() as c:
             changed = c.execute(
                 games.update()
@@ -440,6 +531,61 @@ class Store:
                     created_at=now(),
                 )
             )
+
+    # -- chat --------------------------------------------------------------------------------
+
+    def add_chat_line(
+        self, game_id: str, user_id: int, username: str, seat: int | None, text: str
+    ) -> ChatLine:
+        """Keep a line said in a game's room; the line as stored (with its id and time)."""
+        said_at = now()
+        with self._write() as c:
+            result = c.execute(
+                chat_lines.insert().values(
+                    game_id=game_id,
+                    user_id=user_id,
+                    username=username,
+                    seat=seat,
+                    text=text,
+                    said_at=said_at,
+                )
+            )
+            key = result.inserted_primary_key
+            assert key is not None
+            return ChatLine(int(key[0]), user_id, username, seat, text, said_at)
+
+    def chat_history(self, game_id: str, limit: int) -> list[ChatLine]:
+        """The last ``limit`` lines said in a game's room, the oldest first."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                chat_lines.select()
+                .where(chat_lines.c.game_id == game_id)
+                .order_by(chat_lines.c.id.desc())
+                .limit(limit)
+            ).all()
+        lines = []
+        for row in reversed(rows):
+            m = row._mapping
+            said_at = _utc(m["said_at"])
+            assert said_at is not None
+            lines.append(
+                ChatLine(m["id"], m["user_id"], m["username"], m["seat"], m["text"], said_at)
+            )
+        return lines
+
+    def set_chat_muted(self, game_id: str, user_id: int, muted: bool) -> None:
+        """Remember that this user muted (or unmuted) the chat of this game's room."""
+        where = (chat_mutes.c.game_id == game_id, chat_mutes.c.user_id == user_id)
+        with self._write() as c:
+            c.execute(chat_mutes.delete().where(*where))
+            if muted:
+                c.execute(chat_mutes.insert().values(game_id=game_id, user_id=user_id))
+
+    def chat_muted(self, game_id: str) -> set[int]:
+        """The users who muted the chat of this game's room."""
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(chat_mutes.c.user_id).where(chat_mutes.c.game_id == game_id))
+            return {int(u) for (u,) in rows}
 
     # -- ratings -----------------------------------------------------------------------------
 
@@ -525,5 +671,88 @@ class Store:
                 changes[int(user)] = (first, float(after))
             return changes
 
+    # -- the public dice page ----------------------------------------------------------------
 
-__all__ = ["ConflictError", "GameRow", "Store", "StoreError", "User", "metadata", "migrate"]
+    def untallied_dice(
+        self, after: str, limit: int
+    ) -> list[tuple[str, int, dict[str, Any], list[int] | None]]:
+        """Up to ``limit`` games, in the order of their ids and after the id ``after``, that
+        have dealt dice since they were last tallied (or never were): each one's id, action
+        count, stored dice state (secret: it holds the seeds) and last tally (None if none).
+        Walking on from the last id returned visits each game once, even while games go on
+        moving."""
+        joined = games.outerjoin(dice_tallies, dice_tallies.c.game_id == games.c.id)
+        query = (
+            sa.select(
+                games.c.id,
+                games.c.seq,
+                games.c.dice,
+                dice_tallies.c.seq.label("tallied"),
+                *(dice_tallies.c[name] for name in ROLL_COLUMNS),
+            )
+            .select_from(joined)
+            .where(
+                games.c.id > after,
+                games.c.dice.is_not(None),
+                games.c.seq > 0,  # the first roll is an action: before it nothing was dealt
+                sa.or_(dice_tallies.c.seq.is_(None), dice_tallies.c.seq != games.c.seq),
+            )
+            .order_by(games.c.id)
+            .limit(limit)
+        )
+        with self.engine.connect() as c:
+            return [
+                (
+                    row.id,
+                    row.seq,
+                    dict(row.dice),
+                    None if row.tallied is None else [int(row._mapping[n]) for n in ROLL_COLUMNS],
+                )
+                for row in c.execute(query)
+            ]
+
+    def tally_dice(self, tallies: Sequence[tuple[str, int, Sequence[int]]]) -> None:
+        """Keep, in one transaction, how often each roll (in the order of ``ROLL_COLUMNS``)
+        came up in each game ``(game id, seq, counts)`` as of its action ``seq``. A tally of a
+        later action already kept is left alone, so two processes counting at once agree."""
+        for _, _, counts in tallies:
+            if len(counts) != len(ROLL_COLUMNS):
+                raise ValueError(f"a tally has {len(ROLL_COLUMNS)} counts, not {len(counts)}")
+        if not tallies:
+            return
+        insert = (
+            sa.dialects.postgresql.insert
+            if self.engine.dialect.name == "postgresql"
+            else sa.dialects.sqlite.insert
+        )
+        statement = insert(dice_tallies)
+        upsert = statement.on_conflict_do_update(
+            index_elements=[dice_tallies.c.game_id],
+            set_={name: statement.excluded[name] for name in ("seq", *ROLL_COLUMNS)},
+            where=dice_tallies.c.seq < statement.excluded.seq,
+        )
+        rows = [
+            {"game_id": game_id, "seq": seq, **dict(zip(ROLL_COLUMNS, counts, strict=True))}
+            for game_id, seq, counts in tallies
+        ]
+        with self._write() as c:
+            c.execute(upsert, rows)  # one statement, executed for every row
+
+    def dice_totals(self) -> list[int]:
+        """How often each roll (in the order of ``ROLL_COLUMNS``) came up in all the games
+        tallied."""
+        sums = [sa.func.coalesce(sa.func.sum(dice_tallies.c[name]), 0) for name in ROLL_COLUMNS]
+        with self.engine.connect() as c:
+            return [int(n) for n in c.execute(sa.select(*sums)).one()]
+
+
+__all__ = [
+    "ChatLine",
+    "ConflictError",
+    "GameRow",
+    "Store",
+    "StoreError",
+    "User",
+    "metadata",
+    "migrate",
+]

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
+from nardy.core.fair_dice import ROLLS
+
 metadata = sa.MetaData()
 
 users = sa.Table(
@@ -37,7 +39,7 @@ games = sa.Table(
     sa.Column("id", sa.String(32), primary_key=True),
     sa.Column("settings", sa.JSON, nullable=False),
     # open (a seek waiting for an opponent), invited (a private invitation), playing,
-    # finished, abandoned.
+    # finished, abandoned, cancelled (withdrawn by its creator before anyone joined).
     sa.Column("status", sa.String(16), nullable=False),
     sa.Column("private", sa.Boolean, nullable=False),
     sa.Column("invite_hash", sa.String(64), nullable=True, unique=True),
@@ -57,6 +59,10 @@ games = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("started_at", sa.DateTime(timezone=True), nullable=True),
     sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
+    # The game's clock (nardy.server.clocks: delay, reserve, per-point; NULL: none) and where
+    # it stands after the last accepted action (NULL before the first).
+    sa.Column("clock", sa.JSON, nullable=True),
+    sa.Column("clock_state", sa.JSON, nullable=True),
 )
 
 actions = sa.Table(
@@ -97,4 +103,51 @@ rating_changes = sa.Table(
     sa.Column("pool", sa.String(32), nullable=False),
     sa.Column("before", sa.Float, nullable=False),
     sa.Column("after", sa.Float, nullable=False),
+)
+
+chat_lines = sa.Table(
+    "chat_lines",
+    metadata,
+    # The order lines were said in, the same for every server process.
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column(
+        "game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False
+    ),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+    sa.Column("username", sa.String(32), nullable=False),
+    # The speaker's seat when they said it; NULL for a spectator (hidden from the players
+    # while the game runs).
+    sa.Column("seat", sa.Integer, nullable=True),
+    sa.Column("text", sa.String(300), nullable=False),
+    sa.Column("said_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_chat_lines_game", "game_id", "id"),
+)
+
+chat_mutes = sa.Table(
+    "chat_mutes",
+    metadata,
+    # A user who muted the chat of one room: a row while muted.
+    sa.Column(
+        "game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column(
+        "user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    ),
+)
+
+
+ROLL_COLUMNS = tuple(f"r{high}{low}" for high, low in ROLLS)
+"""A tally's column for each of the 21 rolls, higher die first: ``r66``, ``r65`` ... ``r11``."""
+
+dice_tallies = sa.Table(
+    "dice_tallies",
+    metadata,
+    # How many times each roll came up in one game (match) so far: the public dice page sums
+    # these instead of deriving every roll ever dealt again (nardy.server.dicestats).
+    sa.Column(
+        "game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    ),
+    # The game's action count when it was counted: a game whose seq has moved is counted again.
+    sa.Column("seq", sa.Integer, nullable=False),
+    *(sa.Column(name, sa.Integer, nullable=False) for name in ROLL_COLUMNS),
 )

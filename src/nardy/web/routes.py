@@ -9,8 +9,19 @@ from starlette.routing import Route
 
 from nardy.web.assets import Assets, default_assets
 
-PAGES = ("/", "/signin", "/lobby", "/game/{game}", "/invite/{token}")
+PAGES = (
+    "/",
+    "/signin",
+    "/lobby",
+    "/game/{game}",
+    "/invite/{token}",
+    "/u/{username}",
+    "/replay/{game}",
+)
 """Addresses that open the client; the page itself decides what to show at each."""
+PUBLIC_PAGES = ("/rules", "/rules/{page}", "/dice")
+"""The client's pages anyone may read without signing in: the rules of each variant and the
+dice dealt."""
 FOREVER = "public, max-age=31536000, immutable"
 NEVER = "no-cache"
 """The page is revalidated at every load, so it always names the current assets."""
@@ -44,6 +55,6 @@ def routes(assets: Assets | None = None) -> list[Route]:
         )
 
     return [
-        *(Route(path, page, methods=["GET", "HEAD"]) for path in PAGES),
+        *(Route(path, page, methods=["GET", "HEAD"]) for path in PAGES + PUBLIC_PAGES),
         Route("/assets/{digest}/{path:path}", asset, methods=["GET", "HEAD"]),
     ]

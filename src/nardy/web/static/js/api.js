@@ -55,3 +55,11 @@ export const acceptInvitation = (token) => call("POST", `/api/invitations/${enco
 export const liveGames = () => call("GET", "/api/games/live");
 export const myGames = () => call("GET", "/api/me/games");
 export const game = (id) => call("GET", `/api/games/${encodeURIComponent(id)}`);
+export const cancelGame = (id) => call("POST", `/api/games/${encodeURIComponent(id)}/cancel`);
+export const profile = (name) => call("GET", `/api/users/${encodeURIComponent(name)}`);
+export const history = (name, page = 1) => call("GET", `/api/users/${encodeURIComponent(name)}/games?page=${page}`);
+export const replay = (id) => call("GET", `/api/games/${encodeURIComponent(id)}/replay`);
+export const records = (id) => call("GET", `/api/games/${encodeURIComponent(id)}/record.json`);
+/** Where the match downloads as a file: "json" (the records) or "mat" (GNU Backgammon). */
+export const recordUrl = (id, kind) => `/api/games/${encodeURIComponent(id)}/record.${kind}`;
+export const diceStats = () => call("GET", "/api/dice/stats");

@@ -7,13 +7,21 @@ import { Room, escapeHtml } from "/js/room.js";
 import { clearNotice, notice } from "/js/ui.js";
 import { lobbyPage } from "/js/lobby.js";
 import { errorText } from "/js/names.js";
+import { profilePage } from "/js/profile.js";
+import { Replay } from "/js/replay.js";
+import { rulesPage } from "/js/rules.js";
+import { dicePage } from "/js/dice.js";
 
 const STORED = "nardy.preferences";
+let saving = Promise.resolve(); // the last preference change sent to the server
 let user = null;
 let room = null;
+let view = null; // a page that keeps its own state across a change of language (a replay)
 
-// The board's preferences under their wire names (GET /api/me/preferences), as a new user has them.
-const BOARD_DEFAULTS = {
+// The preferences under their wire names (GET /api/me/preferences) as a new user has them (the
+// server's accounts.Preferences), all but the language: the one list the profile's form and the
+// room's options panel are drawn from, and what this browser keeps for a visitor not signed in.
+const DEFAULTS = {
   home: "bottom-right",
   "auto-switch-side": true,
   "auto-pass": true,
@@ -26,23 +34,42 @@ const BOARD_DEFAULTS = {
 
 /** The preferences that change the page: the server's for a signed-in user, else this browser's. */
 export const prefs = {
-  ...BOARD_DEFAULTS,
-  /** The board's preferences alone (no language), as saved. */
+  ...DEFAULTS,
+  /** The preferences other than the language, under their wire names, as they are now. */
   board() {
-    return Object.fromEntries(Object.keys(BOARD_DEFAULTS).map((k) => [k, this[k]]));
+    return Object.fromEntries(Object.keys(DEFAULTS).map((k) => [k, this[k]]));
   },
+  /** Change some preferences: applied at once, kept in this browser and, for a signed-in
+   * user, on the server. True when the server (if any) took them. */
   async save(changes) {
-    Object.assign(this, changes);
+    applyPreferences(changes);
+    if (changes.language && changes.language !== language()) await setLanguage(changes.language);
     localStorage.setItem(STORED, JSON.stringify({ ...this.board(), language: language() }));
     if (user) {
+      // one change at a time: the server merges each into what it holds, so two in flight
+      // at once would each keep the other's old value
+      const request = saving.then(() => api.savePreferences(changes));
+      saving = request.catch(() => {});
       try {
-        user.preferences = await api.savePreferences(changes);
+        user.preferences = await request;
       } catch (err) {
         notice(errorText(err), "warn", 5000);
+        return false;
       }
     }
+    return true;
   },
 };
+
+/** Take the page's preferences from these (the account's, or a change); the language is
+ * set by whoever calls, since loading a catalogue waits. */
+function applyPreferences(values) {
+  for (const [key, value] of Object.entries(values)) {
+    if (key in DEFAULTS && typeof value === typeof DEFAULTS[key]) prefs[key] = value;
+  }
+  // no moving pieces for a player who turned animation off
+  document.documentElement.classList.toggle("still", !prefs.animation);
+}
 
 function stored() {
   try {
@@ -63,7 +90,7 @@ function header() {
     who.innerHTML = `<a href="/signin" data-link data-i18n="nav.signin"></a>`;
   } else {
     who.innerHTML = `<a href="/lobby" data-link data-i18n="nav.lobby"></a>
-      <span class="me">${escapeHtml(user.username)}</span>
+      <a class="me" href="/u/${encodeURIComponent(user.username)}" data-link>${escapeHtml(user.username)}</a>
       ${user.guest ? `<a href="/signin" data-link data-i18n="nav.claim"></a>` : ""}
       <button type="button" class="link" id="signout" data-i18n="nav.signout"></button>`;
     who.querySelector("#signout").addEventListener("click", async () => {
@@ -82,7 +109,7 @@ async function signedIn(data, fresh) {
     // a new account (or guest) starts with the language and board this browser already uses
     await prefs.save({ language: language(), ...prefs.board() });
   } else {
-    for (const key of Object.keys(BOARD_DEFAULTS)) if (key in user.preferences) prefs[key] = user.preferences[key];
+    applyPreferences(user.preferences);
     if (user.preferences.language !== language() && LANGUAGES.includes(user.preferences.language)) {
       await setLanguage(user.preferences.language);
     }
@@ -152,13 +179,29 @@ export async function route() {
     room.close();
     room = null;
   }
+  if (view) {
+    view.close();
+    view = null;
+  }
   const main = document.getElementById("main");
   const path = location.pathname;
   const gameMatch = path.match(/^\/game\/([^/]+)$/);
   const inviteMatch = path.match(/^\/invite\/([^/]+)$/);
-  if (gameMatch) {
+  const profileMatch = path.match(/^\/u\/([^/]+)$/);
+  const replayMatch = path.match(/^\/replay\/([^/]+)$/);
+  const rulesMatch = path.match(/^\/rules(?:\/([^/]+))?$/);
+  if (rulesMatch) {
+    // public pages: no sign-in needed
+    await rulesPage(main, decodeURIComponent(rulesMatch[1] || "backgammon"), chooseLanguage);
+  } else if (profileMatch) {
+    await profilePage(main, decodeURIComponent(profileMatch[1]), { user, prefs });
+  } else if (replayMatch) {
+    view = new Replay(main, decodeURIComponent(replayMatch[1]), { user, prefs });
+  } else if (path === "/dice") {
+    await dicePage(main);
+  } else if (gameMatch) {
     if (!user) return signInPage(main, path);
-    room = new Room(main, decodeURIComponent(gameMatch[1]), prefs);
+    room = new Room(main, decodeURIComponent(gameMatch[1]), prefs, navigate);
   } else if (inviteMatch) {
     await invitationPage(main, decodeURIComponent(inviteMatch[1]));
   } else if (path === "/signin" || !user) {
@@ -166,6 +209,12 @@ export async function route() {
   } else {
     await lobbyPage(main, { user, navigate, prefs });
   }
+}
+
+/** Change the language (the header's menu and the rules pages' links) and remember it. */
+async function chooseLanguage(lang) {
+  await setLanguage(lang);
+  prefs.save({ language: lang });
 }
 
 function languageMenu() {
@@ -179,18 +228,13 @@ function languageMenu() {
     }),
   );
   select.value = language();
-  select.addEventListener("change", async () => {
-    await setLanguage(select.value);
-    prefs.save({ language: select.value });
-  });
+  select.addEventListener("change", () => chooseLanguage(select.value));
   onLanguage((lang) => (select.value = lang));
 }
 
 async function start() {
   const saved = stored();
-  for (const key of Object.keys(BOARD_DEFAULTS)) {
-    if (typeof saved[key] === typeof BOARD_DEFAULTS[key]) prefs[key] = saved[key];
-  }
+  applyPreferences(saved);
   await setLanguage(saved.language || browserLanguage());
   languageMenu();
   try {
@@ -210,7 +254,7 @@ async function start() {
   addEventListener("popstate", route);
   onLanguage(() => {
     header();
-    if (!room) route();
+    if (!room && !view) route();
   });
   await route();
   document.body.dataset.ready = "1";

@@ -84,10 +84,12 @@ function checkerY(top, i) {
 export class Board {
   /**
    * container: the element to draw in; onMove(from, to) is called with a legal single
-   * move the viewer made.
+   * move the viewer made. options.readOnly: a board only to look at (a replay), which
+   * takes no pointer input whatever it is given to draw.
    */
-  constructor(container, onMove, { onRefuse = () => {}, onNote = () => {} } = {}) {
+  constructor(container, onMove, { readOnly = false, onRefuse = () => {}, onNote = () => {} } = {}) {
     this.onMove = onMove;
+    this.readOnly = Boolean(readOnly);
     this.onRefuse = onRefuse; // (point): the viewer's checker there cannot move now
     this.onNote = onNote; // (key): something to tell the player, by catalogue key
     this.view = null;
@@ -427,7 +429,7 @@ export class Board {
   }
 
   press(event) {
-    if (!this.view || event.button > 0) return;
+    if (this.readOnly || !this.view || event.button > 0) return;
     const target = event.target;
     if (target.closest?.(".dice.swappable")) {
       this.pressed = { dice: true };

@@ -8,17 +8,18 @@
 // race, the home board's corner and switching sides after each game, sound and animation.
 // An option's action is taken once per state, a moment after it is drawn, so it is seen.
 
-import { Board, motionAllowed, theirPoint } from "/js/board.js";
+import { cancelGame } from "/js/api.js";
+import { Board, theirPoint } from "/js/board.js";
 import { t, tn, onLanguage, translate } from "/js/i18n.js";
-import { botName } from "/js/names.js";
+import { botName, errorText } from "/js/names.js";
 import { readPlay } from "/js/notation.js";
+import { rulesPath } from "/js/rules.js";
 import { sound } from "/js/sound.js";
 import { announce, notice } from "/js/ui.js";
 
 const RETRY_MS = [500, 1000, 2000, 4000, 8000];
 const AUTO_MS = 450; // how long an option's automatic action waits, to be seen
 const REPLAY_MS = 650; // between the single moves of a replayed play
-const OPTIONS = ["auto-pass", "auto-roll", "auto-play-forced", "auto-bear-off", "auto-switch-side", "animation"];
 
 /** The home corner a game is drawn with: the player's, left and right swapped on every
  * second game of a match when they switch sides after each game (RULES.md 4). */
@@ -55,13 +56,20 @@ export function withWaiting(sides, rules) {
   });
 }
 
-/** Each seat's 26 counts (own numbering) after the turn's single moves so far. */
-export function sidesOf(game, rules) {
-  const raw = game.position.match(/../g).map((h) => parseInt(h, 16));
-  const mover = game.turn;
+/** Each seat's 26 counts (own numbering) of a position written as the server writes it:
+ * 104 hex digits, the mover's 26 counts then the other side's. */
+export function sidesFromPosition(position, mover) {
+  const raw = position.match(/../g).map((h) => parseInt(h, 16));
   const sides = [];
   sides[mover] = raw.slice(0, 26);
   sides[1 - mover] = raw.slice(26);
+  return sides;
+}
+
+/** Each seat's 26 counts (own numbering) after the turn's single moves so far. */
+export function sidesOf(game, rules) {
+  const mover = game.turn;
+  const sides = sidesFromPosition(game.position, mover);
   if (game.phase === "moving") {
     for (const [start, end, hit] of game.current.moves) {
       sides[mover][start] -= 1;
@@ -87,10 +95,35 @@ function diceLine(dice) {
   return dice.join("-");
 }
 
+/** A clock's reserve as a player reads it: m:ss, and tenths in the last ten seconds. */
+export function clockText(seconds) {
+  if (seconds < 10) return seconds.toFixed(1);
+  const whole = Math.ceil(seconds);
+  return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
+}
+
+/** Where a game's clock stands `since` seconds after its state was sent: each player's
+ * reserve left and, for the player whose clock runs, the delay left (null for the other). */
+export function clockNow(clock, since) {
+  const reserve = [...clock.reserve];
+  const delay = [null, null];
+  if (clock.running !== null) {
+    const elapsed = clock.elapsed + since;
+    const seat = clock.running;
+    delay[seat] = Math.max(0, clock.delay - elapsed);
+    reserve[seat] = Math.max(0, reserve[seat] - Math.max(0, elapsed - clock.delay));
+  }
+  return { reserve, delay };
+}
+
 export class Room {
-  constructor(main, gameId, prefs) {
+  constructor(main, gameId, prefs, navigate = null) {
     this.id = gameId;
     this.prefs = prefs;
+    this.navigate = navigate;
+    this.stateAt = 0; // performance.now() when the last state arrived: the clocks count on
+    this.absence = new Map(); // absent seat -> performance.now() when it may be claimed
+    this.waiting = false; // the player chose to wait for the absent opponent
     this.seat = null;
     this.state = null;
     this.closed = false;
@@ -105,6 +138,17 @@ export class Room {
         <aside class="panel">
           <p class="status" id="status" aria-live="polite"></p>
           <div class="actions" id="actions"></div>
+          <div class="presence" id="presence" role="status" hidden>
+            <p id="presence-text"></p>
+            <div class="actions">
+              <button type="button" class="primary" id="claim" data-action="claim" data-i18n="act.claim"></button>
+              <button type="button" id="wait" data-action="wait" data-i18n="act.wait"></button>
+            </div>
+          </div>
+          <div class="rematch" id="rematch" hidden>
+            <p id="rematch-text"></p>
+            <button type="button" class="primary" id="rematch-button" data-action="rematch" data-i18n="act.rematch"></button>
+          </div>
           <form class="typed" id="typed" autocomplete="off">
             <label for="notation" data-i18n="room.type-move"></label>
             <div class="typed-row">
@@ -114,7 +158,7 @@ export class Room {
           </form>
           <p class="match" id="match"></p>
           <div class="tools">
-            <button type="button" id="replay" class="quiet" data-i18n="room.replay" disabled></button>
+            <button type="button" id="replay" class="quiet" data-i18n="room.replay-last" disabled></button>
             <button type="button" id="mute" class="quiet" aria-pressed="false"></button>
           </div>
           <p class="hint" data-i18n="room.keys"></p>
@@ -134,6 +178,8 @@ export class Room {
               <option value="top-left" data-i18n="home.top-left"></option>
             </select></label>
           <p class="invite" id="invite" hidden></p>
+          <p><a id="to-replay" hidden data-link data-i18n="room.replay"></a></p>
+          <a class="rules-link" id="rules-link" href="/rules" target="_blank" rel="noopener" data-i18n="room.rules"></a>
         </aside>
       </section>`;
     translate(main);
@@ -173,6 +219,13 @@ export class Room {
       prefs.save({ home: home.value });
       this.draw();
     });
+    main.querySelector("#claim").addEventListener("click", () => this.message({ type: "claim" }));
+    main.querySelector("#wait").addEventListener("click", () => {
+      this.waiting = true;
+      this.drawPresence();
+    });
+    main.querySelector("#rematch-button").addEventListener("click", () => this.message({ type: "rematch" }));
+    this.ticker = setInterval(() => this.tick(), 200);
     this.keys = (e) => this.key(e);
     document.addEventListener("keydown", this.keys);
     this.offLanguage = onLanguage(() => {
@@ -187,6 +240,7 @@ export class Room {
     delete document.body.dataset.seq;
     delete document.body.dataset.status;
     document.removeEventListener("keydown", this.keys);
+    clearInterval(this.ticker);
     this.offLanguage();
     if (this.socket) this.socket.close();
     clearTimeout(this.retryTimer);
@@ -290,11 +344,16 @@ export class Room {
   }
 
   send(action) {
+    this.message({ type: "action", action });
+  }
+
+  /** Send a protocol message (an action, a claim, a rematch). */
+  message(body) {
     if (this.socket?.readyState !== WebSocket.OPEN) {
       notice(t("connection.lost"), "warn");
       return;
     }
-    this.socket.send(JSON.stringify({ type: "action", action }));
+    this.socket.send(JSON.stringify(body));
   }
 
   receive(message) {
@@ -322,6 +381,26 @@ export class Room {
         break;
       case "error":
         notice(t("refused", { reason: message.message }), "warn", 5000);
+        break;
+      case "absent":
+        this.absence.set(message.seat, performance.now() + 1000 * message["claim-in"]);
+        this.drawPresence();
+        break;
+      case "present":
+        this.absence.delete(message.seat);
+        this.waiting = false;
+        this.drawPresence();
+        break;
+      case "rematch-offered":
+        if (this.state) {
+          const offers = new Set(this.state.rematch?.offers || []);
+          offers.add(message.seat);
+          this.state.rematch = { offers: [...offers], game: null };
+          this.drawRematch();
+        }
+        break;
+      case "rematch":
+        if (this.navigate) this.navigate(`/game/${encodeURIComponent(message.game)}`);
         break;
       default:
         break;
@@ -373,6 +452,11 @@ export class Room {
       else if (e.type === "opening-rolled") {
         announce(t("say.opening", { a: this.name(0), b: this.name(1), da: e.dice[0], db: e.dice[1] }));
       } else if (e.type === "resignation-offered" && other) announce(t("say.resigns", { who, points: e.level }));
+      else if (e.type === "forfeited") {
+        const text = e.reason === "time" ? t("say.forfeit-time", { who }) : t("say.forfeit-absent", { who });
+        announce(text);
+        notice(text, "warn", 8000);
+      }
       else if (e.type === "game-over") {
         announce(e.winner === null ? t("say.draw") : tn("say.wins", e.points, { who: this.name(e.winner) }));
       }
@@ -381,6 +465,9 @@ export class Room {
 
   show(state) {
     this.state = state;
+    this.stateAt = performance.now();
+    this.absence = new Map((state.absent || []).map((a) => [a.seat, this.stateAt + 1000 * a["claim-in"]]));
+    if (!this.absence.size) this.waiting = false;
     this.draw();
     // what was drawn last, for tools that follow the page (and the browser tests)
     document.body.dataset.seq = state.seq;
@@ -433,6 +520,7 @@ export class Room {
     const records = game?.records || [];
     const lastPlay = [...records].reverse().find((r) => r.play && r.play.length);
     const last = lastPlay ? { seat: lastPlay.player, moves: lastPlay.play } : null;
+    document.getElementById("rules-link").href = rulesPath(rules.key); // opens beside the game
     const roll = game ? `${games.length}:${records.length}:${game.current.dice}` : null;
     if (!this.replaying) {
       this.board.draw({
@@ -456,6 +544,7 @@ export class Room {
         <strong class="who-name">${escapeHtml(this.name(seat))}</strong>
         <span class="pips" data-seat="${seat}">${escapeHtml(tn("room.pips", pips(sides[seat])))}</span>
         <span class="off">${escapeHtml(tn("room.off", sides[seat][0]))}</span>
+        <span class="clock" data-seat="${seat}" role="timer" hidden><span class="sr">${escapeHtml(t("clock.reserve"))}</span><span class="reserve"></span><span class="delay"></span></span>
         ${onTurn ? `<span class="turnmark">${escapeHtml(t("room.to-act"))}</span>` : ""}`;
     };
     const topIsOpponent = home.startsWith("bottom");
@@ -470,9 +559,74 @@ export class Room {
 
     this.status(state, kinds, game);
     this.buttons(planned ? [] : kinds, game);
+    const replay = document.getElementById("to-replay");
+    replay.hidden = state.status !== "finished";
+    replay.href = `/replay/${encodeURIComponent(this.id)}`;
     const invite = document.getElementById("invite");
     invite.hidden = state.status !== "open";
     if (!invite.hidden) invite.textContent = t("room.waiting-opponent");
+    this.tick();
+    this.drawRematch();
+  }
+
+  /** Count the clocks and the grace period on (five times a second). */
+  tick() {
+    this.drawClocks();
+    this.drawPresence();
+  }
+
+  drawClocks() {
+    const clock = this.state?.clock;
+    const running = clock && this.state.status === "playing";
+    const now = clock ? clockNow(running ? clock : { ...clock, running: null }, (performance.now() - this.stateAt) / 1000) : null;
+    for (const box of document.querySelectorAll(".clock[data-seat]")) {
+      box.hidden = !clock;
+      if (!clock) continue;
+      const seat = Number(box.dataset.seat);
+      const delay = now.delay[seat];
+      box.classList.toggle("running", delay !== null);
+      box.classList.toggle("in-delay", delay !== null && delay > 0);
+      box.classList.toggle("low", now.reserve[seat] < 10);
+      box.querySelector(".reserve").textContent = clockText(now.reserve[seat]);
+      box.querySelector(".delay").textContent = delay ? t("clock.delay", { s: Math.ceil(delay) }) : "";
+    }
+  }
+
+  /** The grace period of an absent opponent: its countdown, then Claim or Wait. */
+  drawPresence() {
+    const box = document.getElementById("presence");
+    if (!box) return;
+    const playing = this.state?.status === "playing";
+    const other = this.seat === null ? [...this.absence.keys()][0] : 1 - this.seat;
+    const until = other === undefined ? undefined : this.absence.get(other);
+    box.hidden = !playing || until === undefined || (this.waiting && this.seat !== null);
+    if (box.hidden) return;
+    const left = Math.max(0, Math.ceil((until - performance.now()) / 1000));
+    const who = this.name(other);
+    const text = document.getElementById("presence-text");
+    const claim = document.getElementById("claim");
+    const wait = document.getElementById("wait");
+    claim.hidden = wait.hidden = this.seat === null;
+    claim.disabled = left > 0;
+    if (this.seat === null) text.textContent = t("absent.watch", { who });
+    else if (left > 0) text.textContent = t("absent.wait", { who, s: left });
+    else text.textContent = t("absent.claimable", { who });
+  }
+
+  /** After the match: the Rematch button and who has offered one. */
+  drawRematch() {
+    const box = document.getElementById("rematch");
+    if (!box || !this.state) return;
+    box.hidden = this.state.status !== "finished" || this.seat === null;
+    if (box.hidden) return;
+    const offers = this.state.rematch?.offers || [];
+    const text = document.getElementById("rematch-text");
+    const mine = offers.includes(this.seat);
+    const theirs = offers.includes(1 - this.seat);
+    document.getElementById("rematch-button").disabled = mine;
+    if (mine) text.textContent = t("rematch.offered", { who: this.name(1 - this.seat) });
+    else if (theirs) text.textContent = t("rematch.asked", { who: this.name(1 - this.seat) });
+    else text.textContent = "";
   }
 
   /** The action one of the player's options takes now, or null: pass with no move, roll
@@ -521,10 +675,7 @@ export class Room {
     const game = this.game();
     if (!record || !game || this.replaying) return;
     const rules = this.state.rules;
-    const raw = record.before.match(/../g).map((h) => parseInt(h, 16));
-    const sides = [];
-    sides[record.player] = raw.slice(0, 26);
-    sides[1 - record.player] = raw.slice(26);
+    const sides = sidesFromPosition(record.before, record.player);
     const cube = this.state.settings.cube === false ? null : { value: game.cube[0], owner: game.cube[1] };
     const dice = record.dice[0] === record.dice[1] ? Array(4).fill(record.dice[0]) : [...record.dice];
     this.replaying = { step: 0 };
@@ -568,6 +719,10 @@ export class Room {
       el.textContent = t("room.finished", { who: this.name(winner), score: state.score.join(" : ") });
       return;
     }
+    if (state.status === "cancelled") {
+      el.textContent = t("room.cancelled");
+      return;
+    }
     if (state.status === "open" || state.status === "invited") {
       el.textContent = t("room.waiting-opponent");
       return;
@@ -594,6 +749,17 @@ export class Room {
       box.appendChild(b);
       return b;
     };
+    const waiting = this.state.status === "open" || this.state.status === "invited";
+    if (waiting && this.seat === 0) {
+      // the creator may withdraw the game while nobody has joined it
+      const withdraw = document.createElement("button");
+      withdraw.type = "button";
+      withdraw.className = "act cancel quiet";
+      withdraw.dataset.action = "cancel";
+      withdraw.textContent = t("lobby.cancel");
+      withdraw.addEventListener("click", () => cancelGame(this.id).catch((err) => notice(errorText(err), "warn", 5000)));
+      box.appendChild(withdraw);
+    }
     const next = game ? 2 * game.cube[0] : 2;
     if (kinds.includes("roll-opening")) add("roll-opening", { type: "roll-opening" }, t("act.roll"), "primary");
     if (kinds.includes("roll")) add("roll", { type: "roll" }, t("act.roll"), "primary");
