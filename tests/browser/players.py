@@ -3,6 +3,7 @@ clicking or dragging checkers on the board, with the buttons or the keyboard."""
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -19,8 +20,19 @@ class Player:
         self.moves = moves
         self.keys = keys
         self.errors: list[str] = []
+        self.state: dict[str, Any] | None = None
+        """The last game state the page received (read off its WebSocket)."""
         page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.on("websocket", self._socket)
         page.set_default_timeout(TIMEOUT_MS)
+
+    def _socket(self, socket: Any) -> None:
+        def frame(payload: str | bytes) -> None:
+            message = json.loads(payload)
+            if isinstance(message, dict) and "state" in message:
+                self.state = message["state"]
+
+        socket.on("framereceived", frame)
 
     def open(self, path: str = "/") -> None:
         self.page.goto(self.base_url + path)
@@ -47,12 +59,15 @@ class Player:
         opponent: str = "open",
         bot: str = "beginner",
         pace: str = "250",
+        cube: bool = True,
     ) -> str:
         """Create a game from the lobby; its id (from the room's address)."""
         page = self.page
         page.select_option("select[name=variant]", variant)
         page.select_option("select[name=length]", str(length))
         page.check(f"input[name=opponent][value={opponent}]")
+        if not cube:
+            page.uncheck("input[name=cube]")
         if opponent == "bot":
             page.select_option("select[name=bot]", bot)
             page.select_option("select[name=pace]", pace)
@@ -103,14 +118,28 @@ class Player:
         assert box is not None, selector
         return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
+    def ends(self, start: int) -> list[int]:
+        """Where the checker on ``start`` may go (the board writes it on each movable one)."""
+        ends = self.page.get_attribute(f'.board .movable[data-point="{start}"]', "data-ends")
+        return [int(e) for e in (ends or "").split()]
+
+    def targets(self) -> list[int]:
+        return list(
+            self.page.eval_on_selector_all(
+                "[data-target]", "ts => ts.map(t => Number(t.dataset.target))"
+            )
+        )
+
     def move_once(self) -> tuple[int, int]:
         """Make one legal single move: the rearmost checker that can move, as far as it can
-        go. Returns (from, to)."""
+        go. A click on a checker with one destination plays it; otherwise the click selects
+        it and a click on the destination plays it. Returns (from, to)."""
         page = self.page
         origins = page.eval_on_selector_all(
             ".board .movable", "cs => cs.map(c => Number(c.dataset.point))"
         )
         start = max(origins)
+        ends = self.ends(start)
         checker = f'.board .movable[data-point="{start}"]'
         before = self.seq()
         if self.moves == "drag":
@@ -119,21 +148,17 @@ class Player:
             page.mouse.move(x, y)
             page.mouse.down()
             page.mouse.move(x + 12, y + 12, steps=3)
-            targets = page.eval_on_selector_all(
-                "[data-target]", "ts => ts.map(t => Number(t.dataset.target))"
-            )
-            end = min(targets)
+            end = min(self.targets())
             tx, ty = self.centre(f'[data-target="{end}"]')
             page.mouse.move(tx, ty, steps=6)
             page.mouse.up()
         else:
             page.click(checker)
-            targets = page.eval_on_selector_all(
-                "[data-target]", "ts => ts.map(t => Number(t.dataset.target))"
-            )
-            end = min(targets)
-            tx, ty = self.centre(f'[data-target="{end}"]')
-            page.mouse.click(tx, ty)
+            end = min(ends)
+            if len(ends) > 1:
+                assert sorted(self.targets()) == sorted(ends)
+                tx, ty = self.centre(f'[data-target="{end}"]')
+                page.mouse.click(tx, ty)
         self.wait_change(before)
         return start, end
 

@@ -108,11 +108,9 @@ def test_a_phone_in_portrait(pages: Any, server: ServerProcess, shots: Path) -> 
         )
     )
     me.page.locator(f'.board .movable[data-point="{start}"]').tap()
-    end = min(
-        me.page.eval_on_selector_all("[data-target]", "ts => ts.map(t => Number(t.dataset.target))")
-    )
-    x, y = me.centre(f'[data-target="{end}"]')
-    me.page.touchscreen.tap(x, y)
+    if len(me.ends(start)) > 1:  # else the tap played the checker's one move
+        x, y = me.centre(f'[data-target="{min(me.targets())}"]')
+        me.page.touchscreen.tap(x, y)
     me.wait_change(before)
     me.page.screenshot(path=str(shots / "phone.png"), full_page=True)
 

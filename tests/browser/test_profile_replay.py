@@ -184,6 +184,7 @@ def test_preferences_change_at_once_and_persist_after_a_reload(
     me.page.uncheck("#prefs input[name=animation]")
     me.page.check("#prefs input[name=auto-roll]")
     me.page.uncheck("#prefs input[name=auto-pass]")
+    me.page.check("#prefs input[name=auto-play-forced]")  # every preference the room acts on
     me.wait_until("document.documentElement.classList.contains('still')")  # applied at once
     me.page.select_option("#prefs select[name=language]", "lt")
     me.wait_until("document.documentElement.lang === 'lt'")
@@ -193,7 +194,8 @@ def test_preferences_change_at_once_and_persist_after_a_reload(
     # every change reaches the server, none lost to another sent just before it
     me.wait_until(
         "fetch('/api/me/preferences').then(r => r.json()).then(p => p.language === 'lt'"
-        " && p.home === 'top-left' && !p.animation && p['auto-roll'] && !p['auto-pass'])"
+        " && p.home === 'top-left' && !p.animation && p['auto-roll'] && !p['auto-pass']"
+        " && p['auto-play-forced'])"
     )
 
     me.page.reload()
@@ -210,6 +212,17 @@ def test_preferences_change_at_once_and_persist_after_a_reload(
     tray_x = "document.querySelector('.board .tray').getBBox().x"
     felt_x = "document.querySelector('.board .felt').getBBox().x"
     assert me.page.evaluate(f"{tray_x} < {felt_x}")
+    # the room's options panel shows the same preferences the profile set
+    checked = {
+        key: me.page.is_checked(f"#options input[data-pref={key}]")
+        for key in ("auto-pass", "auto-roll", "auto-play-forced", "animation")
+    }
+    assert checked == {
+        "auto-pass": False,
+        "auto-roll": True,
+        "auto-play-forced": True,
+        "animation": False,
+    }
     # nobody else sees them
     other = Player(pages("en-US"), server.url)
     other.sign_up("dave")

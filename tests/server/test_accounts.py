@@ -58,6 +58,16 @@ def test_preferences_are_validated_and_merged() -> None:
             Preferences.from_dict(bad)
 
 
+def test_playing_a_forced_move_is_an_option_off_by_default_and_old_preferences_still_load() -> None:
+    stored = Preferences().to_dict()
+    del stored["auto-play-forced"]  # preferences saved before the option existed
+    prefs = Preferences.from_dict(stored)
+    assert prefs.auto_play_forced is False
+    assert Preferences.from_dict({"auto-play-forced": True}, prefs).to_dict()["auto-play-forced"]
+    with pytest.raises(AccountError):
+        Preferences.from_dict({"auto-play-forced": "yes"})
+
+
 def test_sign_up_sign_in_sign_out(server: ServerProcess) -> None:
     alice = Client(server)
     user = alice.sign_up("alice1")

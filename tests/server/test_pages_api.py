@@ -139,6 +139,7 @@ def test_a_finished_match_replays_turn_by_turn(server: ServerProcess) -> None:
     anyone = Client(server)
     replay = anyone.get(f"/api/games/{game}/replay").json()
     assert replay["game"]["id"] == game and replay["game"]["status"] == "finished"
+    assert replay["rules"]["key"] == "backgammon" and replay["rules"]["opponent-points"][1] == 24
     (only,) = replay["games"]
     turns = only["turns"]
     assert only["over"] and only["end"]["winner"] in (0, 1) and len(turns) > 10

@@ -77,6 +77,7 @@ class LongNardy(Variant):
     hits = False  # RULES.md 3.2: no hitting
     has_backgammons = False  # RULES.md 3.4: oin or mars
     opening_dice_played = False
+    head = HEAD
     ordered_doubles = False  # the six-block rule is checked after every single move
 
     def opponent_point(self, point: int) -> int:

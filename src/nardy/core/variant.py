@@ -111,6 +111,9 @@ class Variant:
     """Whether GNU Backgammon plays this variant, so that a Match ID describes its games."""
     opening_dice_played: ClassVar[bool] = True
     """False where the opening roll only decides who starts (long nardy's lot, RULES.md 3.1)."""
+    head: ClassVar[int | None] = None
+    """The point every checker starts on and leaves one a turn (long nardy's head, RULES.md
+    3.1-3.2), in the owner's numbering; None where no head rule applies."""
 
     # -- legal plays -----------------------------------------------------------------------
 

@@ -43,13 +43,15 @@ class Preferences:
     """How a user likes the board: the language of the interface, the corner of their home
     board (RULES.md 4), whether the board turns when they switch sides, which forced choices
     the client makes for them (passing when no move is legal, rolling when doubling is
-    impossible, bearing off when it is the only sensible play), sound and animation."""
+    impossible, playing a single move that is the only legal one, bearing off in a race),
+    sound and animation."""
 
     language: str = "en"
     home: str = "bottom-right"
     auto_switch_side: bool = True
     auto_pass: bool = True
     auto_roll: bool = False
+    auto_play_forced: bool = False
     auto_bear_off: bool = False
     sound: bool = True
     animation: bool = True

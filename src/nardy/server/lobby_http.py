@@ -19,6 +19,7 @@ from nardy.server.lobby import Lobby, LobbyError, seats_view, visible_to
 from nardy.server.replay import replay_view
 from nardy.server.site import Site, site_of
 from nardy.server.store import GameRow, Store, User
+from nardy.server.variantfacts import every_variant, facts_of
 
 
 def game_view(store: Store, game: GameRow) -> dict[str, Any]:
@@ -112,6 +113,11 @@ async def live(request: Request) -> Response:
     site = site_of(request)
     found = await off_loop(site.store.live_games)
     return JSONResponse([await off_loop(game_view, site.store, g) for g in found])
+
+
+async def variant_rules(request: Request) -> Response:
+    """Every variant's rule facts (nardy.server.variantfacts), for a lobby to offer them."""
+    return JSONResponse(every_variant())
 
 
 async def _visible_game(request: Request) -> GameRow:
@@ -233,12 +239,17 @@ async def user_games(request: Request) -> Response:
 
 @handles_errors
 async def replay(request: Request) -> Response:
-    """What the replay viewer steps through: the game and each game of its match, turn by
-    turn (docs/protocol.md, "Replay")."""
+    """What the replay viewer steps through: the game, its variant's rule facts (what the
+    board is drawn with) and each game of its match, turn by turn (docs/protocol.md,
+    "Replay")."""
     found, match = await _game_and_match(request)
     site = site_of(request)
     return JSONResponse(
-        {"game": await off_loop(game_view, site.store, found), "games": replay_view(match)}
+        {
+            "game": await off_loop(game_view, site.store, found),
+            "rules": facts_of(match.settings.variant),
+            "games": replay_view(match),
+        }
     )
 
 
@@ -248,6 +259,7 @@ def routes() -> list[Route]:
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/games/live", live, methods=["GET"]),
         Route("/api/seeks", seeks, methods=["GET"]),
+        Route("/api/variants", variant_rules, methods=["GET"]),
         Route("/api/games/{game}", game, methods=["GET"]),
         Route("/api/games/{game}/join", join_game, methods=["POST"]),
         Route("/api/games/{game}/cancel", cancel_game, methods=["POST"]),

@@ -49,6 +49,7 @@ from nardy.server.http import off_loop
 from nardy.server.lobby import new_game_id, seats_view
 from nardy.server.ratings import rated_outcomes, rating_rule
 from nardy.server.store import ConflictError, GameRow, Store
+from nardy.server.variantfacts import facts_of
 
 log = logging.getLogger(__name__)
 QUEUE_LIMIT = 256
@@ -173,6 +174,7 @@ class Room:
             "seq": self.seq,
             "status": "finished" if self.over else self.row.status,
             "settings": dict(self.row.settings),
+            "rules": facts_of(str(self.row.settings.get("variant", Settings().variant))),
             "players": players,
             "match": None,
             "awaiting": None,

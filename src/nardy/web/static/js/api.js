@@ -49,6 +49,7 @@ export const signOut = () => call("POST", "/api/signout");
 export const savePreferences = (changes) => call("PUT", "/api/me/preferences", changes);
 export const createGame = (request) => call("POST", "/api/games", request);
 export const seeks = () => call("GET", "/api/seeks");
+export const variants = () => call("GET", "/api/variants");
 export const joinGame = (id) => call("POST", `/api/games/${encodeURIComponent(id)}/join`);
 export const acceptInvitation = (token) => call("POST", `/api/invitations/${encodeURIComponent(token)}`);
 export const liveGames = () => call("GET", "/api/games/live");

@@ -18,22 +18,33 @@ let user = null;
 let room = null;
 let view = null; // a page that keeps its own state across a change of language (a replay)
 
-/** The preferences that change the page: the server's for a signed-in user, else this browser's. */
-export const prefs = {
+// The preferences under their wire names (GET /api/me/preferences) as a new user has them (the
+// server's accounts.Preferences), all but the language: the one list the profile's form and the
+// room's options panel are drawn from, and what this browser keeps for a visitor not signed in.
+const DEFAULTS = {
   home: "bottom-right",
-  // the server's defaults (accounts.Preferences), until the account's own arrive
   "auto-switch-side": true,
   "auto-pass": true,
   "auto-roll": false,
+  "auto-play-forced": false,
   "auto-bear-off": false,
   sound: true,
   animation: true,
+};
+
+/** The preferences that change the page: the server's for a signed-in user, else this browser's. */
+export const prefs = {
+  ...DEFAULTS,
+  /** The preferences other than the language, under their wire names, as they are now. */
+  board() {
+    return Object.fromEntries(Object.keys(DEFAULTS).map((k) => [k, this[k]]));
+  },
   /** Change some preferences: applied at once, kept in this browser and, for a signed-in
    * user, on the server. True when the server (if any) took them. */
   async save(changes) {
     applyPreferences(changes);
     if (changes.language && changes.language !== language()) await setLanguage(changes.language);
-    localStorage.setItem(STORED, JSON.stringify({ home: this.home, language: language() }));
+    localStorage.setItem(STORED, JSON.stringify({ ...this.board(), language: language() }));
     if (user) {
       // one change at a time: the server merges each into what it holds, so two in flight
       // at once would each keep the other's old value
@@ -54,7 +65,7 @@ export const prefs = {
  * set by whoever calls, since loading a catalogue waits. */
 function applyPreferences(values) {
   for (const [key, value] of Object.entries(values)) {
-    if (key !== "language" && key in prefs && typeof value === typeof prefs[key]) prefs[key] = value;
+    if (key in DEFAULTS && typeof value === typeof DEFAULTS[key]) prefs[key] = value;
   }
   // no moving pieces for a player who turned animation off
   document.documentElement.classList.toggle("still", !prefs.animation);
@@ -96,7 +107,7 @@ async function signedIn(data, fresh) {
   user = data.user;
   if (fresh) {
     // a new account (or guest) starts with the language and board this browser already uses
-    await prefs.save({ language: language(), home: prefs.home });
+    await prefs.save({ language: language(), ...prefs.board() });
   } else {
     applyPreferences(user.preferences);
     if (user.preferences.language !== language() && LANGUAGES.includes(user.preferences.language)) {
@@ -223,7 +234,7 @@ function languageMenu() {
 
 async function start() {
   const saved = stored();
-  if (saved.home) prefs.home = saved.home;
+  applyPreferences(saved);
   await setLanguage(saved.language || browserLanguage());
   languageMenu();
   try {

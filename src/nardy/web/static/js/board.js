@@ -4,8 +4,14 @@
 //
 // Points are numbered as the viewer numbers them (1-24, 0 = borne off, 25 = the bar). Seat
 // s's checkers come in s's own numbering; `theirPoint` turns the opponent's number into the
-// viewer's: backgammon's sides mirror each other (p -> 25 - p), long nardy's are a half-turn
-// apart (p -> p ± 12: both sides travel the same way).
+// viewer's with the variant's rule facts that the server sends (`rules`, from the core):
+// backgammon's sides mirror each other, long nardy's are half a turn apart (both sides travel
+// the same way). The board never asks which variant it is.
+//
+// Moving: a click on a checker with one destination plays it; with several, it selects the
+// checker and highlights where it may go (a click there plays it, a second click on the
+// checker plays the die used first, which a click on the dice swaps); a double-click moves
+// one checker with every die left, where the order does not matter; or drag it.
 
 const SVG = "http://www.w3.org/2000/svg";
 const M = 22; // frame
@@ -21,12 +27,23 @@ export const WIDTH = M + TRAY + M + FIELD + M;
 export const HEIGHT = M + HALF + GAP + HALF + M;
 const TRIANGLE = HALF - 18;
 const DRAG_START = 6; // pixels a pointer travels before a press becomes a drag
+const GLIDE_MS = 260; // how long a checker takes to slide to its point
 
 /** The viewer's number of the opponent's point p (0 and 25 stay: off and the bar). */
-export function theirPoint(variant, p) {
-  if (p === 0 || p === 25) return p;
-  if (variant === "long") return p > 12 ? p - 12 : p + 12;
-  return 25 - p;
+export function theirPoint(rules, p) {
+  return rules["opponent-points"][p];
+}
+
+/** Whether the single move {from, to} (the mover's numbering) can be the move of die d. */
+export function usesDie(move, d) {
+  // a checker borne off may use a die larger than its distance (RULES.md 1.4)
+  return move.to === 0 ? d >= move.from : move.from - move.to === d;
+}
+
+/** Whether a checker, or a slide of one, should move on the screen (the player's option and
+ * the system's reduced-motion setting). */
+export function motionAllowed(animation) {
+  return animation && !window.matchMedia("(prefers-reduced-motion: reduce)").matches;
 }
 
 function el(name, attrs = {}, parent = null) {
@@ -70,11 +87,17 @@ export class Board {
    * move the viewer made. options.readOnly: a board only to look at (a replay), which
    * takes no pointer input whatever it is given to draw.
    */
-  constructor(container, onMove, options = {}) {
+  constructor(container, onMove, { readOnly = false, onRefuse = () => {}, onNote = () => {} } = {}) {
     this.onMove = onMove;
-    this.readOnly = Boolean(options.readOnly);
+    this.readOnly = Boolean(readOnly);
+    this.onRefuse = onRefuse; // (point): the viewer's checker there cannot move now
+    this.onNote = onNote; // (key): something to tell the player, by catalogue key
     this.view = null;
     this.selected = null;
+    this.swapped = false; // the smaller die first (a click on the dice)
+    this.lastClick = null; // the checker clicked last, and where its one move took it
+    this.chain = null; // a double-click's checker, still moving: {at}
+    this.sentAt = null; // the state seq when a move was sent, until the next state
     this.svg = el("svg", {
       viewBox: `0 0 ${WIDTH} ${HEIGHT}`,
       class: "board",
@@ -86,16 +109,53 @@ export class Board {
     this.svg.addEventListener("pointermove", (e) => this.drag(e));
     this.svg.addEventListener("pointerup", (e) => this.release(e));
     this.svg.addEventListener("pointercancel", () => this.cancelDrag());
+    // the browser counts the clicks (event.detail): 2 is a double-click, by the system's timing
+    this.svg.addEventListener("click", (e) => this.clicked(e));
   }
 
   /**
-   * view: {variant, sides: [counts of seat 0, of seat 1] (26 each, own numbering), viewer,
-   * home, dice, diceSeat, cube: {value, owner}, legal: [{from, to, hit}], turn}
+   * view: {rules, seq, roll (what names this roll of the dice), sides: [counts of seat 0,
+   * of seat 1] (26 each, own numbering), viewer, home, dice, used, diceSeat,
+   * cube: {value, owner}, legal: [{from, to, hit}],
+   * last: {seat, moves: [[from, to, hit]]} or null (the last play, the mover's numbering),
+   * glide: [{seat, from, to}] (moves to slide, the mover's numbering), animation}
    */
   draw(view) {
+    if (view.roll !== this.view?.roll) this.swapped = false; // a new roll: the larger die first
+    if (this.sentAt !== null && view.seq !== this.sentAt) this.sentAt = null;
     this.view = view;
     if (this.selected !== null && !this.origins().has(this.selected)) this.selected = null;
     this.render();
+    if (view.glide?.length && motionAllowed(view.animation)) this.slide(view.glide);
+    if (this.chain) setTimeout(() => this.advance(), motionAllowed(view.animation) ? GLIDE_MS : 0);
+  }
+
+  /** The dice not yet played, the one used first first. */
+  order() {
+    const { dice, used } = this.view;
+    if (!dice) return [];
+    const left = dice.filter((d, i) => !used?.[i]);
+    const distinct = [...new Set(left)].sort((a, b) => b - a);
+    if (this.swapped) distinct.reverse();
+    return distinct;
+  }
+
+  movesFrom(from) {
+    return (this.view?.legal || []).filter((m) => m.from === from);
+  }
+
+  /** The move from `from` of the die used first, else of the other; null if none. */
+  preferred(from) {
+    return this.preferredOf(this.movesFrom(from));
+  }
+
+  /** Of these legal moves, one of the die used first, else of the other; null if none. */
+  preferredOf(moves) {
+    for (const d of this.order()) {
+      const m = moves.find((move) => usesDie(move, d));
+      if (m) return m;
+    }
+    return moves[0] ?? null;
   }
 
   origins() {
@@ -103,7 +163,7 @@ export class Board {
   }
 
   destinations(from) {
-    return new Set((this.view?.legal || []).filter((m) => m.from === from).map((m) => m.to));
+    return new Set(this.movesFrom(from).map((m) => m.to));
   }
 
   render() {
@@ -112,42 +172,50 @@ export class Board {
     this.geo = geo;
     const svg = this.svg;
     svg.replaceChildren();
+    this.tops = new Map(); // "seat:point" -> the drawing of the checker on top there
     const defs = el("defs", {}, svg);
-    const grad = (id, a, b) => {
-      const g = el("radialGradient", { id, cx: "38%", cy: "32%", r: "75%" }, defs);
+    const grad = (id, a, b, c) => {
+      const g = el("radialGradient", { id, cx: "36%", cy: "30%", r: "80%" }, defs);
       el("stop", { offset: "0%", "stop-color": a }, g);
-      el("stop", { offset: "100%", "stop-color": b }, g);
+      el("stop", { offset: "55%", "stop-color": b }, g);
+      el("stop", { offset: "100%", "stop-color": c }, g);
     };
-    grad("c0", "#fffaf0", "#d9ccb0");
-    grad("c1", "#5a5f6b", "#16181d");
-    el("rect", { x: 0, y: 0, width: WIDTH, height: HEIGHT, rx: 14, class: "frame" }, svg);
-    el("rect", { x: geo.fieldX, y: M, width: FIELD, height: HEIGHT - 2 * M, class: "felt" }, svg);
+    grad("c0", "#fffdf6", "#efe4cc", "#cdbb96");
+    grad("c1", "#6a707d", "#2b2f37", "#101216");
+    const wood = el("linearGradient", { id: "wood", x1: 0, y1: 0, x2: 1, y2: 1 }, defs);
+    el("stop", { offset: "0%", "stop-color": "#4a3423" }, wood);
+    el("stop", { offset: "100%", "stop-color": "#2c1e13" }, wood);
+    // the cloth: lighter in the middle, as under a lamp
+    const felt = el("radialGradient", { id: "felt", cx: "50%", cy: "50%", r: "75%" }, defs);
+    el("stop", { offset: "0%", "stop-color": "#2b604e" }, felt);
+    el("stop", { offset: "100%", "stop-color": "#1d4536" }, felt);
+    const shade = el("filter", { id: "shade", x: "-30%", y: "-30%", width: "160%", height: "160%" }, defs);
+    el("feDropShadow", { dx: 0, dy: 2, stdDeviation: 1.6, "flood-opacity": 0.45 }, shade);
+    el("rect", { x: 0, y: 0, width: WIDTH, height: HEIGHT, rx: 14, class: "frame", fill: "url(#wood)" }, svg);
+    el("rect", { x: geo.fieldX, y: M, width: FIELD, height: HEIGHT - 2 * M, class: "felt", fill: "url(#felt)" }, svg);
     el("rect", { x: geo.fieldX + 6 * PW, y: M, width: BAR, height: HEIGHT - 2 * M, class: "barstrip" }, svg);
     el("rect", { x: geo.trayX, y: M, width: TRAY, height: HEIGHT - 2 * M, rx: 6, class: "tray" }, svg);
     el("line", { x1: geo.trayX + 6, x2: geo.trayX + TRAY - 6, y1: HEIGHT / 2, y2: HEIGHT / 2, class: "traysplit" }, svg);
 
     const legalTo = this.selected === null ? new Set() : this.destinations(this.selected);
+    const first = this.selected === null ? null : this.preferred(this.selected)?.to;
     const origins = this.origins();
+    const last = this.lastMarks();
     for (let p = 1; p <= 24; p++) {
       const { x, top } = slot(geo, p);
       const base = top ? M : HEIGHT - M;
       const tip = top ? M + TRIANGLE : HEIGHT - M - TRIANGLE;
-      el("polygon", {
-        points: `${x - PW / 2 + 2},${base} ${x + PW / 2 - 2},${base} ${x},${tip}`,
-        class: `point ${p % 2 ? "odd" : "even"}`,
-      }, svg);
+      const shape = `${x - PW / 2 + 2},${base} ${x + PW / 2 - 2},${base} ${x},${tip}`;
+      el("polygon", { points: shape, class: `point ${p % 2 ? "odd" : "even"}` }, svg);
+      if (last.has(p)) el("polygon", { points: shape, class: `last ${last.get(p)}`, "data-last": p }, svg);
       el("text", {
         x, y: top ? M - 7 : HEIGHT - 7, class: "num", "text-anchor": "middle",
       }, svg).textContent = String(p);
       if (legalTo.has(p)) {
-        el("polygon", {
-          points: `${x - PW / 2 + 2},${base} ${x + PW / 2 - 2},${base} ${x},${tip}`,
-          class: "target",
-          "data-target": p,
-        }, svg);
+        el("polygon", { points: shape, class: p === first ? "target first" : "target", "data-target": p }, svg);
       }
     }
-    if (v.variant === "long") this.heads(geo);
+    if (v.rules.head !== null) this.heads(geo);
 
     // hit areas, drawn under the checkers: a click anywhere on a point or the tray counts
     for (let p = 1; p <= 24; p++) {
@@ -157,10 +225,11 @@ export class Board {
         class: "hit", "data-point": p,
       }, svg);
     }
+    const offTarget = legalTo.has(0);
     el("rect", {
       x: geo.trayX, y: geo.bottom ? HEIGHT / 2 : M, width: TRAY, height: HEIGHT / 2 - M,
-      class: legalTo.has(0) ? "hit off target" : "hit off", "data-point": 0,
-      ...(legalTo.has(0) ? { "data-target": 0 } : {}),
+      class: `hit off${offTarget ? " target" : ""}${offTarget && first === 0 ? " first" : ""}`, "data-point": 0,
+      ...(offTarget ? { "data-target": 0 } : {}),
     }, svg);
 
     const mine = v.viewer;
@@ -170,71 +239,135 @@ export class Board {
       for (let q = 1; q <= 24; q++) {
         const n = counts[q];
         if (!n) continue;
-        const p = own ? q : theirPoint(v.variant, q);
+        const p = own ? q : theirPoint(v.rules, q);
         const { x, top } = slot(geo, p);
         const movable = own && origins.has(p);
-        for (let i = 0; i < Math.min(n, STACK); i++) {
-          this.checker(x, checkerY(top, i), seat, {
+        const shown = Math.min(n, STACK);
+        for (let i = 0; i < shown; i++) {
+          const { y } = this.place(seat, q, i);
+          const g = this.checker(x, y, seat, {
             point: own ? p : null,
-            movable: movable && i === Math.min(n, STACK) - 1,
-            selected: own && this.selected === p && i === Math.min(n, STACK) - 1,
+            movable: movable && i === shown - 1,
+            selected: own && this.selected === p && i === shown - 1,
           });
+          if (i === shown - 1) this.tops.set(`${seat}:${q}`, g);
         }
         if (n > STACK) {
-          el("text", { x, y: checkerY(top, STACK - 1) + 6, class: `count c${seat}`, "text-anchor": "middle" }, svg)
+          el("text", { x, y: checkerY(top, STACK - 1) + 8, class: `count c${seat}`, "text-anchor": "middle" }, svg)
             .textContent = String(n);
         }
       }
       // the bar: my checkers on the half nearer where they enter, the opponent's on the other
       const onBar = counts[25];
-      const barX = geo.fieldX + 6 * PW + BAR / 2;
-      const towardTop = own ? geo.bottom : !geo.bottom;
       for (let i = 0; i < Math.min(onBar, 4); i++) {
-        const y = towardTop ? HEIGHT / 2 - GAP / 2 - R - 2 * R * i : HEIGHT / 2 + GAP / 2 + R + 2 * R * i;
-        this.checker(barX, y, seat, {
+        const { x, y } = this.place(seat, 25, i);
+        const g = this.checker(x, y, seat, {
           point: own ? 25 : null,
           movable: own && origins.has(25) && i === 0,
           selected: own && this.selected === 25 && i === 0,
         });
+        if (i === 0) this.tops.set(`${seat}:25`, g);
       }
       if (onBar > 1) {
-        const y = towardTop ? HEIGHT / 2 - GAP / 2 - R + 6 : HEIGHT / 2 + GAP / 2 + R + 6;
-        el("text", { x: barX, y, class: `count c${seat}`, "text-anchor": "middle" }, svg).textContent = String(onBar);
+        const { x, y } = this.place(seat, 25, 0);
+        el("text", { x, y: y + 8, class: `count c${seat}`, "text-anchor": "middle" }, svg).textContent = String(onBar);
       }
-      // borne off: thin slabs in the tray, mine on the home side
-      const off = counts[0];
-      const bottomTray = own ? geo.bottom : !geo.bottom;
-      for (let i = 0; i < off; i++) {
-        const y = bottomTray ? HEIGHT - M - 8 - i * 13 - 11 : M + 8 + i * 13;
-        el("rect", { x: geo.trayX + 8, y, width: TRAY - 16, height: 11, rx: 3, class: `slab c${seat}` }, svg);
+      // borne off: thin slabs in the tray, each side's in the half beside its home board
+      for (let i = 0; i < counts[0]; i++) {
+        const { y } = this.place(seat, 0, i);
+        const slab = el("rect", { x: geo.trayX + 8, y: y - 5.5, width: TRAY - 16, height: 11, rx: 3, class: `slab c${seat}` }, svg);
+        this.tops.set(`${seat}:0`, slab);
       }
     }
     this.cube(geo);
     this.dice(geo);
   }
 
+  /**
+   * Where the i-th checker (from the edge) of seat `seat` on its own point q is drawn: on a
+   * point, on the bar (q = 25) or borne off in the tray (q = 0).
+   */
+  place(seat, q, i) {
+    const geo = this.geo;
+    const own = seat === this.view.viewer;
+    if (q === 25) {
+      const x = geo.fieldX + 6 * PW + BAR / 2;
+      const towardTop = own ? geo.bottom : !geo.bottom;
+      const y = towardTop ? HEIGHT / 2 - GAP / 2 - R - 2 * R * i : HEIGHT / 2 + GAP / 2 + R + 2 * R * i;
+      return { x, y };
+    }
+    if (q === 0) {
+      const bottomTray = own ? geo.bottom : !geo.bottom;
+      const y = bottomTray ? HEIGHT - M - 8 - i * 13 - 5.5 : M + 8 + i * 13 + 5.5;
+      return { x: geo.trayX + TRAY / 2, y };
+    }
+    const p = own ? q : theirPoint(this.view.rules, q);
+    const { x, top } = slot(geo, p);
+    return { x, y: checkerY(top, Math.min(i, STACK - 1)) };
+  }
+
+  /** Slide each moved checker from where it stood to where it is drawn now. */
+  slide(glide) {
+    const counts = this.view.sides;
+    glide.forEach(({ seat, from, to }, k) => {
+      const node = this.tops.get(`${seat}:${to}`);
+      if (!node) return;
+      // it left from above the checkers still on its starting point
+      const start = this.place(seat, from, from === 0 ? 0 : counts[seat][from]);
+      const end = this.place(seat, to, to === 25 ? 0 : Math.max(counts[seat][to] - 1, 0));
+      const dx = start.x - end.x;
+      const dy = start.y - end.y;
+      node.animate(
+        [{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "translate(0, 0)" }],
+        { duration: GLIDE_MS, delay: k * 60, easing: "cubic-bezier(.25,.8,.35,1)", fill: "backwards" },
+      );
+    });
+  }
+
+  /** The points of the last play to outline: "from" where it left, "to" where it went. */
+  lastMarks() {
+    const marks = new Map();
+    const last = this.view.last;
+    if (!last) return marks;
+    const own = last.seat === this.view.viewer;
+    const mark = (q, kind) => {
+      if (q === 0 || q === 25) return;
+      const p = own ? q : theirPoint(this.view.rules, q);
+      if (!marks.has(p) || kind === "to") marks.set(p, kind);
+    };
+    for (const [from, to] of last.moves) {
+      mark(from, "from");
+      mark(to, "to");
+    }
+    return marks;
+  }
+
   heads(geo) {
-    // long nardy: each player's head (their 24-point) marked at its base in their colour
+    // each player's head (the point every checker starts on) marked at its base in their colour
+    const head = this.view.rules.head;
     for (const seat of [0, 1]) {
-      const p = seat === this.view.viewer ? 24 : theirPoint("long", 24);
+      const p = seat === this.view.viewer ? head : theirPoint(this.view.rules, head);
       const { x, top } = slot(geo, p);
       el("rect", {
         x: x - PW / 2 + 8, y: top ? M + 2 : HEIGHT - M - 8, width: PW - 16, height: 6, rx: 3,
-        class: `head c${seat}`,
+        class: `head c${seat}`, "data-head": seat,
       }, this.svg);
     }
   }
 
   checker(x, y, seat, { point, movable, selected }) {
-    const attrs = { cx: x, cy: y, r: R - 1, fill: `url(#c${seat})`, class: `checker c${seat}` };
+    const g = el("g", { class: "piece" }, this.svg);
+    const attrs = { cx: x, cy: y, r: R - 1, fill: `url(#c${seat})`, class: `checker c${seat}`, filter: "url(#shade)" };
     if (movable) {
       attrs.class += " movable";
       attrs["data-point"] = point;
+      attrs["data-ends"] = [...this.destinations(point)].join(" "); // where it may go
     }
     if (selected) attrs.class += " selected";
-    const c = el("circle", attrs, this.svg);
-    el("circle", { cx: x, cy: y, r: R * 0.62, class: `rim c${seat}`, "pointer-events": "none" }, this.svg);
-    return c;
+    el("circle", attrs, g);
+    el("circle", { cx: x, cy: y, r: R * 0.62, class: `rim c${seat}`, "pointer-events": "none" }, g);
+    el("circle", { cx: x, cy: y, r: R * 0.36, class: `rim c${seat}`, "pointer-events": "none" }, g);
+    return g;
   }
 
   cube(geo) {
@@ -249,12 +382,12 @@ export class Board {
     }
     const s = 44;
     const g = el("g", { class: "cube", "data-owner": cube.owner ?? "centre" }, this.svg);
-    el("rect", { x: x - s / 2, y: y - s / 2, width: s, height: s, rx: 7 }, g);
+    el("rect", { x: x - s / 2, y: y - s / 2, width: s, height: s, rx: 7, filter: "url(#shade)" }, g);
     el("text", { x, y: y + 9, "text-anchor": "middle" }, g).textContent = String(cube.owner == null && cube.value === 1 ? 64 : cube.value);
   }
 
   dice(geo) {
-    const { dice, diceSeat, viewer, used } = this.view;
+    const { dice, diceSeat, viewer, used, legal } = this.view;
     if (!dice) return;
     const mine = diceSeat === viewer;
     const quarterLeft = mine === geo.right ? geo.fieldX + 6 * PW + BAR : geo.fieldX;
@@ -265,12 +398,17 @@ export class Board {
       4: [[-1, -1], [1, -1], [-1, 1], [1, 1]], 5: [[-1, -1], [1, -1], [0, 0], [-1, 1], [1, 1]],
       6: [[-1, -1], [1, -1], [-1, 0], [1, 0], [-1, 1], [1, 1]],
     };
-    const shown = dice.length === 2 && dice[0] === dice[1] ? [dice[0], dice[1]] : dice;
-    shown.forEach((d, i) => {
+    // the die used first is drawn first: the order a click on the dice swaps
+    const order = this.order();
+    const shown = dice.map((d, i) => ({ d, used: !!used?.[i] }));
+    if (order.length === 2 && order[0] < order[1]) shown.reverse();
+    const swappable = mine && order.length === 2 && legal?.length > 0;
+    const group = el("g", { class: `dice${swappable ? " swappable" : ""}`, "data-dice": order.join("-") }, this.svg);
+    shown.forEach(({ d, used: spent }, i) => {
       const x = cx + (i - (shown.length - 1) / 2) * (s + 14);
       const y = HEIGHT / 2;
-      const g = el("g", { class: `die c${diceSeat}${used && used[i] ? " used" : ""}`, "data-die": d }, this.svg);
-      el("rect", { x: x - s / 2, y: y - s / 2, width: s, height: s, rx: 9 }, g);
+      const g = el("g", { class: `die c${diceSeat}${spent ? " used" : ""}`, "data-die": d }, group);
+      el("rect", { x: x - s / 2, y: y - s / 2, width: s, height: s, rx: 9, filter: "url(#shade)" }, g);
       for (const [dx, dy] of pips[d]) el("circle", { cx: x + dx * 13, cy: y + dy * 13, r: 5 }, g);
     });
   }
@@ -291,8 +429,16 @@ export class Board {
   }
 
   press(event) {
-    if (this.readOnly || !this.view || !this.view.legal?.length || event.button > 0) return;
+    if (this.readOnly || !this.view || event.button > 0) return;
     const target = event.target;
+    if (target.closest?.(".dice.swappable")) {
+      this.pressed = { dice: true };
+      return;
+    }
+    if (!this.view.legal?.length) {
+      this.pressed = { from: null, refuseOnly: true, x: event.clientX, y: event.clientY };
+      return;
+    }
     const from = target.classList?.contains("movable") ? Number(target.dataset.point) : null;
     this.pressed = { from, x: event.clientX, y: event.clientY, node: target, dragging: false };
     if (from !== null) this.svg.setPointerCapture(event.pointerId);
@@ -300,7 +446,7 @@ export class Board {
 
   drag(event) {
     const p = this.pressed;
-    if (!p || p.from === null) return;
+    if (!p || p.from === null || p.from === undefined) return;
     if (!p.dragging) {
       if (Math.hypot(event.clientX - p.x, event.clientY - p.y) < DRAG_START) return;
       p.dragging = true;
@@ -317,15 +463,30 @@ export class Board {
     const p = this.pressed;
     this.pressed = null;
     if (!p) return;
+    if (p.dice) {
+      this.tap = { dice: true };
+      return;
+    }
+    if (p.refuseOnly) return; // not the viewer's move now
     if (p.dragging) {
       p.ghost.remove();
+      this.tap = null;
       const to = this.pointAt(event);
       if (to !== null && this.destinations(p.from).has(to)) return this.play(p.from, to);
       this.selected = null;
       return this.render();
     }
-    const at = p.from !== null ? p.from : this.pointAt(event);
-    this.click(at);
+    // what the click event that follows acts on
+    this.tap = { point: p.from !== null ? p.from : this.pointAt(event) };
+  }
+
+  clicked(event) {
+    const tap = this.tap;
+    this.tap = null;
+    if (!tap) return;
+    if (tap.dice) return event.detail < 2 && this.swapDice();
+    if (event.detail >= 2) return this.double(tap.point);
+    this.click(tap.point);
   }
 
   cancelDrag() {
@@ -334,16 +495,94 @@ export class Board {
     this.render();
   }
 
+  /** Use the other die first (two different dice, neither played yet or one left). */
+  swapDice() {
+    if (this.order().length !== 2) return;
+    this.swapped = !this.swapped;
+    this.onNote("board.dice-swapped", { die: this.order()[0] });
+    this.render();
+  }
+
   click(point) {
     if (this.selected !== null && point !== null && this.destinations(this.selected).has(point)) {
       return this.play(this.selected, point);
     }
-    this.selected = point !== null && this.origins().has(point) && this.selected !== point ? point : null;
+    if (point !== null && this.origins().has(point)) return this.clickChecker(point);
+    const mine = point !== null && point !== 0 && this.view.sides[this.view.viewer][point] > 0;
+    this.selected = null;
     this.render();
+    if (mine) this.onRefuse(point);
+  }
+
+  /** A click on a checker that can move: play its one move, or select it (a second
+   * click on it plays the die used first). */
+  clickChecker(point) {
+    const moves = this.movesFrom(point);
+    const ends = new Set(moves.map((m) => m.to));
+    if (ends.size === 1) {
+      this.lastClick = { point, landed: moves[0].to };
+      return this.play(point, moves[0].to);
+    }
+    this.lastClick = { point, landed: null };
+    if (this.selected === point) return this.play(point, this.preferred(point).to);
+    this.selected = point;
+    this.render();
+  }
+
+  /** A double-click on a checker: the same checker on with every die left (the first click
+   * already moved it, or selected it). */
+  double(point) {
+    const last = this.lastClick;
+    this.lastClick = null;
+    if (!last || last.point !== point) return this.click(point);
+    this.startChain(last.landed ?? point);
+  }
+
+  // -- a double-click: one checker on with every die left, one single move at a time ----
+
+  startChain(at) {
+    this.selected = null;
+    if (this.sentAt === null) {
+      // the first step's order must not matter: two different dice both playable first,
+      // one of them hitting on the way, is a choice the player makes
+      const moves = this.movesFrom(at);
+      const order = this.order();
+      if (order.length === 2) {
+        const firsts = order.map((d) => moves.find((m) => usesDie(m, d))).filter(Boolean);
+        if (firsts.length === 2 && firsts[0].hit !== firsts[1].hit) {
+          this.onNote("board.ambiguous", {});
+          this.selected = at;
+          return this.render();
+        }
+      }
+    }
+    this.chain = { at };
+    if (this.sentAt === null) this.advance();
+  }
+
+  advance() {
+    const chain = this.chain;
+    if (!chain || this.sentAt !== null) return;
+    const m = this.preferred(chain.at);
+    if (!m) {
+      this.chain = null;
+      return;
+    }
+    chain.at = m.to;
+    if (m.to === 0) this.chain = null;
+    this.play(m.from, m.to);
   }
 
   play(from, to) {
     this.selected = null;
+    this.sentAt = this.view.seq;
     this.onMove(from, to);
+  }
+
+  /** Forget a double-click's chain and any move awaiting its answer (the turn moved on
+   * without it, or the server refused it). */
+  stop() {
+    this.chain = null;
+    this.sentAt = null;
   }
 }

@@ -67,6 +67,10 @@ export async function lobbyPage(main, { user, navigate }) {
       </div>
     </section>`;
   translate(main);
+  const rules = api.variants().then(
+    (list) => Object.fromEntries(list.map((facts) => [facts.key, facts])),
+    () => ({}),
+  );
   main.querySelector('select[name="bot"]').setAttribute("aria-label", t("lobby.bot-level"));
   const form = main.querySelector("#create");
   const clockMenu = form.querySelector('select[name="clock"]');
@@ -78,7 +82,8 @@ export async function lobbyPage(main, { user, navigate }) {
     const data = new FormData(form);
     const variant = data.get("variant");
     const settings = { variant, "match-length": Number(data.get("length")) };
-    if (variant !== "long") {
+    // the cube's settings go with a variant whose cube is on by default (the server's facts)
+    if ((await rules)[variant]?.["cube-by-default"] ?? true) {
       settings.cube = data.get("cube") === "on";
       settings.crawford = data.get("crawford") === "on";
       settings.jacoby = data.get("jacoby") === "on";

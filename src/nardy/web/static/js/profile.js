@@ -9,15 +9,23 @@ import { escapeHtml } from "/js/room.js";
 import { notice } from "/js/ui.js";
 
 const HOMES = ["bottom-right", "bottom-left", "top-right", "top-left"];
-const SWITCHES = ["auto-switch-side", "auto-pass", "auto-roll", "auto-bear-off", "sound", "animation"];
+// the label of each on/off preference; which ones there are is the preferences' own list (app.js)
 const SWITCH_LABELS = {
   "auto-switch-side": () => t("prefs.auto-switch-side"),
   "auto-pass": () => t("prefs.auto-pass"),
   "auto-roll": () => t("prefs.auto-roll"),
+  "auto-play-forced": () => t("prefs.auto-play-forced"),
   "auto-bear-off": () => t("prefs.auto-bear-off"),
   sound: () => t("prefs.sound"),
   animation: () => t("prefs.animation"),
 };
+
+/** The preferences that are on or off, in the preferences' own order. */
+function switches(prefs) {
+  return Object.entries(prefs.board())
+    .filter(([, value]) => typeof value === "boolean")
+    .map(([key]) => key);
+}
 const HOME_LABELS = {
   "bottom-right": () => t("home.bottom-right"),
   "bottom-left": () => t("home.bottom-left"),
@@ -100,7 +108,7 @@ export async function profilePage(main, name, { user, prefs }) {
           <span id="page"></span>
           <button type="button" id="older" data-i18n="profile.older"></button></p>
       </div>
-      ${own ? preferencesForm() : ""}
+      ${own ? preferencesForm(prefs) : ""}
     </section>`;
   translate(main);
   let page = 1;
@@ -126,14 +134,14 @@ export async function profilePage(main, name, { user, prefs }) {
   await showPage();
 }
 
-function preferencesForm() {
+function preferencesForm(prefs) {
   return `
     <form class="card prefs" id="prefs">
       <h2 data-i18n="prefs.title"></h2>
       <label><span data-i18n="language.label"></span><select name="language">${LANGUAGES.map((code) => `<option value="${code}">${escapeHtml(ENDONYMS[code])}</option>`).join("")}</select></label>
       <label><span data-i18n="prefs.home"></span><select name="home">${HOMES.map((h) => `<option value="${h}">${escapeHtml(HOME_LABELS[h]())}</option>`).join("")}</select></label>
       <fieldset class="checks">
-        ${SWITCHES.map((key) => `<label><input type="checkbox" name="${key}"><span>${escapeHtml(SWITCH_LABELS[key]())}</span></label>`).join("")}
+        ${switches(prefs).map((key) => `<label><input type="checkbox" name="${key}"><span>${escapeHtml(SWITCH_LABELS[key]())}</span></label>`).join("")}
       </fieldset>
       <p class="small" data-i18n="prefs.saved-at-once"></p>
     </form>`;
@@ -143,7 +151,7 @@ function wirePreferences(main, prefs) {
   const form = main.querySelector("#prefs");
   form.elements.language.value = language();
   form.elements.home.value = prefs.home;
-  for (const key of SWITCHES) form.elements[key].checked = Boolean(prefs[key]);
+  for (const key of switches(prefs)) form.elements[key].checked = Boolean(prefs[key]);
   form.addEventListener("change", async (e) => {
     const input = e.target;
     const value = input.type === "checkbox" ? input.checked : input.value;

@@ -7,7 +7,7 @@ import * as api from "/js/api.js";
 import { Board } from "/js/board.js";
 import { onLanguage, t, tn, translate } from "/js/i18n.js";
 import { botName, errorText, variantName } from "/js/names.js";
-import { escapeHtml, pips, sidesFromPosition } from "/js/room.js";
+import { escapeHtml, pips, sidesFromPosition, withWaiting } from "/js/room.js";
 import { canVerify, verifyRecord } from "/js/verify.js";
 
 const CUBE_WORDS = {
@@ -189,14 +189,16 @@ export class Replay {
 
     // the board at this step: the start, or the position after turn `step`
     const turn = this.step > 0 ? game.turns[this.step - 1] : null;
-    const sides = turn
-      ? sidesFromPosition(turn.after, turn.player)
-      : sidesFromPosition(game.start.position, game.start.player);
+    const rules = this.data.rules;
+    const sides = withWaiting(
+      turn ? sidesFromPosition(turn.after, turn.player) : sidesFromPosition(game.start.position, game.start.player),
+      rules,
+    );
     const [value, owner] = turn ? turn["cube-after"] : game.start.cube;
     const cube = settings.cube === false ? null : { value, owner };
     const dice = turn?.dice ? (turn.dice[0] === turn.dice[1] ? Array(4).fill(turn.dice[0]) : turn.dice) : null;
     this.board.draw({
-      variant: settings.variant, sides, viewer: this.viewer, home: this.prefs.home,
+      rules, sides, viewer: this.viewer, home: this.prefs.home,
       dice, used: null, diceSeat: turn ? turn.player : 0, cube, legal: [],
     });
     translate(this.board.svg.parentNode);

@@ -2,15 +2,59 @@
 // of players, score, pips, cube and dice, and the buttons the server's `awaiting` opens.
 // The client applies nothing itself: it draws each state the server sends, mid-turn single
 // moves included, and announces the opponent's dice and moves in an aria-live region.
+//
+// The player's options (GET /api/me/preferences) act here: passing when no move is legal,
+// rolling when doubling is impossible, playing a move that is the only one, bearing off in a
+// race, the home board's corner and switching sides after each game, sound and animation.
+// An option's action is taken once per state, a moment after it is drawn, so it is seen.
 
 import { cancelGame } from "/js/api.js";
 import { Board, theirPoint } from "/js/board.js";
 import { t, tn, onLanguage, translate } from "/js/i18n.js";
 import { botName, errorText } from "/js/names.js";
+import { readPlay } from "/js/notation.js";
 import { rulesPath } from "/js/rules.js";
+import { sound } from "/js/sound.js";
 import { announce, notice } from "/js/ui.js";
 
 const RETRY_MS = [500, 1000, 2000, 4000, 8000];
+const AUTO_MS = 450; // how long an option's automatic action waits, to be seen
+const REPLAY_MS = 650; // between the single moves of a replayed play
+
+/** The home corner a game is drawn with: the player's, left and right swapped on every
+ * second game of a match when they switch sides after each game (RULES.md 4). */
+export function homeFor(home, switchSides, gameIndex) {
+  if (!switchSides || gameIndex % 2 === 0) return home;
+  return home.endsWith("right") ? home.replace("right", "left") : home.replace("left", "right");
+}
+
+/** Whether no checker of either side can meet one of the other any more (a race): no
+ * opponent checker still has to pass a point at or below the viewer's rearmost checker. */
+export function isRace(rules, sides, viewer) {
+  const mine = sides[viewer];
+  const theirs = sides[1 - viewer];
+  let rearmost = 0;
+  for (let p = 1; p <= 25; p++) if (mine[p]) rearmost = p;
+  if (rearmost === 25) return false;
+  for (let q = 1; q <= 25; q++) {
+    if (!theirs[q]) continue;
+    // the points its way still passes, in the viewer's numbering (the bar: all of them)
+    for (let r = 1; r <= Math.min(q, 24); r++) if (theirPoint(rules, r) <= rearmost) return false;
+    if (q === 25) return false;
+  }
+  return true;
+}
+
+/** The sides with the checkers that have not entered yet (where checkers start outside the
+ * board) counted where they enter from, 25, as they are drawn and moved and counted in pips. */
+export function withWaiting(sides, rules) {
+  if (!rules["enters-from-outside"]) return sides;
+  return sides.map((counts) => {
+    const shown = [...counts];
+    shown[25] += rules.checkers - counts.reduce((a, b) => a + b, 0);
+    return shown;
+  });
+}
 
 /** Each seat's 26 counts (own numbering) of a position written as the server writes it:
  * 104 hex digits, the mover's 26 counts then the other side's. */
@@ -23,7 +67,7 @@ export function sidesFromPosition(position, mover) {
 }
 
 /** Each seat's 26 counts (own numbering) after the turn's single moves so far. */
-export function sidesOf(game) {
+export function sidesOf(game, rules) {
   const mover = game.turn;
   const sides = sidesFromPosition(game.position, mover);
   if (game.phase === "moving") {
@@ -31,7 +75,7 @@ export function sidesOf(game) {
       sides[mover][start] -= 1;
       sides[mover][end] += 1;
       if (hit) {
-        const q = theirPoint(game.variant, end);
+        const q = theirPoint(rules, end);
         sides[1 - mover][q] -= 1;
         sides[1 - mover][25] += 1;
       }
@@ -105,8 +149,27 @@ export class Room {
             <p id="rematch-text"></p>
             <button type="button" class="primary" id="rematch-button" data-action="rematch" data-i18n="act.rematch"></button>
           </div>
+          <form class="typed" id="typed" autocomplete="off">
+            <label for="notation" data-i18n="room.type-move"></label>
+            <div class="typed-row">
+              <input id="notation" name="notation" spellcheck="false" autocapitalize="off" data-i18n-placeholder="room.type-example">
+              <button type="submit" data-i18n="act.play"></button>
+            </div>
+          </form>
           <p class="match" id="match"></p>
+          <div class="tools">
+            <button type="button" id="replay" class="quiet" data-i18n="room.replay-last" disabled></button>
+            <button type="button" id="mute" class="quiet" aria-pressed="false"></button>
+          </div>
           <p class="hint" data-i18n="room.keys"></p>
+          <details class="options" id="options"><summary data-i18n="room.options"></summary>
+            <label><input type="checkbox" data-pref="auto-pass"> <span data-i18n="prefs.auto-pass"></span></label>
+            <label><input type="checkbox" data-pref="auto-roll"> <span data-i18n="prefs.auto-roll"></span></label>
+            <label><input type="checkbox" data-pref="auto-play-forced"> <span data-i18n="prefs.auto-play-forced"></span></label>
+            <label><input type="checkbox" data-pref="auto-bear-off"> <span data-i18n="prefs.auto-bear-off"></span></label>
+            <label><input type="checkbox" data-pref="auto-switch-side"> <span data-i18n="prefs.auto-switch-side"></span></label>
+            <label><input type="checkbox" data-pref="animation"> <span data-i18n="prefs.animation"></span></label>
+          </details>
           <label class="pref"><span data-i18n="prefs.home"></span>
             <select id="home">
               <option value="bottom-right" data-i18n="home.bottom-right"></option>
@@ -120,7 +183,35 @@ export class Room {
         </aside>
       </section>`;
     translate(main);
-    this.board = new Board(main.querySelector("#boardbox"), (from, to) => this.send({ type: "move", from, to }));
+    this.board = new Board(main.querySelector("#boardbox"), (from, to) => this.send({ type: "move", from, to }), {
+      onRefuse: (point) => this.refuse(point),
+      onNote: (key, params) => {
+        // the dice drawn in their new order say it; a screen reader is told
+        if (key === "board.dice-swapped") return announce(t("board.dice-swapped", params));
+        notice(t("board.ambiguous"), "ok", 4000);
+        announce(t("board.ambiguous"));
+      },
+    });
+    this.glide = [];
+    this.autoSeq = null;
+    this.replaying = null;
+    main.querySelector("#typed").addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.typed(main.querySelector("#notation"));
+    });
+    for (const box of main.querySelectorAll("[data-pref]")) {
+      box.checked = !!prefs[box.dataset.pref];
+      box.addEventListener("change", () => {
+        prefs.save({ [box.dataset.pref]: box.checked });
+        this.draw();
+      });
+    }
+    main.querySelector("#replay").addEventListener("click", () => this.replay());
+    main.querySelector("#mute").addEventListener("click", () => {
+      prefs.save({ sound: !prefs.sound });
+      this.muteButton();
+    });
+    this.muteButton();
     const home = main.querySelector("#home");
     home.value = prefs.home;
     home.addEventListener("change", () => {
@@ -137,7 +228,10 @@ export class Room {
     this.ticker = setInterval(() => this.tick(), 200);
     this.keys = (e) => this.key(e);
     document.addEventListener("keydown", this.keys);
-    this.offLanguage = onLanguage(() => this.draw());
+    this.offLanguage = onLanguage(() => {
+      this.muteButton();
+      this.draw();
+    });
     this.connect();
   }
 
@@ -150,6 +244,89 @@ export class Room {
     this.offLanguage();
     if (this.socket) this.socket.close();
     clearTimeout(this.retryTimer);
+    clearTimeout(this.autoTimer);
+    clearTimeout(this.replayTimer);
+  }
+
+  muteButton() {
+    const button = document.getElementById("mute");
+    if (!button) return;
+    button.textContent = this.prefs.sound ? t("room.sound-on") : t("room.sound-off");
+    button.setAttribute("aria-pressed", String(!this.prefs.sound));
+  }
+
+  /** Why the viewer's checker on `point` cannot move now, in the player's words. */
+  refuse(point) {
+    const game = this.game();
+    const rules = this.state?.rules;
+    if (!game || !rules || !this.mine().includes("move")) return;
+    const sides = sidesOf(game, rules);
+    const fromHead = game.current.moves.some(([start]) => start === rules.head);
+    let text;
+    if (rules.head !== null && point === rules.head && fromHead) text = t("why.head");
+    else if (rules.bar && sides[this.viewer][25] > 0 && point !== 25) text = t("why.bar");
+    else text = t("why.no-move", { point });
+    notice(text, "warn", 4000);
+    announce(text);
+  }
+
+  /** A play typed in notation ("13/7 8/7", "bar/22", "6/off", "24/18(2)"): played as
+   * single moves, each leg of it as the server's legal moves allow, to be confirmed (Enter)
+   * or taken back (Backspace) like moves made on the board. An empty line does what Enter
+   * does elsewhere. */
+  typed(input) {
+    const text = input.value.trim();
+    if (!text) return this.primary();
+    if (!this.mine().includes("move")) {
+      notice(t("room.not-now"), "warn", 3000);
+      return;
+    }
+    const read = readPlay(text, { bar: t("notation.bar"), off: t("notation.off") });
+    if (read.error) {
+      notice(t("room.typed-unread", { text: read.error }), "warn", 5000);
+      announce(t("room.typed-unread", { text: read.error }));
+      return;
+    }
+    input.value = "";
+    this.board.stop();
+    this.legs = read.legs;
+    this.playLegs();
+  }
+
+  /** The next single move of a typed play, once the state after the last one has come: a
+   * leg's own move if it is a single move, else a die's move toward the leg's end (the die
+   * used first first). A leg the position does not allow ends the typed play, said why. */
+  playLegs() {
+    if (!this.legs?.length || this.legSent === this.state.seq) return;
+    const kinds = this.mine();
+    if (!kinds.includes("move")) {
+      this.legs = null;
+      return;
+    }
+    const legal = this.state.awaiting.moves;
+    const leg = this.legs[0];
+    let move = legal.find((m) => m.from === leg.from && m.to === leg.to);
+    // part of the way: never past the leg's end (bearing off only where the leg does)
+    if (!move) move = this.board.preferredOf(legal.filter((m) => m.from === leg.from && m.to !== 0 && m.to > leg.to));
+    if (!move) {
+      const said = t("room.typed-illegal", { move: `${leg.from === 25 ? t("notation.bar") : leg.from}/${leg.to === 0 ? t("notation.off") : leg.to}` });
+      notice(said, "warn", 5000);
+      announce(said);
+      this.legs = null;
+      return;
+    }
+    if (move.to === leg.to) this.legs.shift();
+    else leg.from = move.to;
+    this.legSent = this.state.seq;
+    this.send({ type: "move", from: move.from, to: move.to });
+  }
+
+  /** Enter: confirm the turn, or roll. */
+  primary() {
+    const kinds = this.mine();
+    const primary = kinds.includes("confirm") ? "confirm" : kinds.includes("roll") ? "roll" : kinds.includes("roll-opening") ? "roll-opening" : null;
+    if (primary) this.send({ type: primary });
+    return primary !== null;
   }
 
   connect() {
@@ -190,12 +367,16 @@ export class Room {
       case "events":
         if (this.state && message.seq !== this.state.seq + 1) this.socket.send(JSON.stringify({ type: "sync" }));
         this.tell(message.events);
+        this.glide = this.glides(message.events, message.state.rules);
         this.show(message.state);
+        this.glide = [];
         break;
       case "state":
         this.show(message.state);
         break;
       case "refused":
+        this.legs = null;
+        this.board.stop();
         notice(t("refused", { reason: message.message }), "warn", 5000);
         break;
       case "error":
@@ -237,11 +418,29 @@ export class Room {
     return player.username;
   }
 
-  /** Announce what the other side did, for a player who does not see the board. */
+  /** The checkers that moved in these events, to slide: each in its owner's numbering. */
+  glides(events, rules) {
+    const moved = [];
+    for (const e of events) {
+      if (e.type === "checker-moved") {
+        moved.push({ seat: e.player, from: e.start, to: e.end });
+        if (e.hit) moved.push({ seat: 1 - e.player, from: theirPoint(rules, e.end), to: 25 });
+      } else if (e.type === "move-undone") {
+        moved.push({ seat: e.player, from: e.end, to: e.start });
+      }
+    }
+    return moved;
+  }
+
+  /** Announce what the other side did, and the viewer's own dice, for a player who does
+   * not see the board; and make the sounds of dice and checkers. */
   tell(events) {
     for (const e of events) {
       const other = e.player !== undefined && e.player !== this.seat;
       const who = e.player !== undefined ? this.name(e.player) : "";
+      if (e.type === "dice-rolled" || e.type === "opening-rolled") sound("dice", this.prefs.sound);
+      if (e.type === "checker-moved" || e.type === "move-undone") sound("checker", this.prefs.sound);
+      if (e.type === "dice-rolled" && !other) announce(t("say.you-rolled", { dice: diceLine(e.dice) }));
       if (e.type === "dice-rolled" && other) announce(t("say.rolled", { who, dice: diceLine(e.dice) }));
       else if (e.type === "checker-moved" && other) {
         announce(t("say.moved", { who, move: `${e.start === 25 ? t("notation.bar") : e.start}/${e.end === 0 ? t("notation.off") : e.end}${e.hit ? "*" : ""}` }));
@@ -290,7 +489,7 @@ export class Room {
     const state = this.state;
     if (!state) return;
     const game = this.game();
-    const variant = state.settings.variant;
+    const rules = state.rules;
     const kinds = this.mine();
     const awaiting = state.awaiting;
     let sides = [new Array(26).fill(0), new Array(26).fill(0)];
@@ -299,7 +498,7 @@ export class Room {
     let cube = state.settings.cube === false ? null : { value: 1, owner: null };
     let diceSeat = 0;
     if (game) {
-      sides = sidesOf(game);
+      sides = withWaiting(sidesOf(game, rules), rules);
       // no cube on the board of a game played without one (long nardy's, or cube off)
       cube = state.settings.cube === false ? null : { value: game.cube[0], owner: game.cube[1] };
       if (game.current.dice) {
@@ -313,10 +512,28 @@ export class Room {
         diceSeat = game.turn;
       }
     }
-    const legal = kinds.includes("move") ? awaiting.moves : [];
-    document.getElementById("rules-link").href = rulesPath(variant); // opens beside the game
-    this.board.draw({ variant, sides, viewer: this.viewer, home: this.prefs.home, dice, used, diceSeat, cube, legal });
+    const games = state.match?.games || [];
+    const home = homeFor(this.prefs.home, this.prefs["auto-switch-side"], Math.max(games.length - 1, 0));
+    this.home = home;
+    const planned = this.replaying || this.legs?.length ? null : this.plan(kinds, awaiting, sides, rules);
+    const legal = kinds.includes("move") && !planned && !this.replaying ? awaiting.moves : [];
+    const records = game?.records || [];
+    const lastPlay = [...records].reverse().find((r) => r.play && r.play.length);
+    const last = lastPlay ? { seat: lastPlay.player, moves: lastPlay.play } : null;
+    document.getElementById("rules-link").href = rulesPath(rules.key); // opens beside the game
+    const roll = game ? `${games.length}:${records.length}:${game.current.dice}` : null;
+    if (!this.replaying) {
+      this.board.draw({
+        rules, seq: state.seq, roll, sides, viewer: this.viewer, home, dice, used, diceSeat, cube, legal,
+        last, glide: this.glide, animation: this.prefs.animation,
+      });
+    }
     translate(this.board.svg.parentNode);
+    this.lastPlay = lastPlay || null;
+    document.getElementById("replay").disabled = !lastPlay || !!this.replaying;
+    if (!kinds.includes("move")) this.board.stop();
+    if (planned) this.schedule(planned, state.seq);
+    if (!this.replaying) this.playLegs();
 
     const top = document.getElementById("side-top");
     const bottom = document.getElementById("side-bottom");
@@ -330,7 +547,7 @@ export class Room {
         <span class="clock" data-seat="${seat}" role="timer" hidden><span class="sr">${escapeHtml(t("clock.reserve"))}</span><span class="reserve"></span><span class="delay"></span></span>
         ${onTurn ? `<span class="turnmark">${escapeHtml(t("room.to-act"))}</span>` : ""}`;
     };
-    const topIsOpponent = this.prefs.home.startsWith("bottom");
+    const topIsOpponent = home.startsWith("bottom");
     top.innerHTML = label(topIsOpponent ? 1 - me : me);
     bottom.innerHTML = label(topIsOpponent ? me : 1 - me);
 
@@ -341,7 +558,7 @@ export class Room {
       : t("room.money", { a: score[0], b: score[1] });
 
     this.status(state, kinds, game);
-    this.buttons(kinds, game);
+    this.buttons(planned ? [] : kinds, game);
     const replay = document.getElementById("to-replay");
     replay.hidden = state.status !== "finished";
     replay.href = `/replay/${encodeURIComponent(this.id)}`;
@@ -410,6 +627,89 @@ export class Room {
     if (mine) text.textContent = t("rematch.offered", { who: this.name(1 - this.seat) });
     else if (theirs) text.textContent = t("rematch.asked", { who: this.name(1 - this.seat) });
     else text.textContent = "";
+  }
+
+  /** The action one of the player's options takes now, or null: pass with no move, roll
+   * when doubling is impossible, bear off in a race, play the only legal move. */
+  plan(kinds, awaiting, sides, rules) {
+    const p = this.prefs;
+    if (this.autoSeq === this.state.seq) return null;
+    const moving = kinds.includes("move");
+    if (p["auto-pass"] && kinds.includes("play") && !moving && !kinds.includes("confirm")) return { type: "play", moves: "" };
+    if (p["auto-roll"] && kinds.includes("roll") && !kinds.includes("double")) return { type: "roll" };
+    if (!moving) return null;
+    if (p["auto-bear-off"] && isRace(rules, sides, this.viewer)) {
+      // the checker from the highest point that can go: no die is wasted on a lower one
+      const off = awaiting.moves.filter((m) => m.to === 0).sort((a, b) => b.from - a.from);
+      if (off.length) return { type: "move", from: off[0].from, to: 0 };
+    }
+    if (p["auto-play-forced"] && awaiting.moves.length === 1) {
+      const [m] = awaiting.moves;
+      return { type: "move", from: m.from, to: m.to };
+    }
+    return null;
+  }
+
+  /** Take an option's action a moment after drawing, if the game is still where it was. */
+  schedule(action, seq) {
+    this.autoSeq = seq;
+    clearTimeout(this.autoTimer);
+    this.autoTimer = setTimeout(() => {
+      if (this.state?.seq !== seq) return;
+      if (this.replaying) {
+        this.autoSeq = null; // planned again when the replay is over
+        return;
+      }
+      if (action.type === "play" && action.moves === "") {
+        announce(t("say.you-pass"));
+        this.send(action);
+      } else {
+        this.send(action);
+      }
+    }, AUTO_MS);
+  }
+
+  /** Show the last play again: its starting position, then each single move in turn. */
+  replay() {
+    const record = this.lastPlay;
+    const game = this.game();
+    if (!record || !game || this.replaying) return;
+    const rules = this.state.rules;
+    const sides = sidesFromPosition(record.before, record.player);
+    const cube = this.state.settings.cube === false ? null : { value: game.cube[0], owner: game.cube[1] };
+    const dice = record.dice[0] === record.dice[1] ? Array(4).fill(record.dice[0]) : [...record.dice];
+    this.replaying = { step: 0 };
+    document.getElementById("replay").disabled = true;
+    document.getElementById("status").textContent = t("room.replaying", { who: this.name(record.player) });
+    const frame = (glide) => this.board.draw({
+      rules, seq: this.state.seq, roll: null, sides: withWaiting(sides, rules), viewer: this.viewer, home: this.home,
+      dice, used: dice.map((_, i) => i < this.replaying.step), diceSeat: record.player, cube, legal: [],
+      last: null, glide, animation: true,
+    });
+    frame([]);
+    const next = () => {
+      const move = record.play[this.replaying.step];
+      if (!move) {
+        this.replaying = null;
+        this.draw();
+        return;
+      }
+      const [from, to, hit] = move;
+      sides[record.player][from] -= 1;
+      sides[record.player][to] += 1;
+      const glide = [{ seat: record.player, from, to }];
+      if (hit) {
+        const q = theirPoint(rules, to);
+        sides[1 - record.player][q] -= 1;
+        sides[1 - record.player][25] += 1;
+        glide.push({ seat: 1 - record.player, from: q, to: 25 });
+      }
+      this.replaying.step += 1;
+      sound("checker", this.prefs.sound);
+      frame(glide);
+      this.replayTimer = setTimeout(next, REPLAY_MS);
+    };
+    this.replayTimer = setTimeout(next, REPLAY_MS);
   }
 
   status(state, kinds, game) {
@@ -492,17 +792,21 @@ export class Room {
   }
 
   key(e) {
-    if (e.target.closest?.("input, select, textarea")) return;
+    // typing a move: its keys are the input's, except Backspace in an empty line (undo)
+    const typing = e.target.closest?.("input, select, textarea");
+    if (typing && !(e.target.id === "notation" && e.key === "Backspace" && !e.target.value)) return;
+    if (e.target.closest?.("button, summary, a")) return; // Enter there is that control's
     const kinds = this.mine();
     if (e.key === "Enter") {
-      const primary = kinds.includes("confirm") ? "confirm" : kinds.includes("roll") ? "roll" : kinds.includes("roll-opening") ? "roll-opening" : null;
-      if (primary) {
-        e.preventDefault();
-        this.send({ type: primary });
-      }
+      if (this.primary()) e.preventDefault();
     } else if (e.key === "Backspace" && kinds.includes("undo")) {
       e.preventDefault();
+      this.board.stop();
+      this.legs = null;
       this.send({ type: "undo" });
+    } else if (e.key === "Escape") {
+      this.board.selected = null;
+      this.board.render();
     }
   }
 }
