@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime
 from collections import deque
 
+from nardy.core.actions import Player
 from nardy.server import protocol
 from nardy.server.config import RateLimit
 from nardy.server.security import RateLimiter
@@ -26,7 +27,7 @@ class RoomChat:
         self._limiter = RateLimiter(CHAT_RATE)
 
     def say(
-        self, user_id: int | None, username: str | None, seat: int | None, text: str
+        self, user_id: int | None, username: str | None, seat: Player | None, text: str
     ) -> protocol.Said | str:
         """The line said, or why it was refused (the refusal's code)."""
         if user_id is None or username is None:
@@ -37,7 +38,9 @@ class RoomChat:
         self.lines.append(said)
         return said
 
-    def hears(self, user_id: int | None, seat: int | None, said: protocol.Said, over: bool) -> bool:
+    def hears(
+        self, user_id: int | None, seat: Player | None, said: protocol.Said, over: bool
+    ) -> bool:
         """Whether this listener gets this line: not when they muted the chat, and a
         spectator's line reaches the players only once the game is over."""
         if user_id is not None and user_id in self.muted:
@@ -45,7 +48,7 @@ class RoomChat:
         return not (said.seat is None and seat is not None and not over)
 
     def history(
-        self, user_id: int | None, seat: int | None, over: bool
+        self, user_id: int | None, seat: Player | None, over: bool
     ) -> tuple[protocol.Said, ...]:
         """The lines so far that this listener may read."""
         return tuple(s for s in self.lines if self.hears(user_id, seat, s, over))

@@ -120,7 +120,7 @@ class Lobby:
     def join(self, user: User, game_id: str) -> GameRow:
         """Take the free seat of an open seek; the game starts."""
         game = self.store.game(game_id)
-        if game is None or game.private:
+        if game is None or game.private or game.kind != "match":
             raise LobbyError(404, "no-such-game", "no open game has this id")
         return self._sit(user, game)
 

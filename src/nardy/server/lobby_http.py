@@ -18,6 +18,7 @@ from nardy.server.http import HTTPError, handles_errors, json_body, off_loop
 from nardy.server.lobby import Lobby, LobbyError, seats_view, visible_to
 from nardy.server.site import Site, site_of
 from nardy.server.store import GameRow, Store, User
+from nardy.server.table_lobby import table_fields
 
 
 def game_view(store: Store, game: GameRow) -> dict[str, Any]:
@@ -25,8 +26,9 @@ def game_view(store: Store, game: GameRow) -> dict[str, Any]:
     names: dict[int | None, str | None] = {
         k: v for k, v in store.usernames([u for u in game.seats if u is not None]).items()
     }
-    return {
+    view = {
         "id": game.id,
+        "kind": game.kind,
         "settings": dict(game.settings),
         "status": game.status,
         "private": game.private,
@@ -36,6 +38,9 @@ def game_view(store: Store, game: GameRow) -> dict[str, Any]:
         "created-at": game.created_at.isoformat(),
         "finished-at": None if game.finished_at is None else game.finished_at.isoformat(),
     }
+    if game.kind != "match":  # a chouette table or consultation game: its people
+        view.update(table_fields(store, game))
+    return view
 
 
 def _lobby_error(exc: LobbyError) -> HTTPError:

@@ -13,13 +13,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from nardy.core.actions import action_from_json
+from nardy.core.actions import Action, Player, action_from_json
 from nardy.core.errors import NardyError
+from nardy.core.events import Event
 from nardy.core.fair_dice import FairDice
 from nardy.core.match import Match
 from nardy.core.settings import Settings
@@ -42,10 +44,13 @@ _CHAT_REFUSALS = {
 
 
 class Member:
-    """Someone in a room: a player's seat (0 or 1) or a spectator (None), and the queue of
-    encoded messages their socket's writer sends."""
+    """Someone in a room: a player's seat (0 or 1; at a chouette table or in a consultation
+    their name there) or a spectator (None), and the queue of encoded messages their
+    socket's writer sends."""
 
-    def __init__(self, user_id: int | None, seat: int | None, username: str | None = None) -> None:
+    def __init__(
+        self, user_id: int | None, seat: Player | None, username: str | None = None
+    ) -> None:
         self.user_id = user_id
         self.seat = seat
         self.username = username
@@ -90,6 +95,9 @@ class Room:
         self.chat = RoomChat()
         self.rated = 0  # the outcomes of this game already rated (nardy.server.ratings)
         self._bot_task: asyncio.Task[None] | None = None
+        # A bot that let a decision pass (a chouette member who would not double), by the
+        # action number it decided at: not asked again until the game moves on.
+        self.resting: dict[Player, int] = {}
 
     @property
     def id(self) -> str:
@@ -146,7 +154,7 @@ class Room:
             member.send(message)
 
     async def act(
-        self, seat: int | None, action: Mapping[str, Any], ref: protocol.Ref = None
+        self, seat: Player | None, action: Mapping[str, Any], ref: protocol.Ref = None
     ) -> protocol.Refused | None:
         """Apply a player's action: refused (and nothing changed) or committed and broadcast.
 
@@ -158,14 +166,13 @@ class Room:
         if claimed != seat:
             return protocol.Refused("not-your-seat", f"you play seat {seat}", ref)
         async with self.lock:
-            if self.match is None:
+            if not self.started:
                 return protocol.Refused("wrong-phase", "the game has not started", ref)
             if self.over:
                 return protocol.Refused("game-over", "the game is over", ref)
             try:
                 parsed = action_from_json({**action, "player": seat})
-                events = self.match.apply(parsed)
-                gamedice.prepare_next(self.match, self.id)
+                events = self._apply(parsed)
             except NardyError as exc:
                 return protocol.Refused(exc.code.value, str(exc), ref)
             except Exception:  # a bug in the core must not take the room down
@@ -174,9 +181,7 @@ class Room:
                 return protocol.Refused("internal-error", "the server could not apply this", ref)
             encoded_action = parsed.to_json()
             encoded_events = [e.to_json() for e in events]
-            snapshot = self.match.snapshot()
-            dice = gamedice.dice_state(self.match)
-            result = self._result() if self.match.over else None
+            snapshot, dice, result = self._stored()
             try:
                 await off_loop(
                     self.rooms.store.append_action,
@@ -202,6 +207,42 @@ class Room:
                 await self.rooms.finished(self)
         self.schedule_bot()
         return None
+
+    # -- what the room holds: a Match here, a chouette or consultation in TableRoom -------
+
+    def seat_of(self, user_id: int) -> Player | None:
+        """The seat this user plays here, or None for a spectator."""
+        return self.row.seat_of(user_id)
+
+    @property
+    def started(self) -> bool:
+        """Whether the game object exists (the players are seated)."""
+        return self.match is not None
+
+    def _apply(self, action: Action) -> tuple[Event, ...]:
+        """Apply an action to the game object (NardyError: refused, nothing changed)."""
+        assert self.match is not None
+        events = self.match.apply(action)
+        gamedice.prepare_next(self.match, self.id)
+        return events
+
+    def _stored(self) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None]:
+        """What is committed after an action: the snapshot, the dice, and the result when
+        the whole game (match, session, table) is over."""
+        assert self.match is not None
+        result = self._result() if self.match.over else None
+        return self.match.snapshot(), gamedice.dice_state(self.match), result
+
+    def _bot_waits(self, player: Player) -> bool:
+        """Whether the game waits for the bot playing ``player``."""
+        return self.match is not None and not self.over and player in self.match.awaiting().players
+
+    def _bot_job(self, player: Player) -> Callable[[], dict[str, Any] | None]:
+        """The decision of the bot playing ``player``, to run in the bots' process pool on
+        the committed snapshot (None: it lets the decision pass)."""
+        assert self.committed is not None and self.row.bot is not None
+        assert isinstance(player, int)
+        return functools.partial(botplay.decide, self.committed, player, self.row.bot)
 
     async def rate(self) -> None:
         """Rate what the match has decided and is not rated yet: the match once it is won,
@@ -232,12 +273,13 @@ class Room:
         self.match = gamedice.restore(self.committed, self.committed_dice)
 
     async def contribute(
-        self, seat: int | None, seed: str, ref: protocol.Ref = None
+        self, seat: Player | None, seed: str, ref: protocol.Ref = None
     ) -> protocol.Refused | None:
         """A player's own seed for the dice of the game under way (or of the first game),
         accepted before its first roll only; stored, then shown to everyone."""
         if seat is None:
             return protocol.Refused("spectator", "spectators watch; they cannot act", ref)
+        assert isinstance(seat, int)  # a two-player room's seats are 0 and 1
         async with self.lock:
             if self.match is None or self.over:
                 return protocol.Refused("wrong-phase", "no game is waiting for its dice", ref)
@@ -273,17 +315,18 @@ class Room:
     def schedule_bot(self) -> None:
         """Let the bot act after its delay when the game waits for it."""
         seat = self.bot_seat
-        if seat is None or self.match is None or self.over:
-            return
-        if seat not in self.match.awaiting().players:
+        if seat is None or not self._bot_waits(seat):
             return
         if self._bot_task is None or self._bot_task.done():
             self._bot_task = asyncio.create_task(self._bot_turn(seat))
 
-    async def _bot_turn(self, seat: int) -> None:
-        await asyncio.sleep(self.row.bot_delay_ms / 1000)
-        assert self.committed is not None and self.row.bot is not None
-        if self.match is None or self.over or seat not in self.match.awaiting().players:
+    def _bot_delay(self, player: Player) -> float:
+        """Seconds the bot playing ``player`` waits before it acts: its opponent's choice."""
+        return self.row.bot_delay_ms / 1000
+
+    async def _bot_turn(self, seat: Player) -> None:
+        await asyncio.sleep(self._bot_delay(seat))
+        if not self._bot_waits(seat):
             # The game moved on while the bot waited (the person won the opening roll):
             # nothing to decide; the person's next action schedules the bot again.
             self._bot_task = None
@@ -291,13 +334,7 @@ class Room:
         seq = self.seq
         loop = asyncio.get_running_loop()
         try:
-            action = await loop.run_in_executor(
-                self.rooms.bot_pool(),
-                botplay.decide,
-                self.committed,
-                seat,
-                self.row.bot,
-            )
+            action = await loop.run_in_executor(self.rooms.bot_pool(), self._bot_job(seat))
         except Exception:
             log.exception("game %s: the bot failed", self.id)
             self._bot_task = None
@@ -307,6 +344,9 @@ class Room:
         self._bot_task = None  # this turn is done thinking: the next may be scheduled
         if self.seq != seq:  # the human acted meanwhile (the opening roll): think again
             self.schedule_bot()
+            return
+        if action is None:  # it lets this decision pass: ask again after the next action
+            self.resting[seat] = seq
             return
         refused = await self.act(seat, action)
         if refused is None:
@@ -360,6 +400,10 @@ class Rooms:
         return room
 
     async def _build(self, row: GameRow) -> Room:
+        if row.kind != "match":  # a chouette table or consultation game: its own room
+            from nardy.server.table_room import build_table_room  # it builds on Room
+
+            return await build_table_room(self, row)
         match = None
         if row.status in ("playing", "finished"):
             match = await self._match(row)

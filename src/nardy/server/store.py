@@ -22,7 +22,15 @@ from alembic import command
 from alembic.config import Config
 
 from nardy.server.ratings import Rating, rate_match
-from nardy.server.tables import actions, games, metadata, rating_changes, ratings, users
+from nardy.server.tables import (
+    actions,
+    games,
+    metadata,
+    rating_changes,
+    ratings,
+    table_members,
+    users,
+)
 from nardy.server.tables import sessions as sessions_table
 
 
@@ -112,6 +120,10 @@ class GameRow:
     result: Mapping[str, Any] | None
     created_at: datetime.datetime
     finished_at: datetime.datetime | None
+    kind: str = "match"
+    """What the room holds: a two-player "match", a "chouette" or a "consultation"."""
+    seating: Mapping[str, Any] | None = None
+    """A chouette's or consultation's seats and bots (nardy.server.table_lobby)."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat (0 or 1) this user plays, or None for a spectator."""
@@ -140,7 +152,44 @@ def _game(row: sa.Row[Any]) -> GameRow:
         result=m["result"],
         created_at=created,
         finished_at=_utc(m["finished_at"]),
+        kind=m["kind"],
+        seating=m["seating"],
     )
+
+
+@dataclass(frozen=True, slots=True)
+class TableMember:
+    """A person at a chouette table or in a consultation game: their name there, their
+    side (consultation), whether they are still seated, and their own result so far."""
+
+    user_id: int
+    name: str
+    side: int | None
+    seated: bool
+    score: int
+
+
+def member_name(user_id: int) -> str:
+    """The name a person has in the core's chouette or consultation: their id, which never
+    changes (a username does, when a guest claims an account)."""
+    return f"u{user_id}"
+
+
+def _member_row(game_id: str, user_id: int, side: int | None) -> sa.Insert:
+    return table_members.insert().values(
+        game_id=game_id,
+        user_id=user_id,
+        name=member_name(user_id),
+        side=side,
+        seated=True,
+        score=0,
+        joined_at=now(),
+    )
+
+
+def _member(row: sa.Row[Any]) -> TableMember:
+    m = row._mapping
+    return TableMember(m["user_id"], m["name"], m["side"], m["seated"], m["score"])
 
 
 def _user(row: sa.Row[Any]) -> User:
@@ -309,8 +358,11 @@ class Store:
         bot: str | None = None,
         bot_delay_ms: int = 0,
         dice: Mapping[str, Any] | None = None,
+        kind: str = "match",
+        seating: Mapping[str, Any] | None = None,
     ) -> GameRow:
-        """A new game (a seek, an invitation, or a game starting at once against the bot)."""
+        """A new game (a seek, an invitation, or a game starting at once against the bot),
+        or a chouette table or consultation game (``kind``, with its ``seating``)."""
         values = {
             "id": game_id,
             "settings": dict(settings),
@@ -329,9 +381,13 @@ class Store:
             "created_at": now(),
             "started_at": now() if status == "playing" else None,
             "finished_at": None,
+            "kind": kind,
+            "seating": None if seating is None else dict(seating),
         }
         with self._write() as c:
             c.execute(games.insert().values(**values))
+            if kind != "match":  # the creator is the table's first member
+                c.execute(_member_row(game_id, creator_id, 0 if kind == "consultation" else None))
             return _game(c.execute(games.select().where(games.c.id == game_id)).one())
 
     def game(self, game_id: str) -> GameRow | None:
@@ -372,7 +428,9 @@ class Store:
 
     def seeks(self, variant: str | None = None, length: int | None = None) -> list[GameRow]:
         """Open public games waiting for an opponent, the oldest first."""
-        query = games.select().where(games.c.status == "open", games.c.private.is_(False))
+        query = games.select().where(
+            games.c.status == "open", games.c.private.is_(False), games.c.kind == "match"
+        )
         rows = self._select(query.order_by(games.c.created_at))
         return [
             g
@@ -385,7 +443,7 @@ class Store:
         """Public games being played now, to watch."""
         return self._select(
             games.select()
-            .where(games.c.status == "playing", games.c.private.is_(False))
+            .where(games.c.status == "playing", games.c.private.is_(False), games.c.kind == "match")
             .order_by(games.c.started_at)
         )
 
@@ -394,9 +452,11 @@ class Store:
         return self._select(games.select().where(games.c.status == "playing"))
 
     def games_of(self, user_id: int, status: str | None = None) -> list[GameRow]:
-        """The user's games (as either player), the newest first."""
+        """The user's games (as either player, or as a member of a table), the newest
+        first."""
+        tables = sa.select(table_members.c.game_id).where(table_members.c.user_id == user_id)
         query = games.select().where(
-            sa.or_(games.c.seat0_id == user_id, games.c.seat1_id == user_id)
+            sa.or_(games.c.seat0_id == user_id, games.c.seat1_id == user_id, games.c.id.in_(tables))
         )
         if status is not None:
             query = query.where(games.c.status == status)
@@ -440,6 +500,65 @@ class Store:
                     created_at=now(),
                 )
             )
+
+    # -- chouette tables and consultation games ---------------------------------------------
+
+    def tables(self) -> list[GameRow]:
+        """Public chouette tables and consultation games, waiting or being played, the
+        oldest first."""
+        return self._select(
+            games.select()
+            .where(
+                games.c.kind != "match",
+                games.c.status.in_(("open", "playing")),
+                games.c.private.is_(False),
+            )
+            .order_by(games.c.created_at)
+        )
+
+    def members(self, game_id: str) -> list[TableMember]:
+        """Everyone who has sat at the table, in the order they sat down."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                table_members.select()
+                .where(table_members.c.game_id == game_id)
+                .order_by(table_members.c.joined_at, table_members.c.name)
+            )
+            return [_member(row) for row in rows]
+
+    def add_member(self, game_id: str, user_id: int, side: int | None, start: bool) -> GameRow:
+        """Seat a person at a table (on ``side`` in a consultation), the game starting when
+        ``start``; :class:`ConflictError` if they sat there before or the table is gone."""
+        with self._write() as c:
+            c.execute(_member_row(game_id, user_id, side))
+            if start:
+                changed = c.execute(
+                    games.update()
+                    .where(games.c.id == game_id, games.c.status == "open")
+                    .values(status="playing", started_at=now())
+                ).rowcount
+                if changed != 1:
+                    raise ConflictError("the table has already started")
+            return _game(c.execute(games.select().where(games.c.id == game_id)).one())
+
+    def unseat_member(self, game_id: str, user_id: int) -> None:
+        """A member left the table (between games); their result stays."""
+        with self._write() as c:
+            c.execute(
+                table_members.update()
+                .where(table_members.c.game_id == game_id, table_members.c.user_id == user_id)
+                .values(seated=False)
+            )
+
+    def settle_members(self, game_id: str, scores: Mapping[str, int]) -> None:
+        """Each member's own result at the table so far, by their name there."""
+        with self._write() as c:
+            for name, score in scores.items():
+                c.execute(
+                    table_members.update()
+                    .where(table_members.c.game_id == game_id, table_members.c.name == name)
+                    .values(score=score)
+                )
 
     # -- ratings -----------------------------------------------------------------------------
 
@@ -526,4 +645,14 @@ class Store:
             return changes
 
 
-__all__ = ["ConflictError", "GameRow", "Store", "StoreError", "User", "metadata", "migrate"]
+__all__ = [
+    "ConflictError",
+    "GameRow",
+    "Store",
+    "StoreError",
+    "TableMember",
+    "User",
+    "member_name",
+    "metadata",
+    "migrate",
+]

@@ -57,6 +57,10 @@ games = sa.Table(
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("started_at", sa.DateTime(timezone=True), nullable=True),
     sa.Column("finished_at", sa.DateTime(timezone=True), nullable=True),
+    # What the room holds: a two-player "match", a "chouette" or a "consultation" game
+    # (whose people are in table_members, and whose seats and bots are in "seating").
+    sa.Column("kind", sa.String(16), nullable=False, server_default="match"),
+    sa.Column("seating", sa.JSON, nullable=True),
 )
 
 actions = sa.Table(
@@ -97,4 +101,23 @@ rating_changes = sa.Table(
     sa.Column("pool", sa.String(32), nullable=False),
     sa.Column("before", sa.Float, nullable=False),
     sa.Column("after", sa.Float, nullable=False),
+)
+
+table_members = sa.Table(
+    "table_members",
+    metadata,
+    sa.Column(
+        "game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
+    # The member's name in the core's chouette or consultation ("u" and the user's id).
+    sa.Column("name", sa.String(40), nullable=False),
+    # The consultation side (0 or 1); NULL in a chouette.
+    sa.Column("side", sa.Integer, nullable=True),
+    # False once the member has left the chouette (between games).
+    sa.Column("seated", sa.Boolean, nullable=False),
+    # The member's own result at the table so far: the chouette's running score, or the
+    # points their side won less those it lost in a consultation.
+    sa.Column("score", sa.Integer, nullable=False),
+    sa.Column("joined_at", sa.DateTime(timezone=True), nullable=False),
 )
