@@ -7,6 +7,7 @@ import { Board, theirPoint } from "/js/board.js";
 import { t, tn, onLanguage, translate } from "/js/i18n.js";
 import { botName } from "/js/names.js";
 import { announce, notice } from "/js/ui.js";
+import { isTable, personName, sideName, tableButtons, tablePanel, tableSide } from "/js/table.js";
 
 const RETRY_MS = [500, 1000, 2000, 4000, 8000];
 
@@ -50,6 +51,7 @@ export class Room {
     this.state = null;
     this.closed = false;
     this.retries = 0;
+    this.proposals = []; // a consultation side's own proposals, as they arrive
     main.innerHTML = `
       <section class="room">
         <div class="table">
@@ -60,6 +62,7 @@ export class Room {
         <aside class="panel">
           <p class="status" id="status" aria-live="polite"></p>
           <div class="actions" id="actions"></div>
+          <div class="table-panel" id="table-panel" hidden></div>
           <p class="match" id="match"></p>
           <p class="hint" data-i18n="room.keys"></p>
           <label class="pref"><span data-i18n="prefs.home"></span>
@@ -147,10 +150,12 @@ export class Room {
   }
 
   get viewer() {
+    if (isTable(this.state)) return tableSide(this.state, this.seat) ?? 0;
     return this.seat ?? 0;
   }
 
   name(seat) {
+    if (isTable(this.state)) return typeof seat === "number" ? sideName(this.state, seat) : personName(this.state, seat);
     const player = this.state?.players?.[seat];
     if (!player) return t("room.waiting-player");
     if (player.bot) return t("room.bot", { level: botName(player.bot) });
@@ -173,6 +178,7 @@ export class Room {
       else if (e.type === "opening-rolled") {
         announce(t("say.opening", { a: this.name(0), b: this.name(1), da: e.dice[0], db: e.dice[1] }));
       } else if (e.type === "resignation-offered" && other) announce(t("say.resigns", { who, points: e.level }));
+      else if (e.type === "proposed") this.proposals = [...this.proposals.slice(-4), e];
       else if (e.type === "game-over") {
         announce(e.winner === null ? t("say.draw") : tn("say.wins", e.points, { who: this.name(e.winner) }));
       }
@@ -249,11 +255,15 @@ export class Room {
     document.getElementById("match").textContent = length
       ? tn("room.match-to", length, { a: score[0], b: score[1] })
       : t("room.money", { a: score[0], b: score[1] });
+    document.getElementById("match").hidden = state.kind === "chouette"; // its scores are the panel's
 
     this.status(state, kinds, game);
     this.buttons(kinds, game);
+    const panel = document.getElementById("table-panel");
+    panel.hidden = !isTable(state);
+    if (!panel.hidden) this.drawTable(panel, kinds);
     const invite = document.getElementById("invite");
-    invite.hidden = state.status !== "open";
+    invite.hidden = state.status !== "open" || isTable(state);
     if (!invite.hidden) invite.textContent = t("room.waiting-opponent");
   }
 
@@ -265,16 +275,40 @@ export class Room {
       return;
     }
     if (state.status === "open" || state.status === "invited") {
-      el.textContent = t("room.waiting-opponent");
+      el.textContent = isTable(state) ? t("table.waiting-people") : t("room.waiting-opponent");
       return;
     }
     const phase = state.awaiting?.phase;
     if (this.seat === null) el.textContent = t("room.watching");
-    else if (!kinds.length) el.textContent = t("room.their-turn", { who: this.name(1 - this.seat) });
+    else if (!kinds.length) el.textContent = t("room.their-turn", { who: this.others() });
     else if (phase === "moving") el.textContent = t("room.your-move");
     else if (phase === "doubled" || phase === "beavered") el.textContent = t("room.doubled", { value: 2 * game.cube[0] });
     else if (phase === "resigned") el.textContent = t("room.resign-offered");
     else el.textContent = t("room.your-turn");
+  }
+
+  /** Who the game waits for, when it is not this player. */
+  others() {
+    if (!isTable(this.state)) return this.name(1 - this.seat);
+    return (this.state.awaiting?.actors || []).map((a) => this.name(a.player)).join(", ");
+  }
+
+  drawTable(panel, kinds) {
+    panel.innerHTML = tablePanel(this.state, this.seat, this.proposals);
+    if (kinds.includes("propose")) {
+      const form = document.createElement("form");
+      form.className = "propose";
+      form.innerHTML = `<input name="text" maxlength="200" aria-label=""><button type="submit"></button>`;
+      form.querySelector("input").setAttribute("aria-label", t("table.propose-label"));
+      form.querySelector("input").placeholder = t("table.propose-label");
+      form.querySelector("button").textContent = t("act.propose");
+      form.addEventListener("submit", (e) => {
+        e.preventDefault();
+        const text = form.querySelector("input").value.trim();
+        if (text) this.send({ type: "propose", text });
+      });
+      panel.appendChild(form);
+    }
   }
 
   buttons(kinds, game) {
@@ -319,6 +353,7 @@ export class Room {
       const levels = [t("act.resign-single"), t("act.resign-gammon"), t("act.resign-backgammon")];
       levels.forEach((label, i) => more.appendChild(add("resign", { type: "resign", level: i + 1 }, label, "quiet")));
     }
+    if (isTable(this.state)) tableButtons(this.state, this.seat, kinds, add);
   }
 
   key(e) {
