@@ -7,7 +7,9 @@ one side only; out-of-turn and other members' actions refused with the core's co
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -349,3 +351,31 @@ def test_tables_the_rules_refuse_are_not_created(
     r = person.post("/api/tables", body)
     assert r.status_code == 400 and r.json()["error"] == code, r.text
     assert len(person.get("/api/tables").json()) == before
+
+
+def test_a_chouette_killed_mid_game_goes_on_from_its_last_committed_action(
+    tmp_path: Path, database_url: str | None
+) -> None:
+    server = ServerProcess(tmp_path, database_url, NARDY_AUTH_RATE="1000/60").start()
+    try:
+        people = _people(server, 3)
+        game = _table(people[0], {"kind": "chouette", "settings": {}, "seats": 3})["id"]
+        for client in people[1:]:
+            _join(client, game)
+        seats = [Seat(c, game) for c in people]
+        _hear(seats, lambda state: state["table"] is not None)
+        for _ in range(12):  # the opening roll and a few single moves and turns
+            step(seats, plain)
+        committed = seats[0].state
+        dice = committed["dice"]
+        server.kill(signal.SIGKILL)
+        server.start()  # the same port, data directory and database
+        seats = [Seat(c, game) for c in people]
+        restored = seats[0].state
+        for key in ("seq", "table", "match", "awaiting", "people"):
+            assert restored[key] == committed[key], key  # mid-turn, nothing re-rolled
+        assert restored["dice"] == dice
+        play_game(seats, plain)
+        assert sum(seats[0].state["table"]["settled"].values()) == 0
+    finally:
+        server.kill()
