@@ -84,3 +84,36 @@ def test_a_chouette_of_three_browsers(pages: Any, server: ServerProcess, shots: 
     players[1].page.screenshot(path=str(shots / "chouette-settled.png"))
     for player in players:
         assert not player.errors, player.errors
+
+
+def test_a_consultation_game_against_the_computer(
+    pages: Any, server: ServerProcess, shots: Path
+) -> None:
+    captain, partner = (Player(pages("en-GB"), server.url) for _ in range(2))
+    captain.sign_up("captain")
+    partner.sign_up("partner")
+    page = captain.page
+    page.check("input[name=kind][value=consultation]")
+    page.select_option("select[name=side0]", "2")
+    page.select_option("select[name=side1]", "0")  # the other side is the computer
+    page.select_option("select[name=table-bot]", "beginner")
+    page.click("#create-table-button")
+    page.wait_for_selector("body[data-seq]")
+    game = page.url.rsplit("/", 1)[1]
+    partner.open("/lobby")
+    partner.page.click(f'#tables [data-table="{game}"][data-side="0"]')
+    partner.page.wait_for_selector("body[data-seq]")
+    for player in (captain, partner):
+        player.wait_until("document.body.dataset.status === 'playing'")
+    assert captain.page.locator(".table-panel li.me .role.captain").count() == 1
+    assert partner.page.locator(".table-panel li.me .role.captain").count() == 0
+    assert "roll-opening" in captain.buttons() and not partner.buttons()
+    partner.page.fill(".table-panel .propose input", "8/2 6/2")
+    partner.page.click(".table-panel .propose button")
+    captain.wait_until("document.querySelector('.table-panel .proposals') !== null")
+    assert "8/2 6/2" in captain.page.inner_text(".table-panel .proposals")
+    # the computer rolls the opening roll for both sides when the captain does not
+    captain.wait_until("document.querySelectorAll('.board .die').length > 0")
+    captain.page.screenshot(path=str(shots / "consultation.png"))
+    for player in (captain, partner):
+        assert not player.errors, player.errors

@@ -165,7 +165,9 @@ export class Room {
   /** Announce what the other side did, for a player who does not see the board. */
   tell(events) {
     for (const e of events) {
-      const other = e.player !== undefined && e.player !== this.seat;
+      // at a table the board's events name a side (0 or 1), the table's a person
+      const mine = e.player === this.seat || (isTable(this.state) && this.seat !== null && e.player === this.viewer);
+      const other = e.player !== undefined && !mine;
       const who = e.player !== undefined ? this.name(e.player) : "";
       if (e.type === "dice-rolled" && other) announce(t("say.rolled", { who, dice: diceLine(e.dice) }));
       else if (e.type === "checker-moved" && other) {
@@ -179,6 +181,10 @@ export class Room {
         announce(t("say.opening", { a: this.name(0), b: this.name(1), da: e.dice[0], db: e.dice[1] }));
       } else if (e.type === "resignation-offered" && other) announce(t("say.resigns", { who, points: e.level }));
       else if (e.type === "proposed") this.proposals = [...this.proposals.slice(-4), e];
+      else if (e.type === "vote-cast" && other) announce(e.agree ? t("say.votes-for", { who }) : t("say.votes-against", { who }));
+      else if (e.type === "double-answered" && other) announce(e.take ? t("say.member-takes", { who }) : t("say.member-passes", { who }));
+      else if (e.type === "player-joined") announce(t("say.joined", { who }));
+      else if (e.type === "player-left") announce(t("say.left", { who }));
       else if (e.type === "game-over") {
         announce(e.winner === null ? t("say.draw") : tn("say.wins", e.points, { who: this.name(e.winner) }));
       }
@@ -294,6 +300,9 @@ export class Room {
   }
 
   drawTable(panel, kinds) {
+    const typing = panel.querySelector(".propose input"); // kept across redraws
+    const draft = typing ? typing.value : "";
+    const focused = typing !== null && document.activeElement === typing;
     panel.innerHTML = tablePanel(this.state, this.seat, this.proposals);
     if (kinds.includes("propose")) {
       const form = document.createElement("form");
@@ -306,8 +315,11 @@ export class Room {
         e.preventDefault();
         const text = form.querySelector("input").value.trim();
         if (text) this.send({ type: "propose", text });
+        form.querySelector("input").value = "";
       });
       panel.appendChild(form);
+      form.querySelector("input").value = draft;
+      if (focused) form.querySelector("input").focus();
     }
   }
 
