@@ -85,8 +85,8 @@ class Seating:
         return self.people if side is None else self.sides[side]
 
 
-def _count(body: Mapping[str, Any], name: str, low: int, high: int, default: int = -1) -> int:
-    value = body.get(name, default)
+def _count(value: object, name: str, low: int, high: int) -> int:
+    """A number of seats, bots or people, checked."""
     if type(value) is not int or not low <= value <= high:
         raise LobbyError(400, "malformed", f"{name} is a whole number {low}-{high}")
     return value
@@ -126,16 +126,17 @@ class TableLobby:
         if kind == "chouette":
             if "sides" in body:
                 raise LobbyError(400, "malformed", "a chouette has seats, not sides")
-            seats = _count(body, "seats", *CHOUETTE_SEATS)
-            seating = Seating("chouette", seats=seats, bots=_count(body, "bots", 0, seats - 1, 0))
+            seats = _count(body.get("seats"), "seats", *CHOUETTE_SEATS)
+            bots = _count(body.get("bots", 0), "bots", 0, seats - 1)
+            seating = Seating("chouette", seats=seats, bots=bots)
         else:
             if "seats" in body or "bots" in body:
                 raise LobbyError(400, "malformed", "a consultation game has sides, not seats")
             sides = body.get("sides")
             if not (isinstance(sides, list) and len(sides) == 2):
                 raise LobbyError(400, "malformed", "sides is [people on side 0, on side 1]")
-            first = _count({"side 0": sides[0]}, "side 0", MIN_SIDE, MAX_SIDE)
-            second = _count({"side 1": sides[1]}, "side 1", 0, MAX_SIDE)
+            first = _count(sides[0], "side 0", MIN_SIDE, MAX_SIDE)
+            second = _count(sides[1], "side 1", 0, MAX_SIDE)
             if second == 1 or (second == 0) != ("bot" in body):
                 raise LobbyError(
                     400, "malformed", f"side 1 is {MIN_SIDE}-{MAX_SIDE} people, or 0 and a bot"
@@ -225,6 +226,7 @@ def table_fields(store: Store, game: GameRow) -> dict[str, Any]:
     members = store.members(game.id)
     names = store.usernames([m.user_id for m in members])
     return {
+        "players": [],  # a table's people are its members, not two seats
         "seating": Seating.of(game).to_json(),
         "bot": game.bot,
         "members": [

@@ -206,7 +206,8 @@ class TableRoom(Room):
     ) -> protocol.Refused | None:
         """As the Room acts; a person who left a chouette becomes a spectator."""
         refused = await super().act(seat, action, ref)
-        if refused is None and action.get("type") == "leave":
+        leaving = isinstance(self.table, Chouette) and action.get("type") == "leave"
+        if refused is None and leaving:
             user_id = next((m.user_id for m in self.members_at if m.name == seat), None)
             if user_id is not None:
                 await off_loop(self.rooms.store.unseat_member, self.id, user_id)
