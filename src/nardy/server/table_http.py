@@ -56,7 +56,9 @@ async def join_table(request: Request) -> Response:
             members = await off_loop(site.store.members, game.id)
             if any(m.user_id == user.id for m in members):
                 raise LobbyError(409, "own-game", "you have (or had) a seat at this table")
-            if free_seats(game, members) <= 0 or body:
+            if body:
+                raise LobbyError(400, "malformed", "a chouette has no sides")
+            if free_seats(game, members) <= 0:
                 raise LobbyError(409, "game-full", "the table has no free seat")
             room = await site.rooms.get(game.id)
             assert isinstance(room, TableRoom)
