@@ -30,9 +30,10 @@ def free_port() -> int:
 class ServerProcess:
     """``nardy serve`` in its own process, on its own port and data directory."""
 
-    def __init__(self, data_dir: Path, database_url: str | None, **env: str) -> None:
+    def __init__(self, data_dir: Path, database_url: str | None, *args: str, **env: str) -> None:
         self.data_dir = data_dir
         self.database_url = database_url
+        self.args = args  # more options of nardy serve
         self.env = env
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
@@ -48,6 +49,7 @@ class ServerProcess:
         args += ["--data-dir", str(self.data_dir)]
         if self.database_url:
             args += ["--database-url", self.database_url]
+        args += self.args
         # Its own process group, so that a kill reaches the bots' worker processes too; the
         # output goes to a file, which no orphaned worker can hold open.
         self.log = open(self.data_dir / "server.log", "a")  # noqa: SIM115
@@ -95,6 +97,13 @@ class Client:
         self.http = httpx.Client(base_url=server.url, timeout=30)
         self.csrf = self.http.get("/api/session").json()["csrf"]
         self.user: dict[str, Any] | None = None
+
+    def on(self, server: ServerProcess) -> Client:
+        """The same browser (its session) talking to another server process of the site."""
+        other = Client(server)
+        other.http.cookies.update(self.http.cookies)
+        other.csrf, other.user = self.csrf, self.user
+        return other
 
     def get(self, path: str, **kw: Any) -> httpx.Response:
         return self.http.get(path, **kw)

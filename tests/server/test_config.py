@@ -33,3 +33,17 @@ def test_defaults_environment_and_options() -> None:
 def test_bad_settings_are_refused(env: dict[str, str]) -> None:
     with pytest.raises(ConfigError):
         ServerConfig.from_env(env)
+
+
+def test_several_workers_need_redis_and_postgresql() -> None:
+    pg = "postgresql+psycopg://u@h/db"
+    with pytest.raises(ConfigError, match="--redis-url"):
+        ServerConfig(workers=2, database_url=pg)
+    with pytest.raises(ConfigError, match="PostgreSQL"):
+        ServerConfig(workers=2, redis_url="redis://h:6379/0")  # SQLite
+    with pytest.raises(ConfigError, match="PostgreSQL"):
+        ServerConfig(workers=2, redis_url="redis://h:6379/0", database_url="sqlite:////x.db")
+    config = ServerConfig.from_env(
+        {"NARDY_WORKERS": "3", "NARDY_REDIS_URL": "redis://h:6379/0", "NARDY_DATABASE_URL": pg}
+    )
+    assert config.workers == 3

@@ -302,6 +302,15 @@ def test_a_consultation_game_between_two_teams(server: ServerProcess) -> None:
         member = next(m for m in mine["members"] if m["id"] == client.user["id"])  # type: ignore[index]
         difference = abs(final["score"][0] - final["score"][1])
         assert member["score"] == (difference if index // 2 == won else -difference)
+        # The finished game is in every member's history (the creator's and the others').
+        assert client.user is not None
+        history = people[0].get(f"/api/users/{client.user['username']}/games").json()["games"]
+        listed = next(g for g in history if g["id"] == game)
+        assert listed["kind"] == "consultation" and "rating" not in listed
+        assert {m["id"] for m in listed["members"]} == {c.user["id"] for c in people}  # type: ignore[index]
+    # A table has no two-player match to replay.
+    r = people[0].get(f"/api/games/{game}/replay")
+    assert r.status_code == 404 and r.json()["error"] == "not-a-match"
 
 
 def test_a_consultation_game_against_the_bot(server: ServerProcess) -> None:
@@ -326,6 +335,30 @@ def test_a_consultation_game_against_the_bot(server: ServerProcess) -> None:
     assert any(
         m.get("action", {}).get("player") == "bot1" for m in seats[0].heard if m["type"] == "events"
     )
+
+
+def test_an_open_table_is_withdrawn_by_its_creator_while_nobody_else_sits_there(
+    server: ServerProcess,
+) -> None:
+    ann, bob, cat = _people(server, 3)
+    game = _table(ann, {"kind": "chouette", "seats": 3})["id"]
+    r = bob.post(f"/api/games/{game}/cancel")
+    assert r.status_code == 403 and r.json()["error"] == "not-creator"
+    _join(bob, game)
+    r = ann.post(f"/api/games/{game}/cancel")
+    assert r.status_code == 409 and r.json()["error"] == "others-seated"
+    assert ann.get(f"/api/games/{game}").json()["status"] == "open"
+    lone = _table(ann, {"kind": "consultation", "sides": [2, 2]})["id"]
+    r = ann.post(f"/api/games/{lone}/cancel")
+    assert r.status_code == 200 and r.json()["status"] == "cancelled"
+    r = cat.post(f"/api/tables/{lone}/join", {"side": 0})
+    assert r.status_code == 409 and r.json()["error"] == "cancelled"
+    listed = [g["id"] for g in cat.get("/api/tables").json()]
+    assert game in listed and lone not in listed
+    # A table under way is not withdrawn (its creator and the computer: it starts at once).
+    started = _table(ann, {"kind": "chouette", "seats": 3, "bots": 2, "bot": "heuristic"})
+    r = ann.post(f"/api/games/{started['id']}/cancel")
+    assert r.status_code == 409 and r.json()["error"] == "not-waiting"
 
 
 @pytest.mark.parametrize(

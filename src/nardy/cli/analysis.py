@@ -765,6 +765,8 @@ def run_analyze(args: argparse.Namespace) -> int:
         judge = analyze_chouette if is_chouette(match[0]) else analyze
         try:
             analysis = judge(match, ply=args.ply, jobs=args.jobs, progress=show)
+        except NardyError as exc:  # e.g. a record that reads but does not replay
+            raise NardyError(f"{args.file}: {exc}") from None
         except KeyboardInterrupt:
             print(
                 f"\nnardy analyze: interrupted after judging {judged[0]} of {total} turns "

@@ -108,17 +108,13 @@ def render(
     return "\n".join(line.rstrip() for line in lines)
 
 
-GNUBG_VARIANTS = ("backgammon", "nackgammon", "nackgammon-ballard")
-"""The variants GNU Backgammon plays, whose games a Match ID describes."""
-
-
 def game_match_id(game: Game) -> str | None:
     """The GNU Backgammon Match ID of ``game`` as it stands (cube, score, match length,
     dice, a double or resignation waiting), to go with the Position ID from the side on
     roll; None for a variant GNU Backgammon does not play, or a finished game. GNU
     Backgammon's player 1 is our player 0, the player at the bottom (as when an ID is read,
     :mod:`nardy.cli.options`)."""
-    if game.variant.key not in GNUBG_VARIANTS or game.over:
+    if not game.variant.gnubg_plays or game.over:
         return None
     phase = game.phase
     on_roll = game.turn

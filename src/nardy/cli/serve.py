@@ -43,11 +43,15 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--redis-url",
-        help="redis://host:port, for several processes once they share rooms; not used yet "
-        "(NARDY_REDIS_URL)",
+        help="redis://host:port: the bus between several server processes, on this machine "
+        "or others, that serve one site (NARDY_REDIS_URL; without it one process, with an "
+        "in-process bus)",
     )
     parser.add_argument(
-        "--workers", type=int, help="server processes (NARDY_WORKERS; only 1 for now)"
+        "--workers",
+        type=int,
+        help="server processes on this address (NARDY_WORKERS; 1); more than 1 needs "
+        "--redis-url and a PostgreSQL --database-url",
     )
     parser.set_defaults(handler=run)
 

@@ -24,6 +24,7 @@ class Backgammon(Variant):
     """Backgammon: the sides mirror each other (my p is their 25 - p); hitting; a bar."""
 
     key = "backgammon"
+    gnubg_plays = True
     compiled_rules = 0
     name = "Backgammon"
     aliases: ClassVar[tuple[str, ...]] = ("bg", "short", "short-nardy")
@@ -176,6 +177,7 @@ class AceyDeucey(Backgammon):
     """
 
     key = "acey-deucey"
+    gnubg_plays = False
     compiled_rules = 1
     name = "Acey-deucey"
     aliases: ClassVar[tuple[str, ...]] = ("acey", "aceydeucey", "acey_deucey")

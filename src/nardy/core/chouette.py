@@ -330,7 +330,7 @@ class Chouette:
             if snapshot.get("snapshot") != SNAPSHOT_VERSION:
                 raise InvalidInputError(f"not a chouette snapshot of version {SNAPSHOT_VERSION}")
             chouette = cls.__new__(cls)
-            settings = Settings.from_dict({**snapshot["settings"], "variant": snapshot["variant"]})
+            settings = Settings.from_dict(snapshot["settings"], snapshot["variant"])
             chouette.settings = settings.resolve()
             _check_settings(chouette.settings)
             chouette.dice = dice or SecretDice()

@@ -355,9 +355,8 @@ class Game:
         return act.Resign.kind if self.variant.resignation_levels else act.Surrender.kind
 
     def _seat(self, player: act.Player) -> int:
-        if type(player) is not int or player not in (0, 1):
-            raise GameError(f"players are 0 and 1, not {player!r}", code=ErrorCode.INVALID_INPUT)
-        return player
+        """The seat an action names, checked (0 or 1)."""
+        return self._check_player(player)
 
     # -- the opening --------------------------------------------------------------------
 
@@ -654,7 +653,7 @@ class Game:
     def _restore(cls, data: dict[str, Any], dice: Dice | None) -> Game:
         if data.get("snapshot") != SNAPSHOT_VERSION:
             raise InvalidInputError(f"not a game snapshot of version {SNAPSHOT_VERSION}")
-        settings = Settings.from_dict({**data["settings"], "variant": data["variant"]})
+        settings = Settings.from_dict(data["settings"], data["variant"])
         game = cls(settings, dice, crawford=bool(data["crawford"]), score=_pair(data["score"]))
         variant = game.variant
         value, owner, turned, automatic = data["cube"]
@@ -839,7 +838,8 @@ class Game:
         if player != self.turn:
             raise GameError(refusal, code=ErrorCode.NOT_YOUR_TURN)
 
-    def _check_player(self, player: int, expected: int | None = None) -> None:
+    def _check_player(self, player: object, expected: int | None = None) -> int:
+        """``player`` checked: a seat (0 or 1), and the one expected to act if one is."""
         if type(player) is not int or player not in (0, 1):
             raise GameError(f"players are 0 and 1, not {player!r}", code=ErrorCode.INVALID_INPUT)
         if expected is not None and player != expected:
@@ -847,6 +847,7 @@ class Game:
                 f"it is player {expected}'s decision, not player {player}'s",
                 code=ErrorCode.NOT_YOUR_TURN,
             )
+        return player
 
     def _check_turn(self, player: int, phase: Phase, expected: int | None = None) -> None:
         self._expect(phase)

@@ -204,7 +204,7 @@ class Match:
         with reading("a match snapshot"):
             if snapshot.get("snapshot") != SNAPSHOT_VERSION:
                 raise InvalidInputError(f"not a match snapshot of version {SNAPSHOT_VERSION}")
-            settings = Settings.from_dict({**snapshot["settings"], "variant": snapshot["variant"]})
+            settings = Settings.from_dict(snapshot["settings"], snapshot["variant"])
             a, b = snapshot["players"]
             score = snapshot["start-score"]
             match = cls(

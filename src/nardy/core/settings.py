@@ -166,8 +166,11 @@ class Settings:
         return {name: value for name, value in named.items() if name not in other}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Settings:
-        """Settings from RULES.md names; unknown names are refused."""
+    def from_dict(cls, data: dict[str, Any], variant: str | None = None) -> Settings:
+        """Settings from RULES.md names; unknown names are refused. ``variant``, where given,
+        is the variant that snapshots and records keep beside their settings."""
+        if variant is not None:
+            data = {**data, "variant": variant}
         known = {f.name.replace("_", "-"): f.name for f in fields(cls)}
         unknown = sorted(set(data) - set(known))
         if unknown:

@@ -107,6 +107,8 @@ class Variant:
     """Whether a win can be a backgammon (long nardy's wins are oin or mars)."""
     resignation_levels: ClassVar[tuple[ResultKind, ...]] = ()
     """What a player may resign (single, gammon, backgammon); none where one surrenders."""
+    gnubg_plays: ClassVar[bool] = False
+    """Whether GNU Backgammon plays this variant, so that a Match ID describes its games."""
     opening_dice_played: ClassVar[bool] = True
     """False where the opening roll only decides who starts (long nardy's lot, RULES.md 3.1)."""
 
@@ -251,14 +253,7 @@ class Variant:
         ctx = self.turn_context(me, op, d1, d2)
         remaining = [d1] * 4 if d1 == d2 else [d1, d2]
         for move, die in done:
-            step = next(
-                (
-                    (me1, o1)
-                    for s, t, me1, o1 in self.steps(me, op, die, ctx, BAR)
-                    if (s, t) == (move.start, move.end)
-                ),
-                None,
-            )
+            step = self._single(me, op, ctx, move, die)
             if (
                 die not in remaining
                 or step is None
@@ -290,11 +285,9 @@ class Variant:
         ctx = self.turn_context(me, op, d1, d2)
         remaining = [d1] * 4 if d1 == d2 else [d1, d2]
         for move, die in done:
-            me, op = next(
-                (me1, o1)
-                for s, t, me1, o1 in self.steps(me, op, die, ctx, BAR)
-                if (s, t) == (move.start, move.end)
-            )
+            step = self._single(me, op, ctx, move, die)
+            assert step is not None, "the moves done were accepted"
+            me, op = step
             remaining.remove(die)
         dice = f"{d1}-{d2}"
         if not remaining:
@@ -389,6 +382,18 @@ class Variant:
         """Every legal single move of one die from packed ``me`` (opponent ``op`` packed in my
         coordinates) by a checker starting no higher than ``top``."""
         raise NotImplementedError
+
+    def _single(self, me: int, op: int, ctx: Any, move: Move, die: int) -> tuple[int, int] | None:
+        """The packed sides after one single move made with ``die``, or None where the rules
+        allow no such move."""
+        return next(
+            (
+                (me1, o1)
+                for s, t, me1, o1 in self.steps(me, op, die, ctx, BAR)
+                if (s, t) == (move.start, move.end)
+            ),
+            None,
+        )
 
     # -- counting and the end of the game --------------------------------------------------
 

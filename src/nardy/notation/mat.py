@@ -143,7 +143,7 @@ def _names(players: Any) -> tuple[str, str]:
 
 def _record_settings(record: Mapping[str, Any]) -> Settings:
     try:
-        settings = Settings.from_dict({**record["settings"], "variant": record["variant"]})
+        settings = Settings.from_dict(record["settings"], record["variant"])
         return settings.resolve()
     except KeyError as exc:
         raise NotationError(f"game record without {exc}") from None

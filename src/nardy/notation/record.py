@@ -137,7 +137,7 @@ def replay(record: dict[str, Any]) -> Game:
 
 def _start(record: dict[str, Any], dice: FixedDice | None) -> Game:
     """The game as the record's start describes it, before any action."""
-    settings = Settings.from_dict({**record["settings"], "variant": record["variant"]})
+    settings = Settings.from_dict(record["settings"], record["variant"])
     position = None
     if "start" in record:
         position = position_from_id(record["start"], settings.resolve().rules)
@@ -168,7 +168,7 @@ def record_dice(record: dict[str, Any]) -> list[int]:
     the JSON's types (:func:`replay` turns them into :class:`NotationError`)."""
     if "log" in record:
         return rolled_dice([event_from_json(e) for e in record["log"]])
-    settings = Settings.from_dict({**record["settings"], "variant": record["variant"]})
+    settings = Settings.from_dict(record["settings"], record["variant"])
     values = [d for roll in record.get("opening", []) for d in roll]
     plays_opening = bool(values) and settings.resolve().plays_opening_roll
     for i, turn in enumerate(record["turns"]):
@@ -460,7 +460,7 @@ def _check_fields(record: dict[str, Any], match: bool) -> None:
         raise RecordError(str(exc), "variant") from None
     _field(record, "settings", _object, need=True)
     try:
-        Settings.from_dict({**record["settings"], "variant": rules.key}).resolve()
+        Settings.from_dict(record["settings"], rules.key).resolve()
     except NardyError as exc:
         raise RecordError(str(exc), "settings") from None
     if match:

@@ -68,10 +68,18 @@ class ServerConfig:
             raise ConfigError(f"the port is 0-65535, not {self.port}")
         if self.workers < 1:
             raise ConfigError(f"--workers is at least 1, not {self.workers}")
-        if self.workers > 1:
-            # The rooms do not share their events between processes yet (nardy.server.bus
-            # is there; the rooms do not publish on it), so one process serves every game.
-            raise ConfigError("one process serves the site for now: --workers is 1")
+        if self.workers > 1 and self.redis_url is None:
+            # Without Redis each process would hear only its own rooms' news.
+            raise ConfigError(
+                f"--workers {self.workers} needs --redis-url (redis://host:port): the "
+                "processes share the rooms' events through Redis"
+            )
+        if self.workers > 1 and not (self.database_url or "").startswith("postgresql"):
+            # SQLite is one file on one machine and lets one writer in at a time.
+            raise ConfigError(
+                f"--workers {self.workers} needs a PostgreSQL --database-url "
+                "(postgresql+psycopg://user@host/db): the processes share one database"
+            )
 
     @property
     def sqlite_path(self) -> Path | None:

@@ -19,6 +19,8 @@ from nardy.engine.bots import BOTS
 from nardy.server.store import ConflictError, GameRow, Store, User
 
 OPPONENTS = ("open", "invite", "bot")
+WAITING = ("open", "invited")
+"""The statuses of a game that waits for its second player: a seek, an invitation."""
 BOT_DELAY_MS = (0, 10_000)
 DEFAULT_BOT_DELAY_MS = 1_000
 DEFAULT_BOT = "advanced"
@@ -131,10 +133,32 @@ class Lobby:
             raise LobbyError(404, "no-such-game", "this invitation does not exist")
         return self._sit(user, game)
 
+    def cancel(self, user: User, game_id: str) -> GameRow:
+        """Withdraw the user's own seek, invitation, chouette table or consultation game
+        while nobody has joined it."""
+        game = self.store.game(game_id)
+        if game is None or not visible_to(game, user):
+            raise LobbyError(404, "no-such-game", "no game has this id")
+        if game.creator_id != user.id:
+            raise LobbyError(403, "not-creator", "only the player who created a game withdraws it")
+        if game.status not in WAITING:
+            raise LobbyError(409, "not-waiting", "the game is no longer waiting for an opponent")
+        if game.kind != "match" and any(m.user_id != user.id for m in self.store.members(game.id)):
+            # the others who sat down have a seat there: the table is theirs too now
+            raise LobbyError(409, "others-seated", "others have sat down at this table")
+        try:
+            return self.store.cancel_game(game.id, user.id)
+        except ConflictError:  # an opponent sat down in the meantime
+            raise LobbyError(
+                409, "not-waiting", "the game is no longer waiting for an opponent"
+            ) from None
+
     def _sit(self, user: User, game: GameRow) -> GameRow:
+        if game.status == "cancelled":
+            raise LobbyError(409, "cancelled", "its creator has withdrawn this game")
         if user.id in game.seats:
             raise LobbyError(409, "own-game", "you are already seated in this game")
-        if game.status not in ("open", "invited"):
+        if game.status not in WAITING:
             raise LobbyError(409, "game-full", "the game has found its players")
         try:
             return self.store.take_seat(game.id, 1, user.id)

@@ -16,6 +16,7 @@ from nardy.notation.mat import export_mat
 from nardy.notation.record import match_records
 from nardy.server.http import HTTPError, handles_errors, json_body, off_loop
 from nardy.server.lobby import Lobby, LobbyError, seats_view, visible_to
+from nardy.server.replay import replay_view
 from nardy.server.site import Site, site_of
 from nardy.server.store import GameRow, Store, User
 from nardy.server.table_lobby import table_fields
@@ -151,12 +152,19 @@ async def my_games(request: Request) -> Response:
     return JSONResponse(views)
 
 
-async def _match_of(request: Request) -> Match:
+async def _game_and_match(request: Request) -> tuple[GameRow, Match]:
+    """The game of the path, if the requester may see it, and its match once started."""
     found = await _visible_game(request)
+    if found.kind != "match":  # a table's game object is a chouette or a consultation
+        raise HTTPError(404, "not-a-match", "a table has no two-player match to show")
     room = await site_of(request).rooms.get(found.id)
     if room is None or room.match is None:
         raise HTTPError(404, "not-started", "the game has not started")
-    return room.match
+    return found, room.match
+
+
+async def _match_of(request: Request) -> Match:
+    return (await _game_and_match(request))[1]
 
 
 @handles_errors
@@ -179,6 +187,67 @@ async def record_mat(request: Request) -> Response:
     return PlainTextResponse(text, headers=headers)
 
 
+@handles_errors
+async def cancel_game(request: Request) -> Response:
+    """The creator withdraws a seek or invitation that nobody has joined."""
+    site = site_of(request)
+    user = await site.require_user(request)
+    try:
+        game = await off_loop(Lobby(site.store).cancel, user, request.path_params["game"])
+    except LobbyError as exc:
+        raise _lobby_error(exc) from None
+    await site.rooms.cancelled(game)
+    return JSONResponse(await off_loop(game_view, site.store, game))
+
+
+HISTORY_PAGE = 20
+"""Games per page of a match history, unless the request asks for another number."""
+HISTORY_PAGE_MAX = 100
+
+
+def _whole(request: Request, name: str, default: int, highest: int) -> int:
+    text = request.query_params.get(name)
+    if text is None:
+        return default
+    if not text.isdigit() or not 1 <= int(text) <= highest:
+        raise HTTPError(400, "malformed", f"{name} is a whole number from 1 to {highest}")
+    return int(text)
+
+
+@handles_errors
+async def user_games(request: Request) -> Response:
+    """A user's match history, public to anyone: their finished games, the last finished
+    first, ``?page=`` by ``?per-page=`` (default ``HISTORY_PAGE``), each with the user's
+    rating change."""
+    site = site_of(request)
+    page = _whole(request, "page", 1, 1_000_000)
+    size = _whole(request, "per-page", HISTORY_PAGE, HISTORY_PAGE_MAX)
+    user = await off_loop(site.store.user_by_name, request.path_params["username"])
+    if user is None:
+        raise HTTPError(404, "no-such-user", "no user has this name")
+    found = await off_loop(site.store.finished_games_of, user.id, size + 1, (page - 1) * size)
+    views = []
+    for g in found[:size]:
+        view = await off_loop(game_view, site.store, g)
+        changes = await off_loop(site.store.rating_changes_of, g.id)
+        if user.id in changes:
+            before, after = changes[user.id]
+            view["rating"] = {"before": before, "after": after}
+        views.append(view)
+    return JSONResponse({"games": views, "page": page, "more": len(found) > size})
+
+
+@handles_errors
+async def replay(request: Request) -> Response:
+    """What the replay viewer steps through: the game and each game of its match, turn by
+    turn (docs/protocol.md, "Replay")."""
+    found, match = await _game_and_match(request)
+    site = site_of(request)
+    return JSONResponse(
+        {"game": await off_loop(game_view, site.store, found), "games": replay_view(match)}
+    )
+
+
 def routes() -> list[Route]:
     """The lobby's part of the HTTP API."""
     return [
@@ -187,8 +256,11 @@ def routes() -> list[Route]:
         Route("/api/seeks", seeks, methods=["GET"]),
         Route("/api/games/{game}", game, methods=["GET"]),
         Route("/api/games/{game}/join", join_game, methods=["POST"]),
+        Route("/api/games/{game}/cancel", cancel_game, methods=["POST"]),
+        Route("/api/games/{game}/replay", replay, methods=["GET"]),
         Route("/api/games/{game}/record.json", record_json, methods=["GET"]),
         Route("/api/games/{game}/record.mat", record_mat, methods=["GET"]),
         Route("/api/invitations/{token}", accept_invitation, methods=["POST"]),
         Route("/api/me/games", my_games, methods=["GET"]),
+        Route("/api/users/{username}/games", user_games, methods=["GET"]),
     ]

@@ -7,6 +7,15 @@ A room is rebuilt from the database at start-up from the core's snapshot committ
 last action, so a crash or a restart loses no confirmed move and re-rolls nothing. The bot
 of a game against the computer decides in a process pool, off the event loop, and moves
 after the delay its opponent chose.
+
+Several server processes may hold the same room (its players' sockets on different
+processes). The database serialises the game: :meth:`Store.append_action` commits action
+``seq + 1`` only while the game is at ``seq``, so of two processes racing (two bots, or a
+player and a bot) one commits and the other reloads. Every committed action, chat line and
+change of the room goes out on the game's bus channel (:mod:`nardy.server.bus`); each
+process holding the room follows the channel and tells its own sockets, in the order of the
+actions, reloading the game from the database when it missed something. With one process
+the bus is in-process and the path is the same.
 """
 
 from __future__ import annotations
@@ -26,7 +35,8 @@ from nardy.core.fair_dice import FairDice
 from nardy.core.match import Match
 from nardy.core.settings import Settings
 from nardy.server import botplay, gamedice, protocol
-from nardy.server.chat import RoomChat
+from nardy.server.bus import Bus, BusError, Gap, LocalBus, Subscription, game_channel
+from nardy.server.chat import HISTORY, RoomChat, line_message
 from nardy.server.http import off_loop
 from nardy.server.lobby import seats_view
 from nardy.server.ratings import rated_outcomes, rating_rule
@@ -42,6 +52,15 @@ _CHAT_REFUSALS = {
     "chat-rate-limited": "too many chat lines; wait a little",
 }
 
+NORMAL_CLOSURE = 1000
+"""A socket's close code when it ends normally (the client left)."""
+POLICY_VIOLATION = 1008
+"""A socket's close code when its client broke the protocol's rules too often."""
+GOING_AWAY = 1001
+"""A socket's close code when the server stops."""
+TRY_AGAIN_LATER = 1013
+"""A socket's close code when its client fell too far behind the room's messages."""
+
 
 class Member:
     """Someone in a room: a player's seat (0 or 1; at a chouette table or in a consultation
@@ -54,28 +73,32 @@ class Member:
         self.user_id = user_id
         self.seat = seat
         self.username = username
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(QUEUE_LIMIT)
+        self.seen = 0
+        """The last action this member's state includes: older events are not sent again."""
+        # Encoded messages, and at the end the code to close the socket with.
+        self.queue: asyncio.Queue[str | int] = asyncio.Queue(QUEUE_LIMIT)
 
     def send(self, message: protocol.ServerMessage) -> None:
-        """Queue a message; a member too far behind is told to go (None ends the writer)."""
+        """Queue a message; a member too far behind is told to go."""
         try:
             self.queue.put_nowait(protocol.encode(message))
         except asyncio.QueueFull:
-            self.drop()
+            self.drop(TRY_AGAIN_LATER)
 
-    def finish(self) -> None:
-        """End this member's writer after the messages already queued."""
+    def finish(self, code: int = NORMAL_CLOSURE) -> None:
+        """End this member's writer after the messages already queued; the socket closes
+        with ``code``."""
         try:
-            self.queue.put_nowait(None)
+            self.queue.put_nowait(code)
         except asyncio.QueueFull:
-            self.drop()
+            self.drop(code)
 
-    def drop(self) -> None:
-        """End this member's writer, which closes the socket."""
+    def drop(self, code: int) -> None:
+        """End this member's writer now, which closes the socket with ``code``."""
         with contextlib.suppress(asyncio.QueueEmpty):
             while True:
                 self.queue.get_nowait()
-        self.queue.put_nowait(None)
+        self.queue.put_nowait(code)
 
 
 class Room:
@@ -86,6 +109,9 @@ class Room:
         self.row = row
         self.match = match
         self.seq = row.seq
+        self.delivered = row.seq
+        """The last action this process's sockets have been told of (``seq`` may be ahead
+        while its news travels the bus)."""
         # The match and its dice as last committed: what a failed commit goes back to.
         self.committed = None if match is None else match.snapshot()
         self.committed_dice = None if match is None else gamedice.dice_state(match)
@@ -98,6 +124,7 @@ class Room:
         # A bot that let a decision pass (a chouette member who would not double), by the
         # action number it decided at: not asked again until the game moves on.
         self.resting: dict[Player, int] = {}
+        self._follower: asyncio.Task[None] | None = None
 
     @property
     def id(self) -> str:
@@ -128,30 +155,72 @@ class Room:
             state["dice"] = gamedice.public(self.match)
         return state
 
-    def join(self, member: Member) -> None:
-        """Someone enters the room and gets the whole state."""
-        self.members.add(member)
-        chat = self.chat.history(member.user_id, member.seat, self.over)
-        member.send(protocol.Welcome(self.id, member.seat, self.state(), chat))
+    async def join(self, member: Member) -> None:
+        """Someone enters the room and gets the whole state, as the database has it: a
+        process that missed news of the game (another process died before telling it)
+        catches up first."""
+        async with self.lock:
+            row = await off_loop(self.rooms.store.game, self.id)
+            if row is not None and self._behind(row):
+                await self._reload(row)
+            if member.user_id is not None:
+                member.seat = self.seat_of(member.user_id)
+            member.seen = self.seq
+            self.members.add(member)
+            chat = self.chat.history(member.user_id, member.seat, self.over)
+            member.send(protocol.Welcome(self.id, member.seat, self.state(), chat))
+        self.schedule_bot()
+
+    def _behind(self, row: GameRow) -> bool:
+        """Whether the database's row of the game (``row``) has news this room has not
+        heard: an action, a start or end, someone sitting down."""
+        return (row.seq, row.status, row.seats) != (self.seq, self.row.status, self.row.seats)
 
     def leave(self, member: Member) -> None:
         """Someone's socket closed."""
         self.members.discard(member)
 
-    def say(self, member: Member, text: str, ref: protocol.Ref = None) -> protocol.Refused | None:
-        """A chat line from a member, to everyone who may hear it."""
-        said = self.chat.say(member.user_id, member.username, member.seat, text)
-        if isinstance(said, str):
-            return protocol.Refused(said, _CHAT_REFUSALS[said], ref)
-        for listener in list(self.members):
-            if self.chat.hears(listener.user_id, listener.seat, said, self.over):
-                listener.send(protocol.Chat(said))
+    async def say(
+        self, member: Member, text: str, ref: protocol.Ref = None
+    ) -> protocol.Refused | None:
+        """A chat line from a member: stored, then heard (through the bus) by everyone in
+        the room, on any process, who may hear it."""
+        refusal = self.chat.refusal(member.user_id, member.username)
+        if refusal is not None:
+            return protocol.Refused(refusal, _CHAT_REFUSALS[refusal], ref)
+        assert member.user_id is not None and member.username is not None
+        try:
+            line = await off_loop(
+                self.rooms.store.add_chat_line,
+                self.id,
+                member.user_id,
+                member.username,
+                member.seat,
+                text,
+            )
+        except Exception:
+            log.exception("game %s: a chat line could not be stored", self.id)
+            return protocol.Refused("busy", "the line could not be stored; try again", ref)
+        await self._publish(line_message(line))
         return None
 
-    def broadcast(self, message: protocol.ServerMessage) -> None:
-        """Send a message to everyone in the room."""
+    async def mute(self, member: Member, muted: bool) -> None:
+        """A member stops (or starts again) hearing the chat, in this room on every
+        process and after a restart. Anonymous spectators have no mute to keep."""
+        if member.user_id is None:
+            return
+        self.chat.mute(member.user_id, muted)  # at once: the next line may be on its way
+        await off_loop(self.rooms.store.set_chat_muted, self.id, member.user_id, muted)
+        await self._publish({"kind": "mute", "user": member.user_id, "muted": muted})
+
+    def broadcast(self, message: protocol.ServerMessage, seq: int | None = None) -> None:
+        """Send a message to everyone in the room (for the events of action ``seq``, to
+        those whose state does not include it yet)."""
         for member in list(self.members):
-            member.send(message)
+            if seq is None or member.seen < seq:
+                member.send(message)
+                if seq is not None:
+                    member.seen = seq
 
     async def act(
         self, seat: Player | None, action: Mapping[str, Any], ref: protocol.Ref = None
@@ -193,18 +262,29 @@ class Room:
                     dice,
                     result,
                 )
-            except Exception as exc:
+            except ConflictError:
+                # Another process committed an action of this game first: this one did not
+                # happen; the game as that process left it (whose news is on its way).
+                await self._reload()
+                return protocol.Refused("busy", "the game moved on; look and try again", ref)
+            except Exception:
                 # Not committed: it did not happen. Back to the last committed state.
-                if not isinstance(exc, ConflictError):
-                    log.exception("game %s: the action could not be stored", self.id)
+                log.exception("game %s: the action could not be stored", self.id)
                 self._rebuild()
                 return protocol.Refused("busy", "the action could not be stored; try again", ref)
             self.committed, self.committed_dice = snapshot, dice
             self.seq += 1
-            await self.rate()
-            self.broadcast(protocol.Events(self.seq, encoded_action, encoded_events, self.state()))
             if result is not None:
                 await self.rooms.finished(self)
+            await self.rate()
+            news = {
+                "kind": "events",
+                "seq": self.seq,
+                "action": encoded_action,
+                "events": encoded_events,
+                "state": self.state(),
+            }
+            await self._publish(news, locked=True)
         self.schedule_bot()
         return None
 
@@ -296,8 +376,99 @@ class Room:
                 self._rebuild()
                 return protocol.Refused("busy", "the seed could not be stored; try again", ref)
             self.committed_dice = dice
-            self.broadcast(protocol.State(self.state()))
+            await self._publish({"kind": "reload"}, locked=True)
         return None
+
+    # -- news of the room, through the bus ----------------------------------------------------
+
+    async def _publish(self, news: dict[str, Any], *, locked: bool = False) -> None:
+        """Tell every process holding the room (this one too, through its follower). If the
+        bus cannot take it, this process's sockets still hear it now; the others catch up
+        from the database (a gap in the actions, or a socket joining, reloads the game)."""
+        try:
+            await self.rooms.bus.publish(game_channel(self.id), news)
+        except Exception:
+            log.exception("game %s: the bus did not take %s", self.id, news.get("kind"))
+            if locked:
+                await self._take(news)
+            else:
+                async with self.lock:
+                    await self._take(news)
+
+    def follow(self, subscription: Subscription) -> None:
+        """Follow the game's channel: what any process publishes reaches this one's
+        sockets."""
+        self._follower = asyncio.create_task(self._follow(subscription), name=f"room {self.id}")
+
+    async def _follow(self, subscription: Subscription) -> None:
+        async with subscription:
+            async for delivery in subscription:
+                news = {"kind": "gap"} if isinstance(delivery, Gap) else delivery.data
+                try:
+                    async with self.lock:
+                        await self._take(news)
+                except Exception:  # one bad message must not stop the room hearing the next
+                    log.exception("game %s: news %r could not be taken", self.id, news)
+                self.schedule_bot()
+
+    async def _take(self, news: Mapping[str, Any]) -> None:
+        """Pass news of the room to this process's sockets (the lock held): the events of
+        each action once and in order, a chat line, a mute, or a reload."""
+        kind = news.get("kind")
+        if kind == "events":
+            seq = int(news["seq"])
+            if seq <= self.delivered:  # heard already (or included in a reload)
+                return
+            if seq > self.delivered + 1:  # news of an action lost on the way: reload
+                await self._reload()
+                self._tell_state()
+                return
+            if seq > self.seq:  # another process committed it
+                await self._reload()
+            self.delivered = seq
+            action, events = dict(news["action"]), list(news["events"])
+            self.broadcast(protocol.Events(seq, action, events, dict(news["state"])), seq)
+        elif kind == "chat":
+            said = self.chat.add(dict(news))
+            if said is not None:
+                for listener in list(self.members):
+                    if self.chat.hears(listener.user_id, listener.seat, said, self.over):
+                        listener.send(protocol.Chat(said))
+        elif kind == "mute":
+            self.chat.mute(int(news["user"]), bool(news["muted"]))
+        elif kind in ("reload", "gap"):
+            await self._reload(chat=kind == "gap")
+            self._tell_state()
+        else:
+            log.warning("game %s: unknown news %r dropped", self.id, kind)
+
+    def _tell_state(self) -> None:
+        """Everyone here gets the whole state as it is now."""
+        self.delivered = self.seq
+        for member in list(self.members):
+            member.seen = self.seq
+        self.broadcast(protocol.State(self.state()))
+
+    async def _reload(self, row: GameRow | None = None, *, chat: bool = False) -> None:
+        """The game as the database has it (the lock held): its row, its match, who sits
+        where; with ``chat``, the chat's history and mutes too."""
+        if row is None:
+            row = await off_loop(self.rooms.store.game, self.id)
+            if row is None:
+                return
+        if row.seats != self.row.seats or self.names == (None, None):
+            self.names = await self.rooms.names(row)
+        self.row = row
+        if row.status in ("playing", "finished"):
+            self.match = await self.rooms.match(row, self.names)
+            self.committed = self.match.snapshot()
+            self.committed_dice = gamedice.dice_state(self.match)
+        self.seq = row.seq
+        for member in self.members:
+            if member.user_id is not None:
+                member.seat = row.seat_of(member.user_id)
+        if chat:
+            await self.rooms.load_chat(self)
 
     def _result(self) -> dict[str, Any]:
         assert self.match is not None
@@ -357,18 +528,20 @@ class Room:
             log.error("game %s: the bot's %r was refused: %s", self.id, action, refused.message)
 
     def close(self) -> None:
-        """Stop the bot and drop every socket (the server is stopping)."""
-        if self._bot_task is not None:
-            self._bot_task.cancel()
+        """Stop the bot and the follower and drop every socket (the server is stopping)."""
+        for task in (self._bot_task, self._follower):
+            if task is not None:
+                task.cancel()
         for member in list(self.members):
-            member.drop()
+            member.drop(GOING_AWAY)
 
 
 class Rooms:
     """Every room of this process, created on first use from the database."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, bus: Bus | None = None) -> None:
         self.store = store
+        self.bus: Bus = LocalBus() if bus is None else bus
         self.rooms: dict[str, Room] = {}
         self._load = asyncio.Lock()
         self._pool: ProcessPoolExecutor | None = None
@@ -391,10 +564,22 @@ class Rooms:
         async with self._load:
             room = self.rooms.get(game_id)
             if room is None:
-                row = await off_loop(self.store.game, game_id)
-                if row is None:
+                # Following the channel before reading the game: nothing committed after
+                # the read can pass unheard.
+                try:
+                    subscription = await self.bus.subscribe(game_channel(game_id))
+                except BusError:  # not a name the lobby gives a game (nor a channel)
                     return None
-                room = await self._build(row)
+                try:
+                    row = await off_loop(self.store.game, game_id)
+                    room = None if row is None else await self._build(row)
+                except BaseException:
+                    await subscription.close()
+                    raise
+                if room is None:
+                    await subscription.close()
+                    return None
+                room.follow(subscription)
                 self.rooms[game_id] = room
         room.schedule_bot()
         return room
@@ -404,64 +589,66 @@ class Rooms:
             from nardy.server.table_room import build_table_room  # it builds on Room
 
             return await build_table_room(self, row)
+        names = await self.names(row)
         match = None
         if row.status in ("playing", "finished"):
-            match = await self._match(row)
+            match = await self.match(row, names)
         room = Room(self, row, match)
-        room.names = await self._names(row)
+        room.names = names
+        await self.load_chat(room)
         room.rated = await off_loop(self.store.rated_outcomes, row.id)
         await room.rate()  # a crash between a game's end and its rating: rate it now
         return room
 
-    async def _players(self, row: GameRow) -> tuple[str, str]:
-        """The players' names as the records write them (a bot by its level)."""
-        names = await self._names(row)
-        first, second = (
-            name or (f"nardy ({row.bot})" if row.bot else f"Player {seat}")
-            for seat, name in enumerate(names)
-        )
-        return first, second
+    async def load_chat(self, room: Room) -> None:
+        """The room's chat history and mutes as the database keeps them."""
+        lines = await off_loop(self.store.chat_history, room.id, HISTORY)
+        muted = await off_loop(self.store.chat_muted, room.id)
+        room.chat.load(lines, muted)
 
-    async def _names(self, row: GameRow) -> tuple[str | None, str | None]:
+    async def names(self, row: GameRow) -> tuple[str | None, str | None]:
+        """The usernames of the people in the two seats (None for a free seat or the
+        bot)."""
         names = await off_loop(self.store.usernames, [u for u in row.seats if u is not None])
         first, second = (None if u is None else names.get(u) for u in row.seats)
         return first, second
 
-    async def _match(self, row: GameRow) -> Match:
+    async def match(self, row: GameRow, names: tuple[str | None, str | None]) -> Match:
         """The match of a started game: restored from the snapshot committed with its last
-        action (nothing re-rolled), or new before the first action."""
+        action (nothing re-rolled), or new before the first action, its players named as
+        the records write them (a bot by its level)."""
         if row.snapshot is not None and row.dice is not None:
             return gamedice.restore(row.snapshot, row.dice)
         settings = Settings.from_dict(dict(row.settings))
-        match = Match(settings, players=await self._players(row))
-        match.dice = (
-            gamedice.first_dice(row.id)
-            if row.dice is None
-            else FairDice.from_state(row.dice["next"])
+        first, second = (
+            name or (f"nardy ({row.bot})" if row.bot else f"Player {seat}")
+            for seat, name in enumerate(names)
         )
-        if row.dice is None:
-            # The first game's commitment is kept before its first roll can be made.
-            await off_loop(self.store.set_dice, row.id, gamedice.dice_state(match))
+        match = Match(settings, players=(first, second))
+        dice = row.dice
+        if dice is None:
+            # The first game's commitment is kept before its first roll can be made; of
+            # two processes preparing it at once, both deal from the one kept first.
+            match.dice = gamedice.first_dice(row.id)
+            dice = await off_loop(self.store.first_dice, row.id, gamedice.dice_state(match))
+        match.dice = FairDice.from_state(dice["next"])
         return match
 
     async def started(self, row: GameRow) -> None:
-        """A waiting game found its players: its room (if anyone waits in it) starts."""
+        """A waiting game found its players: its room starts on every process that holds
+        it (where the waiting player's socket is), and here, so that a bot can begin."""
+        room = await self.get(row.id)
+        if room is not None:
+            await room._publish({"kind": "reload"})
+
+    async def cancelled(self, row: GameRow) -> None:
+        """A waiting game was withdrawn: whoever waits in its room hears it."""
         room = self.rooms.get(row.id)
-        if room is None:  # nobody waits in it: build it now, so that a bot can begin
-            await self.get(row.id)
+        if room is None:
             return
         async with room.lock:
             room.row = row
-            room.match = await self._match(row)
-            room.committed = room.match.snapshot()
-            room.committed_dice = gamedice.dice_state(room.match)
-            room.seq = row.seq
-            room.names = await self._names(row)
-            for member in room.members:
-                if member.user_id is not None and member.seat is None:
-                    member.seat = row.seat_of(member.user_id)
             room.broadcast(protocol.State(room.state()))
-        room.schedule_bot()
 
     async def finished(self, room: Room) -> None:
         """A match ended: refresh the row (its result and status)."""
@@ -475,8 +662,9 @@ class Rooms:
             await self.get(row.id)
 
     async def close(self) -> None:
-        """Stop every room and the bots' processes."""
+        """Stop every room, the bus and the bots' processes."""
         for room in self.rooms.values():
             room.close()
+        await self.bus.close()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from starlette.requests import HTTPConnection
 
 from nardy.server.accounts import Accounts
+from nardy.server.bus import bus_from_url
 from nardy.server.config import ServerConfig
 from nardy.server.http import HTTPError, off_loop
 from nardy.server.rooms import Rooms
@@ -15,14 +16,14 @@ from nardy.server.store import Store, User
 
 class Site:
     """Everything one server process holds: the configuration, the store, accounts, the
-    rate limits."""
+    rate limits, and the rooms with the bus between this process and the others."""
 
     def __init__(self, config: ServerConfig, store: Store) -> None:
         self.config = config
         self.store = store
         self.accounts = Accounts(store)
         self.auth_limiter = RateLimiter(config.auth_rate)
-        self.rooms = Rooms(store)
+        self.rooms = Rooms(store, bus_from_url(config.redis_url))
 
     async def user(self, connection: HTTPConnection) -> User | None:
         """Who the request's session cookie signs in, if anyone."""

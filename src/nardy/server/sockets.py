@@ -14,7 +14,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from nardy.server import protocol
 from nardy.server.config import RateLimit
 from nardy.server.lobby import visible_to
-from nardy.server.rooms import Member, Room
+from nardy.server.rooms import POLICY_VIOLATION, Member, Room
 from nardy.server.security import RateLimiter
 from nardy.server.site import site_of
 
@@ -22,7 +22,6 @@ ABUSE_LIMIT = 10
 """Protocol errors a socket may cause before it is closed."""
 MESSAGE_RATE = RateLimit(200, 1.0)
 """Messages a socket may send in a second."""
-POLICY_VIOLATION = 1008
 
 
 async def game_socket(websocket: WebSocket) -> None:
@@ -42,7 +41,7 @@ async def game_socket(websocket: WebSocket) -> None:
         None if user is None else room.seat_of(user.id),
         None if user is None else user.username,
     )
-    room.join(member)
+    await room.join(member)
     writer = asyncio.create_task(_write(websocket, member))
     try:
         await _read(websocket, room, member)
@@ -59,9 +58,9 @@ async def game_socket(websocket: WebSocket) -> None:
 async def _write(websocket: WebSocket, member: Member) -> None:
     while True:
         text = await member.queue.get()
-        if text is None:
+        if isinstance(text, int):  # the end, with the code to close with
             with contextlib.suppress(Exception):
-                await websocket.close(POLICY_VIOLATION)
+                await websocket.close(text)
             return
         await websocket.send_text(text)
 
@@ -86,7 +85,8 @@ async def _read(websocket: WebSocket, room: Room, member: Member) -> None:
             abuse += 1
             member.send(protocol.Error(exc.code, str(exc), exc.ref))
             if abuse >= ABUSE_LIMIT:
-                return  # the writer sends the error, then closes the socket
+                member.finish(POLICY_VIOLATION)  # the writer sends the error, then closes
+                return
             continue
         match message:
             case protocol.ActionMessage(action, ref):
@@ -98,7 +98,7 @@ async def _read(websocket: WebSocket, room: Room, member: Member) -> None:
             case protocol.PingMessage(ref):
                 member.send(protocol.Pong(ref))
             case protocol.ChatMessage(text, ref):
-                refused = room.say(member, text, ref)
+                refused = await room.say(member, text, ref)
                 if refused is not None:
                     member.send(refused)
             case protocol.SeedMessage(seed, ref):
@@ -106,7 +106,7 @@ async def _read(websocket: WebSocket, room: Room, member: Member) -> None:
                 if refused is not None:
                     member.send(refused)
             case protocol.MuteMessage(muted, ref):
-                room.chat.mute(member.user_id, muted)
+                await room.mute(member, muted)
                 member.send(protocol.Pong(ref))
 
 

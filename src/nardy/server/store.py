@@ -24,6 +24,8 @@ from alembic.config import Config
 from nardy.server.ratings import Rating, rate_match
 from nardy.server.tables import (
     actions,
+    chat_lines,
+    chat_mutes,
     games,
     metadata,
     rating_changes,
@@ -131,6 +133,19 @@ class GameRow:
             if holder == user_id:
                 return seat
         return None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    """A line said in a room's chat, as every server process reads it back: ``id`` orders
+    the lines, ``seat`` is None for a spectator (at a table, the speaker's name there)."""
+
+    id: int
+    user_id: int
+    username: str
+    seat: int | str | None
+    text: str
+    said_at: datetime.datetime
 
 
 def _game(row: sa.Row[Any]) -> GameRow:
@@ -426,6 +441,22 @@ class Store:
         with self._write() as c:
             c.execute(games.update().where(games.c.id == game_id).values(dice=dict(dice)))
 
+    def first_dice(self, game_id: str, dice: Mapping[str, Any]) -> Mapping[str, Any]:
+        """Keep the dice of a game's first roll unless a game already has some (another
+        server process got there first), and return the dice kept: every process deals
+        from the same committed seed."""
+        with self._write() as c:
+            # The row locked while it is read (PostgreSQL): of two processes, the second
+            # waits, then finds the first one's dice. (A JSON column's None may be stored as
+            # JSON null, which SQL's IS NULL does not match: hence the read, not a WHERE.)
+            kept = c.execute(
+                sa.select(games.c.dice).where(games.c.id == game_id).with_for_update()
+            ).scalar_one()
+            if kept is None:
+                kept = dict(dice)
+                c.execute(games.update().where(games.c.id == game_id).values(dice=kept))
+            return dict(kept)
+
     def seeks(self, variant: str | None = None, length: int | None = None) -> list[GameRow]:
         """Open public games waiting for an opponent, the oldest first."""
         query = games.select().where(
@@ -461,6 +492,40 @@ class Store:
         if status is not None:
             query = query.where(games.c.status == status)
         return self._select(query.order_by(games.c.created_at.desc()))
+
+    def finished_games_of(self, user_id: int, limit: int, offset: int = 0) -> list[GameRow]:
+        """A page of the user's finished games (their match history: as either player, or
+        as a member of a chouette table or consultation game), the last finished first."""
+        tables = sa.select(table_members.c.game_id).where(table_members.c.user_id == user_id)
+        mine = sa.or_(
+            games.c.seat0_id == user_id, games.c.seat1_id == user_id, games.c.id.in_(tables)
+        )
+        query = games.select().where(mine, games.c.status == "finished")
+        query = query.order_by(games.c.finished_at.desc(), games.c.id).limit(limit).offset(offset)
+        return self._select(query)
+
+    def cancel_game(self, game_id: str, user_id: int) -> GameRow:
+        """Withdraw a seek, invitation or table that nobody has joined: only its creator
+        can, and only while it waits; :class:`ConflictError` when it has started, someone
+        else has sat down at the table (or it is not theirs or not waiting)."""
+        others = sa.exists().where(
+            table_members.c.game_id == game_id, table_members.c.user_id != user_id
+        )
+        with self._write() as c:
+            changed = c.execute(
+                games.update()
+                .where(
+                    games.c.id == game_id,
+                    games.c.creator_id == user_id,
+                    games.c.status.in_(("open", "invited")),
+                    games.c.seat1_id.is_(None),
+                    ~others,
+                )
+                .values(status="cancelled", finished_at=now())
+            ).rowcount
+            if changed != 1:
+                raise ConflictError("the game is no longer waiting for an opponent")
+            return _game(c.execute(games.select().where(games.c.id == game_id)).one())
 
     def _select(self, query: sa.Select[Any]) -> list[GameRow]:
         with self.engine.connect() as c:
@@ -528,8 +593,14 @@ class Store:
 
     def add_member(self, game_id: str, user_id: int, side: int | None, start: bool) -> GameRow:
         """Seat a person at a table (on ``side`` in a consultation), the game starting when
-        ``start``; :class:`ConflictError` if they sat there before or the table is gone."""
+        ``start``; :class:`ConflictError` if they sat there before or the table is gone
+        (withdrawn by its creator, or over)."""
         with self._write() as c:
+            status = c.execute(
+                sa.select(games.c.status).where(games.c.id == game_id).with_for_update()
+            ).scalar_one_or_none()
+            if status not in ("open", "playing"):
+                raise ConflictError("the table is no longer there to sit at")
             c.execute(_member_row(game_id, user_id, side))
             if start:
                 changed = c.execute(
@@ -559,6 +630,62 @@ class Store:
                     .where(table_members.c.game_id == game_id, table_members.c.name == name)
                     .values(score=score)
                 )
+
+    # -- chat --------------------------------------------------------------------------------
+
+    def add_chat_line(
+        self, game_id: str, user_id: int, username: str, seat: int | str | None, text: str
+    ) -> ChatLine:
+        """Keep a line said in a game's room (``seat``: at a table, the speaker's name
+        there); the line as stored (with its id and time)."""
+        said_at = now()
+        with self._write() as c:
+            result = c.execute(
+                chat_lines.insert().values(
+                    game_id=game_id,
+                    user_id=user_id,
+                    username=username,
+                    seat=seat if isinstance(seat, int) else None,
+                    member=seat if isinstance(seat, str) else None,
+                    text=text,
+                    said_at=said_at,
+                )
+            )
+            key = result.inserted_primary_key
+            assert key is not None
+            return ChatLine(int(key[0]), user_id, username, seat, text, said_at)
+
+    def chat_history(self, game_id: str, limit: int) -> list[ChatLine]:
+        """The last ``limit`` lines said in a game's room, the oldest first."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                chat_lines.select()
+                .where(chat_lines.c.game_id == game_id)
+                .order_by(chat_lines.c.id.desc())
+                .limit(limit)
+            ).all()
+        lines = []
+        for row in reversed(rows):
+            m = row._mapping
+            said_at = _utc(m["said_at"])
+            assert said_at is not None
+            seat = m["seat"] if m["member"] is None else m["member"]
+            lines.append(ChatLine(m["id"], m["user_id"], m["username"], seat, m["text"], said_at))
+        return lines
+
+    def set_chat_muted(self, game_id: str, user_id: int, muted: bool) -> None:
+        """Remember that this user muted (or unmuted) the chat of this game's room."""
+        where = (chat_mutes.c.game_id == game_id, chat_mutes.c.user_id == user_id)
+        with self._write() as c:
+            c.execute(chat_mutes.delete().where(*where))
+            if muted:
+                c.execute(chat_mutes.insert().values(game_id=game_id, user_id=user_id))
+
+    def chat_muted(self, game_id: str) -> set[int]:
+        """The users who muted the chat of this game's room."""
+        with self.engine.connect() as c:
+            rows = c.execute(sa.select(chat_mutes.c.user_id).where(chat_mutes.c.game_id == game_id))
+            return {int(u) for (u,) in rows}
 
     # -- ratings -----------------------------------------------------------------------------
 
@@ -646,6 +773,7 @@ class Store:
 
 
 __all__ = [
+    "ChatLine",
     "ConflictError",
     "GameRow",
     "Store",

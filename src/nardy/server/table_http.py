@@ -69,7 +69,7 @@ async def join_table(request: Request) -> Response:
             game = await off_loop(lobby.join, user, game.id, body)
             room = await site.rooms.get(game.id)
             assert isinstance(room, TableRoom)
-            await room.refresh(game)
+            await room.refresh()
     except LobbyError as exc:
         raise _error(exc) from None
     found = await off_loop(site.store.game, game.id)

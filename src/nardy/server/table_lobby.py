@@ -187,6 +187,8 @@ class TableLobby:
         members = self.store.members(game.id)
         if any(m.user_id == user.id for m in members):
             raise LobbyError(409, "own-game", "you have (or had) a seat at this table")
+        if game.status == "cancelled":
+            raise LobbyError(409, "cancelled", "its creator has withdrawn this table")
         if game.status != "open":
             raise LobbyError(409, "game-full", "the table has started")
         seating = Seating.of(game)

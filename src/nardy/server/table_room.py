@@ -211,7 +211,7 @@ class TableRoom(Room):
             user_id = next((m.user_id for m in self.members_at if m.name == seat), None)
             if user_id is not None:
                 await off_loop(self.rooms.store.unseat_member, self.id, user_id)
-                await self.refresh(self.row)
+                await self.refresh()
         return refused
 
     async def seat(self, user: User) -> protocol.Refused | None:
@@ -220,32 +220,56 @@ class TableRoom(Room):
         refused = await self.act(member_name(user.id), {"type": "join"})
         if refused is None:
             await off_loop(self.rooms.store.add_member, self.id, user.id, None, False)
-            await self.refresh(self.row)
+            await self.refresh()
         return refused
 
-    async def refresh(self, row: GameRow) -> None:
-        """Take in the table's seats as the database has them now (someone sat down or
-        left, or the table filled and starts) and tell everyone in the room."""
-        async with self.lock:
-            await _load(self, row)
-            for member in self.members:
-                if member.user_id is not None:
-                    member.seat = self.seat_of(member.user_id)
-            self.broadcast(protocol.State(self.state()))
-        self.schedule_bot()
+    async def refresh(self) -> None:
+        """Someone sat down or left, or the table filled and starts: every process holding
+        the room takes in the table's seats as the database has them now and tells its
+        sockets (through the bus, as every news of the room)."""
+        await self._publish({"kind": "reload"})
+        self.schedule_bot()  # where the bus failed, this process has taken the news itself
 
-    def broadcast(self, message: protocol.ServerMessage) -> None:
-        """Send a message to everyone in the room; a proposal's text only to its side."""
+    def _behind(self, row: GameRow) -> bool:
+        """Always: people sit down at a table and leave it without the game's row changing,
+        so whoever enters the room gets its seats as the database has them."""
+        return True
+
+    async def _reload(self, row: GameRow | None = None, *, chat: bool = False) -> None:
+        """The table as the database has it (the lock held): its people, and its game
+        object restored again when an action was committed or the table started or ended
+        elsewhere."""
+        if row is None:
+            row = await off_loop(self.rooms.store.game, self.id)
+            if row is None:
+                return
+        if (row.seq, row.status) != (self.seq, self.row.status):
+            self.table = None
+        await _load(self, row)
+        for member in self.members:
+            if member.user_id is not None:
+                member.seat = self.seat_of(member.user_id)
+        if chat:
+            await self.rooms.load_chat(self)
+
+    def broadcast(self, message: protocol.ServerMessage, seq: int | None = None) -> None:
+        """Send a message to everyone in the room (as :meth:`Room.broadcast`); a proposal's
+        text only to its side. Every process holding the room hears the whole proposal on
+        the bus and tells each of its own sockets only what that member's side may see."""
         if not (isinstance(message, protocol.Events) and message.action.get("type") == "propose"):
-            super().broadcast(message)
+            super().broadcast(message, seq)
             return
         side = self.side_of(message.action["player"])
         hidden = protocol.Events(
             message.seq, {"type": "propose", "player": message.action["player"]}, [], message.state
         )
         for member in list(self.members):
+            if seq is not None and member.seen >= seq:
+                continue
             ours = member.seat is not None and self.side_of(member.seat) == side
             member.send(message if ours else hidden)
+            if seq is not None:
+                member.seen = seq
 
     # -- bots -----------------------------------------------------------------------------
 
@@ -333,11 +357,13 @@ async def _new_table(
         sides = tuple([m.name for m in seated if m.side == s] for s in (0, 1))
         consultation = Consultation((sides[0], sides[1] or bots), settings)
         match = consultation.match
-        if row.dice is None:
+        dice = row.dice
+        if dice is None:
+            # Of two processes starting the table at once, both deal from the dice kept
+            # first (Store.first_dice).
             match.dice = gamedice.first_dice(row.id)
-            await off_loop(store.set_dice, row.id, gamedice.dice_state(match))
-        else:
-            match.dice = FairDice.from_state(row.dice["next"])
+            dice = await off_loop(store.first_dice, row.id, gamedice.dice_state(match))
+        match.dice = FairDice.from_state(dice["next"])
         return consultation, None
     dice = row.dice
     if dice is None:
@@ -346,7 +372,7 @@ async def _new_table(
             "games": [],
             "next": gamedice.first_dice(row.id).state(),
         }
-        await off_loop(store.set_dice, row.id, dice)
+        dice = await off_loop(store.first_dice, row.id, dice)
     lot = FairDice.from_state(dice["lot"])
     chouette = Chouette([*(m.name for m in seated), *bots], settings, lot)
     chouette.dice = FairDice.from_state(dice["next"])
@@ -380,4 +406,5 @@ async def build_table_room(rooms: Rooms, row: GameRow) -> TableRoom:
     """The room of a chouette table or consultation game, restored from the database."""
     room = TableRoom(rooms, row)
     await _load(room, row)
+    await rooms.load_chat(room)
     return room

@@ -37,7 +37,7 @@ games = sa.Table(
     sa.Column("id", sa.String(32), primary_key=True),
     sa.Column("settings", sa.JSON, nullable=False),
     # open (a seek waiting for an opponent), invited (a private invitation), playing,
-    # finished, abandoned.
+    # finished, abandoned, cancelled (withdrawn by its creator before anyone joined).
     sa.Column("status", sa.String(16), nullable=False),
     sa.Column("private", sa.Boolean, nullable=False),
     sa.Column("invite_hash", sa.String(64), nullable=True, unique=True),
@@ -120,4 +120,37 @@ table_members = sa.Table(
     # points their side won less those it lost in a consultation.
     sa.Column("score", sa.Integer, nullable=False),
     sa.Column("joined_at", sa.DateTime(timezone=True), nullable=False),
+)
+
+chat_lines = sa.Table(
+    "chat_lines",
+    metadata,
+    # The order lines were said in, the same for every server process.
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column(
+        "game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), nullable=False
+    ),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), nullable=False),
+    sa.Column("username", sa.String(32), nullable=False),
+    # The speaker's seat when they said it; NULL for a spectator (hidden from the players
+    # while the game runs).
+    sa.Column("seat", sa.Integer, nullable=True),
+    # At a chouette table or in a consultation game, the speaker's name there instead of a
+    # seat (table_members.name); NULL for a spectator and in a two-player game.
+    sa.Column("member", sa.String(40), nullable=True),
+    sa.Column("text", sa.String(300), nullable=False),
+    sa.Column("said_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_chat_lines_game", "game_id", "id"),
+)
+
+chat_mutes = sa.Table(
+    "chat_mutes",
+    metadata,
+    # A user who muted the chat of one room: a row while muted.
+    sa.Column(
+        "game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column(
+        "user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    ),
 )

@@ -9,7 +9,15 @@ from starlette.routing import Route
 
 from nardy.web.assets import Assets, default_assets
 
-PAGES = ("/", "/signin", "/lobby", "/game/{game}", "/invite/{token}")
+PAGES = (
+    "/",
+    "/signin",
+    "/lobby",
+    "/game/{game}",
+    "/invite/{token}",
+    "/u/{username}",
+    "/replay/{game}",
+)
 """Addresses that open the client; the page itself decides what to show at each."""
 FOREVER = "public, max-age=31536000, immutable"
 NEVER = "no-cache"

@@ -57,3 +57,10 @@ export const game = (id) => call("GET", `/api/games/${encodeURIComponent(id)}`);
 export const createTable = (request) => call("POST", "/api/tables", request);
 export const tables = () => call("GET", "/api/tables");
 export const joinTable = (id, body) => call("POST", `/api/tables/${encodeURIComponent(id)}/join`, body);
+export const cancelGame = (id) => call("POST", `/api/games/${encodeURIComponent(id)}/cancel`);
+export const profile = (name) => call("GET", `/api/users/${encodeURIComponent(name)}`);
+export const history = (name, page = 1) => call("GET", `/api/users/${encodeURIComponent(name)}/games?page=${page}`);
+export const replay = (id) => call("GET", `/api/games/${encodeURIComponent(id)}/replay`);
+export const records = (id) => call("GET", `/api/games/${encodeURIComponent(id)}/record.json`);
+/** Where the match downloads as a file: "json" (the records) or "mat" (GNU Backgammon). */
+export const recordUrl = (id, kind) => `/api/games/${encodeURIComponent(id)}/record.${kind}`;

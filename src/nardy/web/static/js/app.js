@@ -7,26 +7,56 @@ import { Room, escapeHtml } from "/js/room.js";
 import { clearNotice, notice } from "/js/ui.js";
 import { lobbyPage } from "/js/lobby.js";
 import { errorText } from "/js/names.js";
+import { profilePage } from "/js/profile.js";
+import { Replay } from "/js/replay.js";
 
 const STORED = "nardy.preferences";
+let saving = Promise.resolve(); // the last preference change sent to the server
 let user = null;
 let room = null;
+let view = null; // a page that keeps its own state across a change of language (a replay)
 
 /** The preferences that change the page: the server's for a signed-in user, else this browser's. */
 export const prefs = {
   home: "bottom-right",
+  // the server's defaults (accounts.Preferences), until the account's own arrive
+  "auto-switch-side": true,
+  "auto-pass": true,
+  "auto-roll": false,
+  "auto-bear-off": false,
+  sound: true,
+  animation: true,
+  /** Change some preferences: applied at once, kept in this browser and, for a signed-in
+   * user, on the server. True when the server (if any) took them. */
   async save(changes) {
-    Object.assign(this, changes);
+    applyPreferences(changes);
+    if (changes.language && changes.language !== language()) await setLanguage(changes.language);
     localStorage.setItem(STORED, JSON.stringify({ home: this.home, language: language() }));
     if (user) {
+      // one change at a time: the server merges each into what it holds, so two in flight
+      // at once would each keep the other's old value
+      const request = saving.then(() => api.savePreferences(changes));
+      saving = request.catch(() => {});
       try {
-        user.preferences = await api.savePreferences(changes);
+        user.preferences = await request;
       } catch (err) {
         notice(errorText(err), "warn", 5000);
+        return false;
       }
     }
+    return true;
   },
 };
+
+/** Take the page's preferences from these (the account's, or a change); the language is
+ * set by whoever calls, since loading a catalogue waits. */
+function applyPreferences(values) {
+  for (const [key, value] of Object.entries(values)) {
+    if (key !== "language" && key in prefs && typeof value === typeof prefs[key]) prefs[key] = value;
+  }
+  // no moving pieces for a player who turned animation off
+  document.documentElement.classList.toggle("still", !prefs.animation);
+}
 
 function stored() {
   try {
@@ -47,7 +77,7 @@ function header() {
     who.innerHTML = `<a href="/signin" data-link data-i18n="nav.signin"></a>`;
   } else {
     who.innerHTML = `<a href="/lobby" data-link data-i18n="nav.lobby"></a>
-      <span class="me">${escapeHtml(user.username)}</span>
+      <a class="me" href="/u/${encodeURIComponent(user.username)}" data-link>${escapeHtml(user.username)}</a>
       ${user.guest ? `<a href="/signin" data-link data-i18n="nav.claim"></a>` : ""}
       <button type="button" class="link" id="signout" data-i18n="nav.signout"></button>`;
     who.querySelector("#signout").addEventListener("click", async () => {
@@ -66,7 +96,7 @@ async function signedIn(data, fresh) {
     // a new account (or guest) starts with the language and board this browser already uses
     await prefs.save({ language: language(), home: prefs.home });
   } else {
-    prefs.home = user.preferences.home;
+    applyPreferences(user.preferences);
     if (user.preferences.language !== language() && LANGUAGES.includes(user.preferences.language)) {
       await setLanguage(user.preferences.language);
     }
@@ -136,11 +166,21 @@ export async function route() {
     room.close();
     room = null;
   }
+  if (view) {
+    view.close();
+    view = null;
+  }
   const main = document.getElementById("main");
   const path = location.pathname;
   const gameMatch = path.match(/^\/game\/([^/]+)$/);
   const inviteMatch = path.match(/^\/invite\/([^/]+)$/);
-  if (gameMatch) {
+  const profileMatch = path.match(/^\/u\/([^/]+)$/);
+  const replayMatch = path.match(/^\/replay\/([^/]+)$/);
+  if (profileMatch) {
+    await profilePage(main, decodeURIComponent(profileMatch[1]), { user, prefs });
+  } else if (replayMatch) {
+    view = new Replay(main, decodeURIComponent(replayMatch[1]), { user, prefs });
+  } else if (gameMatch) {
     if (!user) return signInPage(main, path);
     room = new Room(main, decodeURIComponent(gameMatch[1]), prefs);
   } else if (inviteMatch) {
@@ -192,7 +232,7 @@ async function start() {
   addEventListener("popstate", route);
   onLanguage(() => {
     header();
-    if (!room) route();
+    if (!room && !view) route();
   });
   await route();
   document.body.dataset.ready = "1";

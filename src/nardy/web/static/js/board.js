@@ -67,10 +67,12 @@ function checkerY(top, i) {
 export class Board {
   /**
    * container: the element to draw in; onMove(from, to) is called with a legal single
-   * move the viewer made.
+   * move the viewer made. options.readOnly: a board only to look at (a replay), which
+   * takes no pointer input whatever it is given to draw.
    */
-  constructor(container, onMove) {
+  constructor(container, onMove, options = {}) {
     this.onMove = onMove;
+    this.readOnly = Boolean(options.readOnly);
     this.view = null;
     this.selected = null;
     this.svg = el("svg", {
@@ -289,7 +291,7 @@ export class Board {
   }
 
   press(event) {
-    if (!this.view || !this.view.legal?.length || event.button > 0) return;
+    if (this.readOnly || !this.view || !this.view.legal?.length || event.button > 0) return;
     const target = event.target;
     const from = target.classList?.contains("movable") ? Number(target.dataset.point) : null;
     this.pressed = { from, x: event.clientX, y: event.clientY, node: target, dragging: false };

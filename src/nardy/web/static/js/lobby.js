@@ -13,7 +13,7 @@ function lengthName(n) {
   return n === 0 ? t("lobby.money") : tn("lobby.points", n);
 }
 
-export async function lobbyPage(main, { navigate }) {
+export async function lobbyPage(main, { user, navigate }) {
   main.innerHTML = `
     <section class="lobby">
       <form class="card create" id="create">
@@ -68,6 +68,10 @@ export async function lobbyPage(main, { navigate }) {
       <div class="card mine">
         <h2 data-i18n="lobby.mine"></h2>
         <ul id="mine"></ul>
+      </div>
+      <div class="card live">
+        <h2 data-i18n="lobby.live"></h2>
+        <ul id="live"></ul>
       </div>
     </section>`;
   translate(main);
@@ -153,8 +157,12 @@ export async function lobbyPage(main, { navigate }) {
     const list = main.querySelector("#seeks");
     try {
       const open = await api.seeks();
+      // one's own seek is withdrawn here, not joined
+      const seekButton = (g) => (g.players[0]?.id === user?.id
+        ? `<button type="button" class="quiet" data-cancel="${escapeHtml(g.id)}">${escapeHtml(t("lobby.cancel"))}</button>`
+        : `<button type="button" data-join="${escapeHtml(g.id)}">${escapeHtml(t("lobby.join"))}</button>`);
       list.innerHTML = open.length
-        ? open.map((g) => `<li><span>${describe(g)}</span><button type="button" data-join="${escapeHtml(g.id)}">${escapeHtml(t("lobby.join"))}</button></li>`).join("")
+        ? open.map((g) => `<li><span>${describe(g)}</span>${seekButton(g)}</li>`).join("")
         : `<li class="empty">${escapeHtml(t("lobby.no-seeks"))}</li>`;
       const tables = await api.tables();
       main.querySelector("#tables").innerHTML = tables.length
@@ -166,14 +174,36 @@ export async function lobbyPage(main, { navigate }) {
             <a href="/game/${encodeURIComponent(g.id)}" data-link class="small">${escapeHtml(t("lobby.watch"))}</a>${seats}</li>`;
         }).join("")
         : `<li class="empty">${escapeHtml(t("lobby.no-tables"))}</li>`;
-      const mine = await api.myGames();
+      const mine = (await api.myGames()).filter((g) => g.status !== "cancelled");
+      // a table is withdrawn by its creator while nobody else has sat down (as the server has it)
+      const withdrawable = (g) => g.kind === "match" || (g.members?.length === 1 && g.members[0].id === user?.id);
+      const extra = (g) => {
+        if (g.status === "finished" && g.kind === "match") return `<a class="small" href="/replay/${encodeURIComponent(g.id)}" data-link>${escapeHtml(t("lobby.replay"))}</a>`;
+        if ((g.status === "open" || g.status === "invited") && withdrawable(g)) return `<button type="button" class="quiet" data-cancel="${escapeHtml(g.id)}">${escapeHtml(t("lobby.cancel"))}</button>`;
+        return "";
+      };
       main.querySelector("#mine").innerHTML = mine.length
-        ? mine.slice(0, 20).map((g) => `<li><a href="/game/${encodeURIComponent(g.id)}" data-link>${describe(g)}</a> <span class="small">${escapeHtml(statusName(g.status))}</span></li>`).join("")
+        ? mine.slice(0, 20).map((g) => `<li><a href="/game/${encodeURIComponent(g.id)}" data-link>${describe(g)}</a> <span class="small">${escapeHtml(statusName(g.status))}</span> ${extra(g)}</li>`).join("")
         : `<li class="empty">${escapeHtml(t("lobby.no-games"))}</li>`;
+      const live = await api.liveGames();
+      main.querySelector("#live").innerHTML = live.length
+        ? live.slice(0, 30).map((g) => `<li><span>${describe(g)}</span><a class="watch" href="/game/${encodeURIComponent(g.id)}" data-link data-watch="${escapeHtml(g.id)}">${escapeHtml(t("lobby.watch"))}</a></li>`).join("")
+        : `<li class="empty">${escapeHtml(t("lobby.no-live"))}</li>`;
     } catch (err) {
       notice(errorText(err), "warn", 6000);
     }
   };
+  main.querySelector(".lobby").addEventListener("click", async (e) => {
+    const id = e.target.dataset?.cancel;
+    if (!id) return;
+    try {
+      await api.cancelGame(id);
+      notice(t("lobby.cancelled"), "ok", 3000);
+    } catch (err) {
+      notice(errorText(err), "warn", 6000);
+    }
+    refresh();
+  });
   main.querySelector("#seeks").addEventListener("click", async (e) => {
     const id = e.target.dataset?.join;
     if (!id) return;
@@ -207,6 +237,7 @@ function statusName(status) {
     invited: () => t("status.invited"),
     playing: () => t("status.playing"),
     finished: () => t("status.finished"),
+    cancelled: () => t("status.cancelled"),
   };
   return names[status] ? names[status]() : status;
 }

@@ -33,6 +33,12 @@ const ERRORS = {
   "own-game": () => t("error.own-game"),
   "invalid-settings": () => t("error.invalid-settings"),
   offline: () => t("error.offline"),
+  "not-creator": () => t("error.not-creator"),
+  "not-waiting": () => t("error.not-waiting"),
+  "others-seated": () => t("error.others-seated"),
+  cancelled: () => t("error.cancelled"),
+  "no-such-user": () => t("error.no-such-user"),
+  "not-started": () => t("error.not-started"),
 };
 
 /** A bot's level as players call it (the server's name when we have no text for it). */

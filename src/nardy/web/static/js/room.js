@@ -3,21 +3,29 @@
 // The client applies nothing itself: it draws each state the server sends, mid-turn single
 // moves included, and announces the opponent's dice and moves in an aria-live region.
 
+import { cancelGame } from "/js/api.js";
 import { Board, theirPoint } from "/js/board.js";
 import { t, tn, onLanguage, translate } from "/js/i18n.js";
-import { botName } from "/js/names.js";
+import { botName, errorText } from "/js/names.js";
 import { announce, notice } from "/js/ui.js";
 import { isTable, personName, sideName, tableButtons, tablePanel, tableSide } from "/js/table.js";
 
 const RETRY_MS = [500, 1000, 2000, 4000, 8000];
 
-/** Each seat's 26 counts (own numbering) after the turn's single moves so far. */
-export function sidesOf(game) {
-  const raw = game.position.match(/../g).map((h) => parseInt(h, 16));
-  const mover = game.turn;
+/** Each seat's 26 counts (own numbering) of a position written as the server writes it:
+ * 104 hex digits, the mover's 26 counts then the other side's. */
+export function sidesFromPosition(position, mover) {
+  const raw = position.match(/../g).map((h) => parseInt(h, 16));
   const sides = [];
   sides[mover] = raw.slice(0, 26);
   sides[1 - mover] = raw.slice(26);
+  return sides;
+}
+
+/** Each seat's 26 counts (own numbering) after the turn's single moves so far. */
+export function sidesOf(game) {
+  const mover = game.turn;
+  const sides = sidesFromPosition(game.position, mover);
   if (game.phase === "moving") {
     for (const [start, end, hit] of game.current.moves) {
       sides[mover][start] -= 1;
@@ -73,6 +81,7 @@ export class Room {
               <option value="top-left" data-i18n="home.top-left"></option>
             </select></label>
           <p class="invite" id="invite" hidden></p>
+          <p><a id="to-replay" hidden data-link data-i18n="room.replay"></a></p>
         </aside>
       </section>`;
     translate(main);
@@ -268,6 +277,9 @@ export class Room {
     const panel = document.getElementById("table-panel");
     panel.hidden = !isTable(state);
     if (!panel.hidden) this.drawTable(panel, kinds);
+    const replay = document.getElementById("to-replay");
+    replay.hidden = state.status !== "finished" || isTable(state); // a replay is of a two-player match
+    replay.href = `/replay/${encodeURIComponent(this.id)}`;
     const invite = document.getElementById("invite");
     invite.hidden = state.status !== "open" || isTable(state);
     if (!invite.hidden) invite.textContent = t("room.waiting-opponent");
@@ -278,6 +290,10 @@ export class Room {
     if (state.status === "finished") {
       const winner = this.state.score[0] > this.state.score[1] ? 0 : 1;
       el.textContent = t("room.finished", { who: this.name(winner), score: state.score.join(" : ") });
+      return;
+    }
+    if (state.status === "cancelled") {
+      el.textContent = t("room.cancelled");
       return;
     }
     if (state.status === "open" || state.status === "invited") {
@@ -336,6 +352,21 @@ export class Room {
       box.appendChild(b);
       return b;
     };
+    const waiting = this.state.status === "open" || this.state.status === "invited";
+    // at a table, the one person seated while it waits is its creator
+    const creator = isTable(this.state)
+      ? this.seat !== null && Object.values(this.state.people).filter((p) => !p.bot).length === 1
+      : this.seat === 0;
+    if (waiting && creator) {
+      // the creator may withdraw the game while nobody has joined it
+      const withdraw = document.createElement("button");
+      withdraw.type = "button";
+      withdraw.className = "act cancel quiet";
+      withdraw.dataset.action = "cancel";
+      withdraw.textContent = t("lobby.cancel");
+      withdraw.addEventListener("click", () => cancelGame(this.id).catch((err) => notice(errorText(err), "warn", 5000)));
+      box.appendChild(withdraw);
+    }
     const next = game ? 2 * game.cube[0] : 2;
     if (kinds.includes("roll-opening")) add("roll-opening", { type: "roll-opening" }, t("act.roll"), "primary");
     if (kinds.includes("roll")) add("roll", { type: "roll" }, t("act.roll"), "primary");

@@ -1,8 +1,9 @@
 """Chouette tables and consultation games: what a game's room holds, its seats and bots,
-and each person at the table with their own result.
+and each person at the table with their own result; a chat line's speaker by their name at
+the table.
 
-Revision ID: 0002_tables
-Revises: 0001
+Revision ID: 0003_tables
+Revises: 0002_multiproc
 """
 
 from __future__ import annotations
@@ -10,8 +11,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002_tables"
-down_revision = "0001"
+revision = "0003_tables"
+down_revision = "0002_multiproc"
 branch_labels = None
 depends_on = None
 
@@ -35,9 +36,13 @@ def upgrade() -> None:
         sa.Column("score", sa.Integer, nullable=False),
         sa.Column("joined_at", sa.DateTime(timezone=True), nullable=False),
     )
+    with op.batch_alter_table("chat_lines") as batch:
+        batch.add_column(sa.Column("member", sa.String(40), nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("chat_lines") as batch:
+        batch.drop_column("member")
     op.drop_table("table_members")
     with op.batch_alter_table("games") as batch:
         batch.drop_column("seating")

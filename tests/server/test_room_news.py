@@ -1,0 +1,150 @@
+"""How a room follows its game's news in the process it lives in (nardy.server.rooms with
+nardy.server.bus), without any service: two ``Rooms`` on one SQLite file stand for two
+server processes. On one in-process bus they tell each other's sockets every action once and
+in order; when news is lost (separate buses), a jump in ``seq``, a gap, a socket joining or a
+refused commit makes the room reload the game from the database."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+from nardy.server.bus import LocalBus, game_channel
+from nardy.server.lobby import Lobby
+from nardy.server.rooms import Member, Room, Rooms
+from nardy.server.store import Store
+from tests.server.gameplay import public
+
+
+def _heard(member: Member) -> list[dict[str, Any]]:
+    messages = []
+    while not member.queue.empty():
+        item = member.queue.get_nowait()
+        assert isinstance(item, str)
+        messages.append(json.loads(item))
+    return messages
+
+
+async def _settle() -> None:
+    """Let the rooms' followers (and the threads the database runs in) catch up."""
+    for _ in range(50):
+        await asyncio.sleep(0.01)
+
+
+def _game(store: Store) -> tuple[str, int, int]:
+    """A started one-point match between two guests: its id and the two users."""
+    ann = store.create_user("ann", None, {}, guest=True)
+    bob = store.create_user("bob", None, {}, guest=True)
+    lobby = Lobby(store)
+    game = lobby.create(ann, {"settings": {"match-length": 1}}).game
+    lobby.join(bob, game.id)
+    return game.id, ann.id, bob.id
+
+
+def _plain(room: Room) -> tuple[int, dict[str, Any]]:
+    """Whoever is to act in this room's match, and their first plain action."""
+    assert room.match is not None
+    awaiting = room.match.awaiting().to_json()
+    seat = awaiting["actors"][0]["player"]
+    kinds = awaiting["actors"][0]["actions"]
+    if "move" in kinds:
+        m = awaiting["moves"][0]
+        return seat, {"type": "move", "from": m["from"], "to": m["to"]}
+    return seat, {"type": next(k for k in ("roll-opening", "confirm", "roll") if k in kinds)}
+
+
+async def _step(room: Room) -> None:
+    """The next plain action in this room, accepted."""
+    assert await room.act(*_plain(room)) is None
+
+
+def test_two_processes_on_one_bus_hear_every_action_once_in_order(tmp_path: Path) -> None:
+    async def run() -> None:
+        store = Store.open(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+        game, ann, bob = _game(store)
+        bus = LocalBus()
+        here, there = Rooms(store, bus), Rooms(store, bus)
+        room_here, room_there = await here.get(game), await there.get(game)
+        assert room_here is not None and room_there is not None
+        a, b = Member(ann, None, "ann"), Member(bob, None, "bob")
+        await room_here.join(a)
+        await room_there.join(b)
+        for _ in range(8):  # actions committed on either side
+            await _step(room_here if _plain(room_here)[0] == 0 else room_there)
+            await _settle()
+        for member, room in ((a, room_here), (b, room_there)):
+            heard = _heard(member)
+            assert heard[0]["type"] == "welcome" and member.seat == (0 if member is a else 1)
+            seqs = [m["seq"] for m in heard if m["type"] == "events"]
+            assert seqs == list(range(1, 9))
+            assert room.seq == 8
+        assert public(room_here.state()) == public(room_there.state())
+        await here.close()
+        await there.close()
+        store.close()
+
+    asyncio.run(run())
+
+
+def test_lost_news_a_gap_a_join_or_a_refused_commit_reload_from_the_database(
+    tmp_path: Path,
+) -> None:
+    async def run() -> None:
+        store = Store.open(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+        game, ann, bob = _game(store)
+        here, there = Rooms(store, LocalBus()), Rooms(store, LocalBus())  # no news between
+        room_here, room_there = await here.get(game), await there.get(game)
+        assert room_here is not None and room_there is not None
+        a = Member(ann, None, "ann")
+        await room_here.join(a)
+        _heard(a)
+        # Two actions elsewhere; only the news of the second arrives: a jump in seq.
+        await _step(room_there)
+        await _step(room_there)
+        assert room_here.seq == 0
+        news = {"kind": "events", "seq": 2, "action": {}, "events": [], "state": {}}
+        await here.bus.publish(game_channel(game), news)
+        await _settle()
+        (reloaded,) = _heard(a)
+        assert reloaded["type"] == "state"
+        assert public(reloaded["state"]) == public(room_there.state())
+        assert room_here.seq == 2
+        # An action committed elsewhere, unheard: a commit here is refused and reloads.
+        await _step(room_there)
+        refused = await room_here.act(*_plain(room_here))  # legal in what it knew
+        assert refused is not None and refused.code == "busy"
+        assert room_here.seq == 3 and public(room_here.state()) == public(room_there.state())
+        # Another, unheard: a socket joining sees it (the process catches up first).
+        await _step(room_there)
+        late = Member(bob, None, "bob")
+        await room_here.join(late)
+        (welcome,) = _heard(late)
+        assert welcome["state"]["seq"] == 4 == room_here.seq and late.seat == 1
+        # A gap on the bus (Redis was away): the whole state again, chat included.
+        line = store.add_chat_line(game, bob, "bob", 1, "said while we were apart")
+        await _step(room_there)
+        await here.bus.publish(game_channel(game), {"kind": "gap"})
+        await _settle()
+        heard = _heard(a)
+        assert [m["type"] for m in heard] == ["state"] and heard[0]["state"]["seq"] == 5
+        assert [said.text for said in room_here.chat.history(ann, 0, False)] == [line.text]
+        await here.close()
+        await there.close()
+        store.close()
+
+    asyncio.run(run())
+
+
+def test_no_room_and_no_channel_for_a_game_that_does_not_exist(tmp_path: Path) -> None:
+    async def run() -> None:
+        store = Store.open(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+        rooms = Rooms(store, LocalBus())
+        assert await rooms.get("nosuchgame") is None
+        assert await rooms.get("not a game/../id") is None  # nor a name a channel may have
+        assert rooms.bus.channels == frozenset() and rooms.rooms == {}
+        await rooms.close()
+        store.close()
+
+    asyncio.run(run())
