@@ -518,6 +518,7 @@ class Room:
             return
         if action is None:  # it lets this decision pass: ask again after the next action
             self.resting[seat] = seq
+            self.schedule_bot()  # another bot may be the one the game waits for
             return
         refused = await self.act(seat, action)
         if refused is None:
