@@ -2,14 +2,19 @@
 in-process bus, as in test_room_news): the table starts on both when the last person sits
 down, a proposal made on one process reaches only the proposer's side on the other (the
 others hear that a proposal was made, not what it was), and a table member's chat line keeps
-their name at the table through the database."""
+their name at the table through the database. And a bot that lets its decision pass hands
+it on to the next bot the table waits for."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from nardy.server.bus import LocalBus
 from nardy.server.rooms import Member, Rooms
@@ -77,6 +82,37 @@ def test_a_proposal_reaches_only_its_side_on_every_process(tmp_path: Path) -> No
         assert stored.seat == member_name(bob.id)
         await here.close()
         await there.close()
+        store.close()
+
+    asyncio.run(run())
+
+
+def test_a_bot_that_lets_its_decision_pass_hands_it_on_to_the_next_bot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A team member who would not double lets the vote pass; the table may be waiting for
+    another bot (its captain, to roll), which is asked next, and none is asked twice."""
+
+    async def run() -> None:
+        store = Store.open(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+        ann = store.create_user("ann", None, {}, guest=True)
+        body = {"kind": "chouette", "seats": 3, "bots": 2, "bot": "heuristic", "bot-delay-ms": 0}
+        game = TableLobby(store).create(ann, body).id
+        asked: list[str] = []
+
+        def job(room: TableRoom, player: str) -> Callable[[], None]:
+            asked.append(player)
+            return lambda: None  # every bot lets its decision pass
+
+        monkeypatch.setattr(TableRoom, "_bot_job", job)
+        monkeypatch.setattr(TableRoom, "_bot_waits", lambda room, player: True)
+        rooms = Rooms(store, LocalBus())
+        with ThreadPoolExecutor(1) as pool:
+            monkeypatch.setattr(rooms, "bot_pool", lambda: pool)
+            assert isinstance(await rooms.get(game), TableRoom)
+            await _settle()
+            assert asked == ["bot1", "bot2"]
+            await rooms.close()
         store.close()
 
     asyncio.run(run())
