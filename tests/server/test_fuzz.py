@@ -88,7 +88,7 @@ async def _run(tmp_path: Path, session: list[tuple[int | None, str | None]], var
         room = await rooms.get(row.id)
         assert room is not None and room.match is not None
         watcher = Member(None, None)
-        room.join(watcher)
+        await room.join(watcher)
         for sender, text in session:
             if text is None:
                 sender, text = _open_action(room.match, sender)

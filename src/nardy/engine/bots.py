@@ -21,14 +21,17 @@ server drive bots with.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from typing import Protocol
 
 from nardy.core import Play, Position, actions
 from nardy.core import events as ev
+from nardy.core.chouette import BOX, TEAM, Chouette
 from nardy.core.errors import ErrorCode
 from nardy.core.game import RESIGN_LEVELS, Game, GameError, GameResult
 from nardy.core.match import Match
+from nardy.core.team import Consultation
 from nardy.engine.errors import EngineError
 
 # The bots without a net live in engine.heuristic; importable from here as before.
@@ -226,3 +229,42 @@ def make_bot(name: str, seed: int | str | None = None) -> Bot:
 
         return NeuralBot(name, seed=seed)
     raise EngineError(f"unknown bot {name!r}; known: {', '.join(BOTS)}")
+
+
+def chouette_decision(chouette: Chouette, name: str, bot: Bot) -> actions.Action | None:
+    """The action ``bot`` takes as the chouette participant ``name`` where the chouette waits
+    for them, not yet applied; None where the bot lets a decision that is not its to force
+    pass (a team member who would not double: the captain's roll ends the vote).
+
+    The box and the captain decide as the player of their side (:func:`decision`); the
+    captain's wish to double is its vote (RULES.md 1.7: the team doubles only unanimously),
+    and once it has voted and the team has not followed, it rolls. A member answers the
+    box's double by the same take-or-pass judgment, each on their own."""
+    waiting = chouette.awaiting(moves=False)
+    kinds = waiting.kinds(name)
+    if not kinds:
+        raise GameError(f"the chouette does not wait for {name}", code=ErrorCode.NOT_YOUR_TURN)
+    record = chouette.current
+    if actions.RollOpening.kind in kinds or record is None:
+        return actions.RollOpening(name)
+    side = BOX if name == record.box else TEAM
+    if kinds == (actions.Vote.kind,):  # a member asked to join a team double
+        return actions.Vote(name, True) if bot.should_double(record.game, TEAM) else None
+    action = decision(record.game, side, bot)
+    if isinstance(action, actions.Double) and side == TEAM:
+        if actions.Vote.kind in kinds:
+            return actions.Vote(name, True)
+        return actions.Roll(name)  # voted already and the team did not follow
+    return dataclasses.replace(action, player=name)
+
+
+def consultation_decision(consultation: Consultation, name: str, bot: Bot) -> actions.Action | None:
+    """The action ``bot`` takes as member ``name`` of a consultation side, not yet applied:
+    as its side's captain the side's decision (:func:`decision`); None where the game waits
+    for nothing of it but a proposal, which a bot does not make."""
+    side = consultation.side_of(name)
+    if side is None or consultation.captain(side) != name:
+        return None
+    if side not in consultation.match.awaiting(moves=False).players:
+        return None
+    return dataclasses.replace(decision(consultation.match, side, bot), player=name)

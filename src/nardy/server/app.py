@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute
 
-from nardy.server import accounts_http, dice_http, lobby_http, sockets
+from nardy.server import accounts_http, dice_http, lobby_http, sockets, table_http
 from nardy.server.config import ServerConfig
 from nardy.server.http import HTTPError
 from nardy.server.security import CSRF_COOKIE, CSRF_HEADER, UNSAFE_METHODS, csrf_ok, new_csrf_token
@@ -65,6 +65,7 @@ def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
 
     routes: list[BaseRoute] = [*accounts_http.routes(), *lobby_http.routes(), *sockets.routes()]
     routes += dice_http.routes()  # the public page of the dice dealt
+    routes += table_http.routes()
     routes += web_routes()  # the browser client: its page and fingerprinted assets
     app = Starlette(routes=routes, middleware=[Middleware(Guard)], lifespan=lifespan)
     app.state.site = Site(config, store or Store.open(config.resolved_database_url))

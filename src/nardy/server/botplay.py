@@ -7,9 +7,11 @@ from __future__ import annotations
 import functools
 from typing import Any
 
+from nardy.core.chouette import Chouette
 from nardy.core.dice import FixedDice
 from nardy.core.match import Match
-from nardy.engine.bots import Bot, decision, make_bot
+from nardy.core.team import Consultation
+from nardy.engine.bots import Bot, chouette_decision, consultation_decision, decision, make_bot
 
 
 @functools.cache
@@ -22,3 +24,17 @@ def decide(snapshot: dict[str, Any], seat: int, bot_name: str) -> dict[str, Any]
     engine's own :func:`~nardy.engine.bots.decision`, as every other driver of a bot asks it."""
     match = Match.restore(snapshot, dice=FixedDice([]))
     return decision(match, seat, _bot(bot_name)).to_json()
+
+
+def decide_at_table(
+    kind: str, snapshot: dict[str, Any], name: str, bot_name: str
+) -> dict[str, Any] | None:
+    """The action the bot ``bot_name`` seated as ``name`` takes at a chouette table or in a
+    consultation game (``kind``) whose snapshot this is; None when it lets the decision pass
+    (:func:`~nardy.engine.bots.chouette_decision`)."""
+    if kind == "chouette":
+        action = chouette_decision(Chouette.restore(snapshot, FixedDice([])), name, _bot(bot_name))
+    else:
+        consultation = Consultation.restore(snapshot, FixedDice([]))
+        action = consultation_decision(consultation, name, _bot(bot_name))
+    return None if action is None else action.to_json()

@@ -13,6 +13,7 @@ from collections import deque
 from collections.abc import Iterable
 from typing import Any
 
+from nardy.core.actions import Player
 from nardy.server import protocol
 from nardy.server.config import RateLimit
 from nardy.server.security import RateLimiter
@@ -75,7 +76,9 @@ class RoomChat:
             self.lines.append((line_id, said))
         return said
 
-    def hears(self, user_id: int | None, seat: int | None, said: protocol.Said, over: bool) -> bool:
+    def hears(
+        self, user_id: int | None, seat: Player | None, said: protocol.Said, over: bool
+    ) -> bool:
         """Whether this listener gets this line: not when they muted the chat, and a
         spectator's line reaches the players only once the game is over."""
         if user_id is not None and user_id in self.muted:
@@ -83,7 +86,7 @@ class RoomChat:
         return not (said.seat is None and seat is not None and not over)
 
     def history(
-        self, user_id: int | None, seat: int | None, over: bool
+        self, user_id: int | None, seat: Player | None, over: bool
     ) -> tuple[protocol.Said, ...]:
         """The lines so far that this listener may read."""
         return tuple(s for _, s in self.lines if self.hears(user_id, seat, s, over))

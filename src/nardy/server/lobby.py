@@ -137,7 +137,7 @@ class Lobby:
     def join(self, user: User, game_id: str) -> GameRow:
         """Take the free seat of an open seek; the game starts."""
         game = self.store.game(game_id)
-        if game is None or game.private:
+        if game is None or game.private or game.kind != "match":
             raise LobbyError(404, "no-such-game", "no open game has this id")
         return self._sit(user, game)
 
@@ -149,7 +149,8 @@ class Lobby:
         return self._sit(user, game)
 
     def cancel(self, user: User, game_id: str) -> GameRow:
-        """Withdraw the user's own seek or invitation while nobody has joined it."""
+        """Withdraw the user's own seek, invitation, chouette table or consultation game
+        while nobody has joined it."""
         game = self.store.game(game_id)
         if game is None or not visible_to(game, user):
             raise LobbyError(404, "no-such-game", "no game has this id")
@@ -157,6 +158,9 @@ class Lobby:
             raise LobbyError(403, "not-creator", "only the player who created a game withdraws it")
         if game.status not in WAITING:
             raise LobbyError(409, "not-waiting", "the game is no longer waiting for an opponent")
+        if game.kind != "match" and any(m.user_id != user.id for m in self.store.members(game.id)):
+            # the others who sat down have a seat there: the table is theirs too now
+            raise LobbyError(409, "others-seated", "others have sat down at this table")
         try:
             return self.store.cancel_game(game.id, user.id)
         except ConflictError:  # an opponent sat down in the meantime

@@ -19,6 +19,7 @@ from nardy.server.lobby import Lobby, LobbyError, seats_view, visible_to
 from nardy.server.replay import replay_view
 from nardy.server.site import Site, site_of
 from nardy.server.store import GameRow, Store, User
+from nardy.server.table_lobby import table_fields
 from nardy.server.variantfacts import every_variant, facts_of
 
 
@@ -27,8 +28,9 @@ def game_view(store: Store, game: GameRow) -> dict[str, Any]:
     names: dict[int | None, str | None] = {
         k: v for k, v in store.usernames([u for u in game.seats if u is not None]).items()
     }
-    return {
+    view = {
         "id": game.id,
+        "kind": game.kind,
         "settings": dict(game.settings),
         "clock": None if game.clock is None else dict(game.clock),
         "status": game.status,
@@ -39,6 +41,9 @@ def game_view(store: Store, game: GameRow) -> dict[str, Any]:
         "created-at": game.created_at.isoformat(),
         "finished-at": None if game.finished_at is None else game.finished_at.isoformat(),
     }
+    if game.kind != "match":  # a chouette table or consultation game: its people
+        view.update(table_fields(store, game))
+    return view
 
 
 def _lobby_error(exc: LobbyError) -> HTTPError:
@@ -157,6 +162,8 @@ async def my_games(request: Request) -> Response:
 async def _game_and_match(request: Request) -> tuple[GameRow, Match]:
     """The game of the path, if the requester may see it, and its match once started."""
     found = await _visible_game(request)
+    if found.kind != "match":  # a table's game object is a chouette or a consultation
+        raise HTTPError(404, "not-a-match", "a table has no two-player match to show")
     room = await site_of(request).rooms.get(found.id)
     if room is None or room.match is None:
         raise HTTPError(404, "not-started", "the game has not started")

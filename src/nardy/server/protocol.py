@@ -14,6 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from nardy.core.actions import Player
+
 VERSION = 1
 MAX_MESSAGE = 8 * 1024
 """The largest client message, in bytes (the longest action is a few hundred)."""
@@ -198,7 +200,7 @@ def parse(data: str | bytes) -> ClientMessage:
 class Said:
     """A chat line: who said it (their seat, None for a spectator, and name) and when."""
 
-    seat: int | None
+    seat: Player | None
     username: str
     text: str
     at: str
@@ -213,7 +215,7 @@ class Welcome:
     chat so far that you may read."""
 
     game: str
-    seat: int | None
+    seat: Player | None
     state: dict[str, Any]
     chat: tuple[Said, ...] = ()
 

@@ -30,15 +30,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import secrets
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from nardy.core.actions import Action, Forfeit, action_from_json
+from nardy.core.actions import Action, Forfeit, Player, action_from_json
 from nardy.core.errors import NardyError
+from nardy.core.events import Event
 from nardy.core.fair_dice import FairDice
 from nardy.core.match import Match
 from nardy.core.settings import Settings
@@ -74,10 +76,13 @@ TRY_AGAIN_LATER = 1013
 
 
 class Member:
-    """Someone in a room: a player's seat (0 or 1) or a spectator (None), and the queue of
-    encoded messages their socket's writer sends."""
+    """Someone in a room: a player's seat (0 or 1; at a chouette table or in a consultation
+    their name there) or a spectator (None), and the queue of encoded messages their
+    socket's writer sends."""
 
-    def __init__(self, user_id: int | None, seat: int | None, username: str | None = None) -> None:
+    def __init__(
+        self, user_id: int | None, seat: Player | None, username: str | None = None
+    ) -> None:
         self.user_id = user_id
         self.seat = seat
         self.username = username
@@ -133,6 +138,9 @@ class Room:
         self.chat = RoomChat()
         self.rated = 0  # the outcomes of this game already rated (nardy.server.ratings)
         self._bot_task: asyncio.Task[None] | None = None
+        # A bot that let a decision pass (a chouette member who would not double), by the
+        # action number it decided at: not asked again until the game moves on.
+        self.resting: dict[Player, int] = {}
         self._follower: asyncio.Task[None] | None = None
         self.clock = clocks.stored_clock(row.clock)
         self.clock_state: clocks.ClockState | None = None
@@ -206,18 +214,14 @@ class Room:
         catches up first."""
         async with self.lock:
             row = await off_loop(self.rooms.store.game, self.id)
-            if row is not None and (row.seq, row.status, row.seats) != (
-                self.seq,
-                self.row.status,
-                self.row.seats,
-            ):
+            if row is not None and self._behind(row):
                 await self._reload(row)
             if member.user_id is not None:
-                member.seat = self.row.seat_of(member.user_id)
+                member.seat = self.seat_of(member.user_id)
             member.seen = self.seq
             arrives = member.seat is not None and all(m.seat != member.seat for m in self.members)
             self.members.add(member)
-            if member.seat is not None:
+            if isinstance(member.seat, int):  # a table's members are never absent
                 self.arrived.add(member.seat)
             changes = self._presence()
             chat = self.chat.history(member.user_id, member.seat, self.over)
@@ -225,16 +229,21 @@ class Room:
             for message in changes:
                 for other in list(self.members - {member}):
                     other.send(message)
-            if arrives and member.seat is not None:
+            if arrives and isinstance(member.seat, int):
                 await self._tell_presence(member.seat, True)
         self.schedule_bot()
+
+    def _behind(self, row: GameRow) -> bool:
+        """Whether the database's row of the game (``row``) has news this room has not
+        heard: an action, a start or end, someone sitting down."""
+        return (row.seq, row.status, row.seats) != (self.seq, self.row.status, self.row.seats)
 
     def leave(self, member: Member) -> None:
         """Someone's socket closed."""
         self.members.discard(member)
         for message in self._presence():
             self.broadcast(message)
-        if member.seat is not None and all(m.seat != member.seat for m in self.members):
+        if isinstance(member.seat, int) and all(m.seat != member.seat for m in self.members):
             # The other processes judge presence by their own sockets and this news.
             task = asyncio.create_task(self._tell_presence(member.seat, False))
             self.rooms.background.add(task)
@@ -314,7 +323,7 @@ class Room:
                     member.seen = seq
 
     async def act(
-        self, seat: int | None, action: Mapping[str, Any], ref: protocol.Ref = None
+        self, seat: Player | None, action: Mapping[str, Any], ref: protocol.Ref = None
     ) -> protocol.Refused | None:
         """Apply a player's action: refused (and nothing changed) or committed and broadcast.
 
@@ -328,7 +337,7 @@ class Room:
         if action.get("type") == Forfeit.kind:
             return protocol.Refused("referee-only", "the server declares forfeits; resign", ref)
         async with self.lock:
-            if self.match is None:
+            if not self.started:
                 return protocol.Refused("wrong-phase", "the game has not started", ref)
             if self.over:
                 return protocol.Refused("game-over", "the game is over", ref)
@@ -349,10 +358,8 @@ class Room:
     async def _commit(self, parsed: Action, ref: protocol.Ref = None) -> protocol.Refused | None:
         """Apply an action (the room's lock held) and commit it with the match, the dice and
         the clock after it, then tell everyone; refused, or not stored, it changes nothing."""
-        assert self.match is not None
         try:
-            events = self.match.apply(parsed)
-            gamedice.prepare_next(self.match, self.id)
+            events = self._apply(parsed)
         except NardyError as exc:
             return protocol.Refused(exc.code.value, str(exc), ref)
         except Exception:  # a bug in the core must not take the room down
@@ -361,9 +368,7 @@ class Room:
             return protocol.Refused("internal-error", "the server could not apply this", ref)
         encoded_action = parsed.to_json()
         encoded_events = [e.to_json() for e in events]
-        snapshot = self.match.snapshot()
-        dice = gamedice.dice_state(self.match)
-        result = self._result() if self.match.over else None
+        snapshot, dice, result = self._stored()
         clock = self._clock_after(encoded_events)
         try:
             await off_loop(
@@ -450,11 +455,13 @@ class Room:
 
     # -- absence and rematch -------------------------------------------------------------------
 
-    async def claim(self, seat: int | None, ref: protocol.Ref = None) -> protocol.Refused | None:
+    async def claim(self, seat: Player | None, ref: protocol.Ref = None) -> protocol.Refused | None:
         """A player claims the game of an absent opponent whose grace period is over: the
         opponent forfeits (the match; in money play the game, and leaves the session)."""
         if seat is None:
             return protocol.Refused("spectator", "spectators watch; they cannot act", ref)
+        if not isinstance(seat, int):
+            return protocol.Refused("wrong-phase", "only a two-player game can be claimed", ref)
         async with self.lock:
             if self.match is None or self.over:
                 return protocol.Refused("game-over", "no game is being played", ref)
@@ -470,12 +477,16 @@ class Room:
         self.schedule_bot()
         return refused
 
-    async def rematch(self, seat: int | None, ref: protocol.Ref = None) -> protocol.Refused | None:
+    async def rematch(
+        self, seat: Player | None, ref: protocol.Ref = None
+    ) -> protocol.Refused | None:
         """A player offers (or accepts) a rematch of the finished match; once every person
         seated has, a new game with the same settings and clock starts with the seats
         swapped, and everyone in the room is sent to it."""
         if seat is None:
             return protocol.Refused("spectator", "spectators watch; they cannot act", ref)
+        if not isinstance(seat, int):
+            return protocol.Refused("wrong-phase", "only a two-player match has a rematch", ref)
         started: GameRow | None = None
         async with self.lock:
             if not self.over:
@@ -513,6 +524,42 @@ class Room:
         await self.rooms.started(started)
         return None
 
+    # -- what the room holds: a Match here, a chouette or consultation in TableRoom -------
+
+    def seat_of(self, user_id: int) -> Player | None:
+        """The seat this user plays here, or None for a spectator."""
+        return self.row.seat_of(user_id)
+
+    @property
+    def started(self) -> bool:
+        """Whether the game object exists (the players are seated)."""
+        return self.match is not None
+
+    def _apply(self, action: Action) -> tuple[Event, ...]:
+        """Apply an action to the game object (NardyError: refused, nothing changed)."""
+        assert self.match is not None
+        events = self.match.apply(action)
+        gamedice.prepare_next(self.match, self.id)
+        return events
+
+    def _stored(self) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None]:
+        """What is committed after an action: the snapshot, the dice, and the result when
+        the whole game (match, session, table) is over."""
+        assert self.match is not None
+        result = self._result() if self.match.over else None
+        return self.match.snapshot(), gamedice.dice_state(self.match), result
+
+    def _bot_waits(self, player: Player) -> bool:
+        """Whether the game waits for the bot playing ``player``."""
+        return self.match is not None and not self.over and player in self.match.awaiting().players
+
+    def _bot_job(self, player: Player) -> Callable[[], dict[str, Any] | None]:
+        """The decision of the bot playing ``player``, to run in the bots' process pool on
+        the committed snapshot (None: it lets the decision pass)."""
+        assert self.committed is not None and self.row.bot is not None
+        assert isinstance(player, int)
+        return functools.partial(botplay.decide, self.committed, player, self.row.bot)
+
     async def rate(self) -> None:
         """Rate what the match has decided and is not rated yet: the match once it is won,
         or each game won in money play (docs/ratings.md). Games against the bot are not
@@ -542,12 +589,13 @@ class Room:
         self.match = gamedice.restore(self.committed, self.committed_dice)
 
     async def contribute(
-        self, seat: int | None, seed: str, ref: protocol.Ref = None
+        self, seat: Player | None, seed: str, ref: protocol.Ref = None
     ) -> protocol.Refused | None:
         """A player's own seed for the dice of the game under way (or of the first game),
         accepted before its first roll only; stored, then shown to everyone."""
         if seat is None:
             return protocol.Refused("spectator", "spectators watch; they cannot act", ref)
+        assert isinstance(seat, int)  # a two-player room's seats are 0 and 1
         async with self.lock:
             if self.match is None or self.over:
                 return protocol.Refused("wrong-phase", "no game is waiting for its dice", ref)
@@ -696,17 +744,18 @@ class Room:
     def schedule_bot(self) -> None:
         """Let the bot act after its delay when the game waits for it."""
         seat = self.bot_seat
-        if seat is None or self.match is None or self.over:
-            return
-        if seat not in self.match.awaiting().players:
+        if seat is None or not self._bot_waits(seat):
             return
         if self._bot_task is None or self._bot_task.done():
             self._bot_task = asyncio.create_task(self._bot_turn(seat))
 
-    async def _bot_turn(self, seat: int) -> None:
-        await asyncio.sleep(self.row.bot_delay_ms / 1000)
-        assert self.committed is not None and self.row.bot is not None
-        if self.match is None or self.over or seat not in self.match.awaiting().players:
+    def _bot_delay(self, player: Player) -> float:
+        """Seconds the bot playing ``player`` waits before it acts: its opponent's choice."""
+        return self.row.bot_delay_ms / 1000
+
+    async def _bot_turn(self, seat: Player) -> None:
+        await asyncio.sleep(self._bot_delay(seat))
+        if not self._bot_waits(seat):
             # The game moved on while the bot waited (the person won the opening roll):
             # nothing to decide; the person's next action schedules the bot again.
             self._bot_task = None
@@ -714,13 +763,7 @@ class Room:
         seq = self.seq
         loop = asyncio.get_running_loop()
         try:
-            action = await loop.run_in_executor(
-                self.rooms.bot_pool(),
-                botplay.decide,
-                self.committed,
-                seat,
-                self.row.bot,
-            )
+            action = await loop.run_in_executor(self.rooms.bot_pool(), self._bot_job(seat))
         except Exception:
             log.exception("game %s: the bot failed", self.id)
             self._bot_task = None
@@ -730,6 +773,10 @@ class Room:
         self._bot_task = None  # this turn is done thinking: the next may be scheduled
         if self.seq != seq:  # the human acted meanwhile (the opening roll): think again
             self.schedule_bot()
+            return
+        if action is None:  # it lets this decision pass: ask again after the next action
+            self.resting[seat] = seq
+            self.schedule_bot()  # another bot may be the one the game waits for
             return
         refused = await self.act(seat, action)
         if refused is None:
@@ -804,6 +851,10 @@ class Rooms:
         return room
 
     async def _build(self, row: GameRow) -> Room:
+        if row.kind != "match":  # a chouette table or consultation game: its own room
+            from nardy.server.table_room import build_table_room  # it builds on Room
+
+            return await build_table_room(self, row)
         names = await self.names(row)
         match = None
         if row.status in ("playing", "finished"):

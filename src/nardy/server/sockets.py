@@ -38,7 +38,7 @@ async def game_socket(websocket: WebSocket) -> None:
     await websocket.accept()
     member = Member(
         None if user is None else user.id,
-        None if user is None else room.row.seat_of(user.id),
+        None if user is None else room.seat_of(user.id),
         None if user is None else user.username,
     )
     await room.join(member)

@@ -35,6 +35,7 @@ from nardy.server.tables import (
     metadata,
     rating_changes,
     ratings,
+    table_members,
     users,
 )
 from nardy.server.tables import sessions as sessions_table
@@ -128,6 +129,10 @@ class GameRow:
     finished_at: datetime.datetime | None
     clock: Mapping[str, Any] | None = None
     clock_state: Mapping[str, Any] | None = None
+    kind: str = "match"
+    """What the room holds: a two-player "match", a "chouette" or a "consultation"."""
+    seating: Mapping[str, Any] | None = None
+    """A chouette's or consultation's seats and bots (nardy.server.table_lobby)."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat (0 or 1) this user plays, or None for a spectator."""
@@ -140,12 +145,12 @@ class GameRow:
 @dataclass(frozen=True, slots=True)
 class ChatLine:
     """A line said in a room's chat, as every server process reads it back: ``id`` orders
-    the lines, ``seat`` is None for a spectator."""
+    the lines, ``seat`` is None for a spectator (at a table, the speaker's name there)."""
 
     id: int
     user_id: int
     username: str
-    seat: int | None
+    seat: int | str | None
     text: str
     said_at: datetime.datetime
 
@@ -171,7 +176,44 @@ def _game(row: sa.Row[Any]) -> GameRow:
         finished_at=_utc(m["finished_at"]),
         clock=m["clock"],
         clock_state=m["clock_state"],
+        kind=m["kind"],
+        seating=m["seating"],
     )
+
+
+@dataclass(frozen=True, slots=True)
+class TableMember:
+    """A person at a chouette table or in a consultation game: their name there, their
+    side (consultation), whether they are still seated, and their own result so far."""
+
+    user_id: int
+    name: str
+    side: int | None
+    seated: bool
+    score: int
+
+
+def member_name(user_id: int) -> str:
+    """The name a person has in the core's chouette or consultation: their id, which never
+    changes (a username does, when a guest claims an account)."""
+    return f"u{user_id}"
+
+
+def _member_row(game_id: str, user_id: int, side: int | None) -> sa.Insert:
+    return table_members.insert().values(
+        game_id=game_id,
+        user_id=user_id,
+        name=member_name(user_id),
+        side=side,
+        seated=True,
+        score=0,
+        joined_at=now(),
+    )
+
+
+def _member(row: sa.Row[Any]) -> TableMember:
+    m = row._mapping
+    return TableMember(m["user_id"], m["name"], m["side"], m["seated"], m["score"])
 
 
 def _user(row: sa.Row[Any]) -> User:
@@ -348,9 +390,12 @@ class Store:
         bot_delay_ms: int = 0,
         dice: Mapping[str, Any] | None = None,
         clock: Mapping[str, Any] | None = None,
+        kind: str = "match",
+        seating: Mapping[str, Any] | None = None,
     ) -> GameRow:
         """A new game (a seek, an invitation, or a game starting at once against the bot),
-        with its clock's settings (None: no clock)."""
+        with its clock's settings (None: no clock), or a chouette table or consultation
+        game (``kind``, with its ``seating``)."""
         values = {
             "id": game_id,
             "settings": dict(settings),
@@ -371,9 +416,13 @@ class Store:
             "finished_at": None,
             "clock": None if clock is None else dict(clock),
             "clock_state": None,
+            "kind": kind,
+            "seating": None if seating is None else dict(seating),
         }
         with self._write() as c:
             c.execute(games.insert().values(**values))
+            if kind != "match":  # the creator is the table's first member
+                c.execute(_member_row(game_id, creator_id, 0 if kind == "consultation" else None))
             return _game(c.execute(games.select().where(games.c.id == game_id)).one())
 
     def game(self, game_id: str) -> GameRow | None:
@@ -430,7 +479,9 @@ class Store:
 
     def seeks(self, variant: str | None = None, length: int | None = None) -> list[GameRow]:
         """Open public games waiting for an opponent, the oldest first."""
-        query = games.select().where(games.c.status == "open", games.c.private.is_(False))
+        query = games.select().where(
+            games.c.status == "open", games.c.private.is_(False), games.c.kind == "match"
+        )
         rows = self._select(query.order_by(games.c.created_at))
         return [
             g
@@ -443,7 +494,7 @@ class Store:
         """Public games being played now, to watch."""
         return self._select(
             games.select()
-            .where(games.c.status == "playing", games.c.private.is_(False))
+            .where(games.c.status == "playing", games.c.private.is_(False), games.c.kind == "match")
             .order_by(games.c.started_at)
         )
 
@@ -452,28 +503,34 @@ class Store:
         return self._select(games.select().where(games.c.status == "playing"))
 
     def games_of(self, user_id: int, status: str | None = None) -> list[GameRow]:
-        """The user's games (as either player), the newest first."""
+        """The user's games (as either player, or as a member of a table), the newest
+        first."""
+        tables = sa.select(table_members.c.game_id).where(table_members.c.user_id == user_id)
         query = games.select().where(
-            sa.or_(games.c.seat0_id == user_id, games.c.seat1_id == user_id)
+            sa.or_(games.c.seat0_id == user_id, games.c.seat1_id == user_id, games.c.id.in_(tables))
         )
         if status is not None:
             query = query.where(games.c.status == status)
         return self._select(query.order_by(games.c.created_at.desc()))
 
     def finished_games_of(self, user_id: int, limit: int, offset: int = 0) -> list[GameRow]:
-        """A page of the user's finished games (their match history), the last finished
-        first."""
-        query = games.select().where(
-            sa.or_(games.c.seat0_id == user_id, games.c.seat1_id == user_id),
-            games.c.status == "finished",
+        """A page of the user's finished games (their match history: as either player, or
+        as a member of a chouette table or consultation game), the last finished first."""
+        tables = sa.select(table_members.c.game_id).where(table_members.c.user_id == user_id)
+        mine = sa.or_(
+            games.c.seat0_id == user_id, games.c.seat1_id == user_id, games.c.id.in_(tables)
         )
+        query = games.select().where(mine, games.c.status == "finished")
         query = query.order_by(games.c.finished_at.desc(), games.c.id).limit(limit).offset(offset)
         return self._select(query)
 
     def cancel_game(self, game_id: str, user_id: int) -> GameRow:
-        """Withdraw a seek or invitation that nobody has joined: only its creator can, and
-        only while it waits; :class:`ConflictError` when it has started (or is not theirs
-        or not waiting)."""
+        """Withdraw a seek, invitation or table that nobody has joined: only its creator
+        can, and only while it waits; :class:`ConflictError` when it has started, someone
+        else has sat down at the table (or it is not theirs or not waiting)."""
+        others = sa.exists().where(
+            table_members.c.game_id == game_id, table_members.c.user_id != user_id
+        )
         with self._write() as c:
             changed = c.execute(
                 games.update()
@@ -482,6 +539,7 @@ class Store:
                     games.c.creator_id == user_id,
                     games.c.status.in_(("open", "invited")),
                     games.c.seat1_id.is_(None),
+                    ~others,
                 )
                 .values(status="cancelled", finished_at=now())
             ).rowcount
@@ -532,12 +590,78 @@ class Store:
                 )
             )
 
+    # -- chouette tables and consultation games ---------------------------------------------
+
+    def tables(self) -> list[GameRow]:
+        """Public chouette tables and consultation games, waiting or being played, the
+        oldest first."""
+        return self._select(
+            games.select()
+            .where(
+                games.c.kind != "match",
+                games.c.status.in_(("open", "playing")),
+                games.c.private.is_(False),
+            )
+            .order_by(games.c.created_at)
+        )
+
+    def members(self, game_id: str) -> list[TableMember]:
+        """Everyone who has sat at the table, in the order they sat down."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                table_members.select()
+                .where(table_members.c.game_id == game_id)
+                .order_by(table_members.c.joined_at, table_members.c.name)
+            )
+            return [_member(row) for row in rows]
+
+    def add_member(self, game_id: str, user_id: int, side: int | None, start: bool) -> GameRow:
+        """Seat a person at a table (on ``side`` in a consultation), the game starting when
+        ``start``; :class:`ConflictError` if they sat there before or the table is gone
+        (withdrawn by its creator, or over)."""
+        with self._write() as c:
+            status = c.execute(
+                sa.select(games.c.status).where(games.c.id == game_id).with_for_update()
+            ).scalar_one_or_none()
+            if status not in ("open", "playing"):
+                raise ConflictError("the table is no longer there to sit at")
+            c.execute(_member_row(game_id, user_id, side))
+            if start:
+                changed = c.execute(
+                    games.update()
+                    .where(games.c.id == game_id, games.c.status == "open")
+                    .values(status="playing", started_at=now())
+                ).rowcount
+                if changed != 1:
+                    raise ConflictError("the table has already started")
+            return _game(c.execute(games.select().where(games.c.id == game_id)).one())
+
+    def unseat_member(self, game_id: str, user_id: int) -> None:
+        """A member left the table (between games); their result stays."""
+        with self._write() as c:
+            c.execute(
+                table_members.update()
+                .where(table_members.c.game_id == game_id, table_members.c.user_id == user_id)
+                .values(seated=False)
+            )
+
+    def settle_members(self, game_id: str, scores: Mapping[str, int]) -> None:
+        """Each member's own result at the table so far, by their name there."""
+        with self._write() as c:
+            for name, score in scores.items():
+                c.execute(
+                    table_members.update()
+                    .where(table_members.c.game_id == game_id, table_members.c.name == name)
+                    .values(score=score)
+                )
+
     # -- chat --------------------------------------------------------------------------------
 
     def add_chat_line(
-        self, game_id: str, user_id: int, username: str, seat: int | None, text: str
+        self, game_id: str, user_id: int, username: str, seat: int | str | None, text: str
     ) -> ChatLine:
-        """Keep a line said in a game's room; the line as stored (with its id and time)."""
+        """Keep a line said in a game's room (``seat``: at a table, the speaker's name
+        there); the line as stored (with its id and time)."""
         said_at = now()
         with self._write() as c:
             result = c.execute(
@@ -545,7 +669,8 @@ class Store:
                     game_id=game_id,
                     user_id=user_id,
                     username=username,
-                    seat=seat,
+                    seat=seat if isinstance(seat, int) else None,
+                    member=seat if isinstance(seat, str) else None,
                     text=text,
                     said_at=said_at,
                 )
@@ -568,9 +693,8 @@ class Store:
             m = row._mapping
             said_at = _utc(m["said_at"])
             assert said_at is not None
-            lines.append(
-                ChatLine(m["id"], m["user_id"], m["username"], m["seat"], m["text"], said_at)
-            )
+            seat = m["seat"] if m["member"] is None else m["member"]
+            lines.append(ChatLine(m["id"], m["user_id"], m["username"], seat, m["text"], said_at))
         return lines
 
     def set_chat_muted(self, game_id: str, user_id: int, muted: bool) -> None:
@@ -752,7 +876,9 @@ __all__ = [
     "GameRow",
     "Store",
     "StoreError",
+    "TableMember",
     "User",
+    "member_name",
     "metadata",
     "migrate",
 ]

@@ -63,6 +63,10 @@ games = sa.Table(
     # it stands after the last accepted action (NULL before the first).
     sa.Column("clock", sa.JSON, nullable=True),
     sa.Column("clock_state", sa.JSON, nullable=True),
+    # What the room holds: a two-player "match", a "chouette" or a "consultation" game
+    # (whose people are in table_members, and whose seats and bots are in "seating").
+    sa.Column("kind", sa.String(16), nullable=False, server_default="match"),
+    sa.Column("seating", sa.JSON, nullable=True),
 )
 
 actions = sa.Table(
@@ -105,6 +109,25 @@ rating_changes = sa.Table(
     sa.Column("after", sa.Float, nullable=False),
 )
 
+table_members = sa.Table(
+    "table_members",
+    metadata,
+    sa.Column(
+        "game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id"), primary_key=True),
+    # The member's name in the core's chouette or consultation ("u" and the user's id).
+    sa.Column("name", sa.String(40), nullable=False),
+    # The consultation side (0 or 1); NULL in a chouette.
+    sa.Column("side", sa.Integer, nullable=True),
+    # False once the member has left the chouette (between games).
+    sa.Column("seated", sa.Boolean, nullable=False),
+    # The member's own result at the table so far: the chouette's running score, or the
+    # points their side won less those it lost in a consultation.
+    sa.Column("score", sa.Integer, nullable=False),
+    sa.Column("joined_at", sa.DateTime(timezone=True), nullable=False),
+)
+
 chat_lines = sa.Table(
     "chat_lines",
     metadata,
@@ -118,6 +141,9 @@ chat_lines = sa.Table(
     # The speaker's seat when they said it; NULL for a spectator (hidden from the players
     # while the game runs).
     sa.Column("seat", sa.Integer, nullable=True),
+    # At a chouette table or in a consultation game, the speaker's name there instead of a
+    # seat (table_members.name); NULL for a spectator and in a two-player game.
+    sa.Column("member", sa.String(40), nullable=True),
     sa.Column("text", sa.String(300), nullable=False),
     sa.Column("said_at", sa.DateTime(timezone=True), nullable=False),
     sa.Index("ix_chat_lines_game", "game_id", "id"),

@@ -55,6 +55,9 @@ export const acceptInvitation = (token) => call("POST", `/api/invitations/${enco
 export const liveGames = () => call("GET", "/api/games/live");
 export const myGames = () => call("GET", "/api/me/games");
 export const game = (id) => call("GET", `/api/games/${encodeURIComponent(id)}`);
+export const createTable = (request) => call("POST", "/api/tables", request);
+export const tables = () => call("GET", "/api/tables");
+export const joinTable = (id, body) => call("POST", `/api/tables/${encodeURIComponent(id)}/join`, body);
 export const cancelGame = (id) => call("POST", `/api/games/${encodeURIComponent(id)}/cancel`);
 export const profile = (name) => call("GET", `/api/users/${encodeURIComponent(name)}`);
 export const history = (name, page = 1) => call("GET", `/api/users/${encodeURIComponent(name)}/games?page=${page}`);

@@ -57,6 +57,25 @@ export async function lobbyPage(main, { user, navigate }) {
         <button type="button" class="link" id="refresh" data-i18n="lobby.refresh"></button>
         <ul id="seeks"></ul>
       </div>
+      <form class="card create-table" id="create-table">
+        <h2 data-i18n="lobby.tables-create"></h2>
+        <fieldset class="kind">
+          <label><input type="radio" name="kind" value="chouette" checked><span data-i18n="table.chouette"></span></label>
+          <label><input type="radio" name="kind" value="consultation"><span data-i18n="table.consultation"></span></label>
+        </fieldset>
+        <label><span data-i18n="lobby.variant"></span><select name="variant">${VARIANT_KEYS.map((v) => `<option value="${v}">${escapeHtml(variantName(v))}</option>`).join("")}</select></label>
+        <label class="for-chouette"><span data-i18n="lobby.table-seats"></span><select name="seats">${[3, 4, 5, 6, 7, 8].map((n) => `<option${n === 4 ? " selected" : ""}>${n}</option>`).join("")}</select></label>
+        <label class="for-chouette"><span data-i18n="lobby.table-bots"></span><select name="bots">${[0, 1, 2, 3, 4, 5, 6, 7].map((n) => `<option>${n}</option>`).join("")}</select></label>
+        <label class="for-consultation" hidden><span data-i18n="lobby.length"></span><select name="length">${LENGTHS.map((n) => `<option value="${n}">${escapeHtml(lengthName(n))}</option>`).join("")}</select></label>
+        <label class="for-consultation" hidden><span data-i18n="lobby.side-0"></span><select name="side0">${[2, 3, 4].map((n) => `<option>${n}</option>`).join("")}</select></label>
+        <label class="for-consultation" hidden><span data-i18n="lobby.side-1"></span><select name="side1"><option value="0" data-i18n="lobby.side-bot"></option>${[2, 3, 4].map((n) => `<option${n === 2 ? " selected" : ""}>${n}</option>`).join("")}</select></label>
+        <label><span data-i18n="lobby.bot-level"></span><select name="table-bot">${BOT_LEVELS.map((b) => `<option value="${b}"${b === "intermediate" ? " selected" : ""}>${escapeHtml(botName(b))}</option>`).join("")}</select></label>
+        <button class="primary" id="create-table-button" data-i18n="lobby.create-table"></button>
+      </form>
+      <div class="card tables">
+        <h2 data-i18n="lobby.tables"></h2>
+        <ul id="tables"></ul>
+      </div>
       <div class="card mine">
         <h2 data-i18n="lobby.mine"></h2>
         <ul id="mine"></ul>
@@ -119,8 +138,45 @@ export async function lobbyPage(main, { user, navigate }) {
       notice(errorText(err), "warn", 6000);
     }
   });
+  const tableForm = main.querySelector("#create-table");
+  const showKind = () => {
+    const kind = new FormData(tableForm).get("kind");
+    for (const el of tableForm.querySelectorAll(".for-chouette")) el.hidden = kind !== "chouette";
+    for (const el of tableForm.querySelectorAll(".for-consultation")) el.hidden = kind !== "consultation";
+  };
+  tableForm.addEventListener("change", showKind);
+  tableForm.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const data = new FormData(tableForm);
+    const kind = data.get("kind");
+    const request = { kind, settings: { variant: data.get("variant") } };
+    let bots = 0;
+    if (kind === "chouette") {
+      request.settings["match-length"] = 0; // a chouette is money play
+      request.seats = Number(data.get("seats"));
+      bots = Math.min(Number(data.get("bots")), request.seats - 1);
+      request.bots = bots;
+    } else {
+      request.settings["match-length"] = Number(data.get("length"));
+      request.sides = [Number(data.get("side0")), Number(data.get("side1"))];
+      bots = request.sides[1] === 0 ? 1 : 0;
+    }
+    if (bots) request.bot = data.get("table-bot");
+    try {
+      const table = await api.createTable(request);
+      navigate(`/game/${table.id}`);
+    } catch (err) {
+      notice(errorText(err), "warn", 6000);
+    }
+  });
+  const kindName = (game) => (game.kind === "chouette" ? t("table.chouette") : t("table.consultation"));
   const describe = (game) => {
     const s = game.settings;
+    if (game.members) {
+      const people = game.members.filter((m) => m.seated).map((m) => m.username);
+      if (game.bot) people.push(tn("lobby.table-bots-n", game.seating.bots ?? 1, { level: botName(game.bot) }));
+      return `${escapeHtml(kindName(game))}, ${escapeHtml(variantName(s.variant))} · ${escapeHtml(people.join(", "))}`;
+    }
     const who = game.players.filter(Boolean).map((p) => (p.bot ? botName(p.bot) : p.username)).join(" – ");
     const clock = game.clock ? ` · ${escapeHtml(t("lobby.clock-seek", { delay: game.clock.delay, minutes: Number((game.clock.reserve / 60).toFixed(2)) }))}` : "";
     return `${escapeHtml(variantName(s.variant))}, ${escapeHtml(lengthName(s["match-length"]))}${clock} · ${escapeHtml(who)}`;
@@ -136,10 +192,22 @@ export async function lobbyPage(main, { user, navigate }) {
       list.innerHTML = open.length
         ? open.map((g) => `<li><span>${describe(g)}</span>${seekButton(g)}</li>`).join("")
         : `<li class="empty">${escapeHtml(t("lobby.no-seeks"))}</li>`;
+      const tables = await api.tables();
+      main.querySelector("#tables").innerHTML = tables.length
+        ? tables.map((g) => {
+          const seats = g.kind === "consultation" && g.status === "open"
+            ? [0, 1].map((side) => `<button type="button" data-table="${escapeHtml(g.id)}" data-side="${side}">${escapeHtml(side === 0 ? t("lobby.join-side-0") : t("lobby.join-side-1"))}</button>`).join("")
+            : g.free > 0 ? `<button type="button" data-table="${escapeHtml(g.id)}">${escapeHtml(t("lobby.sit-down"))}</button>` : "";
+          return `<li><span>${describe(g)} <span class="small">${escapeHtml(tn("table.free", g.free))}</span></span>
+            <a href="/game/${encodeURIComponent(g.id)}" data-link class="small">${escapeHtml(t("lobby.watch"))}</a>${seats}</li>`;
+        }).join("")
+        : `<li class="empty">${escapeHtml(t("lobby.no-tables"))}</li>`;
       const mine = (await api.myGames()).filter((g) => g.status !== "cancelled");
+      // a table is withdrawn by its creator while nobody else has sat down (as the server has it)
+      const withdrawable = (g) => g.kind === "match" || (g.members?.length === 1 && g.members[0].id === user?.id);
       const extra = (g) => {
-        if (g.status === "finished") return `<a class="small" href="/replay/${encodeURIComponent(g.id)}" data-link>${escapeHtml(t("lobby.replay"))}</a>`;
-        if (g.status === "open" || g.status === "invited") return `<button type="button" class="quiet" data-cancel="${escapeHtml(g.id)}">${escapeHtml(t("lobby.cancel"))}</button>`;
+        if (g.status === "finished" && g.kind === "match") return `<a class="small" href="/replay/${encodeURIComponent(g.id)}" data-link>${escapeHtml(t("lobby.replay"))}</a>`;
+        if ((g.status === "open" || g.status === "invited") && withdrawable(g)) return `<button type="button" class="quiet" data-cancel="${escapeHtml(g.id)}">${escapeHtml(t("lobby.cancel"))}</button>`;
         return "";
       };
       main.querySelector("#mine").innerHTML = mine.length
@@ -169,6 +237,18 @@ export async function lobbyPage(main, { user, navigate }) {
     if (!id) return;
     try {
       await api.joinGame(id);
+      navigate(`/game/${id}`);
+    } catch (err) {
+      notice(errorText(err), "warn", 6000);
+      refresh();
+    }
+  });
+  main.querySelector("#tables").addEventListener("click", async (e) => {
+    const id = e.target.dataset?.table;
+    if (!id) return;
+    const side = e.target.dataset.side;
+    try {
+      await api.joinTable(id, side === undefined ? {} : { side: Number(side) });
       navigate(`/game/${id}`);
     } catch (err) {
       notice(errorText(err), "warn", 6000);

@@ -35,6 +35,7 @@ const ERRORS = {
   offline: () => t("error.offline"),
   "not-creator": () => t("error.not-creator"),
   "not-waiting": () => t("error.not-waiting"),
+  "others-seated": () => t("error.others-seated"),
   cancelled: () => t("error.cancelled"),
   "no-such-user": () => t("error.no-such-user"),
   "not-started": () => t("error.not-started"),

@@ -54,7 +54,36 @@ function when(iso) {
   return iso ? new Intl.DateTimeFormat(language(), { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso)) : "";
 }
 
+function person(username) {
+  return `<a href="/u/${encodeURIComponent(username)}" data-link>${escapeHtml(username)}</a>`;
+}
+
+// A chouette table or consultation game the subject sat at: the others at it, and the
+// subject's own result there (their side's score in a consultation, their running score at
+// a chouette); tables are not rated and have no replay.
+function tableRow(game, subject) {
+  const me = game.members.find((m) => m.id === subject.id);
+  const others = game.members.filter((m) => m.id !== subject.id && (game.kind !== "consultation" || m.side !== me?.side));
+  const names = others.map((m) => person(m.username));
+  if (game.bot) names.push(escapeHtml(t("room.bot", { level: botName(game.bot) })));
+  const result = game.result;
+  let score = me ? `${me.score > 0 ? "+" : ""}${me.score}` : "";
+  if (game.kind === "consultation" && result && me) score = `${result.score[me.side]} : ${result.score[1 - me.side]}`;
+  const won = me && me.score > 0;
+  const outcome = me ? (won ? t("profile.won", { score }) : t("profile.lost", { score })) : "";
+  const kind = game.kind === "chouette" ? t("table.chouette") : t("table.consultation");
+  return `<tr data-game="${escapeHtml(game.id)}">
+    <td>${escapeHtml(when(game["finished-at"]))}</td>
+    <td>${names.join(", ") || "—"}</td>
+    <td>${escapeHtml(kind)}, ${escapeHtml(variantName(game.settings.variant))}</td>
+    <td class="${won ? "up" : "down"}">${escapeHtml(outcome)}</td>
+    <td class="rating-change"><span class="small">${escapeHtml(t("profile.unrated"))}</span></td>
+    <td></td>
+  </tr>`;
+}
+
 function historyRow(game, subject) {
+  if (game.members) return tableRow(game, subject);
   const seat = game.players.findIndex((p) => p && p.id === subject.id);
   const other = game.players[1 - seat];
   const opponent = !other

@@ -16,6 +16,7 @@ import { readPlay } from "/js/notation.js";
 import { rulesPath } from "/js/rules.js";
 import { sound } from "/js/sound.js";
 import { announce, notice } from "/js/ui.js";
+import { isTable, personName, sideName, tableButtons, tablePanel, tableSide } from "/js/table.js";
 
 const RETRY_MS = [500, 1000, 2000, 4000, 8000];
 const AUTO_MS = 450; // how long an option's automatic action waits, to be seen
@@ -128,6 +129,7 @@ export class Room {
     this.state = null;
     this.closed = false;
     this.retries = 0;
+    this.proposals = []; // a consultation side's own proposals, as they arrive
     main.innerHTML = `
       <section class="room">
         <div class="table">
@@ -156,6 +158,7 @@ export class Room {
               <button type="submit" data-i18n="act.play"></button>
             </div>
           </form>
+          <div class="table-panel" id="table-panel" hidden></div>
           <p class="match" id="match"></p>
           <div class="tools">
             <button type="button" id="replay" class="quiet" data-i18n="room.replay-last" disabled></button>
@@ -408,10 +411,12 @@ export class Room {
   }
 
   get viewer() {
+    if (isTable(this.state)) return tableSide(this.state, this.seat) ?? 0;
     return this.seat ?? 0;
   }
 
   name(seat) {
+    if (isTable(this.state)) return typeof seat === "number" ? sideName(this.state, seat) : personName(this.state, seat);
     const player = this.state?.players?.[seat];
     if (!player) return t("room.waiting-player");
     if (player.bot) return t("room.bot", { level: botName(player.bot) });
@@ -436,7 +441,9 @@ export class Room {
    * not see the board; and make the sounds of dice and checkers. */
   tell(events) {
     for (const e of events) {
-      const other = e.player !== undefined && e.player !== this.seat;
+      // at a table the board's events name a side (0 or 1), the table's a person
+      const mine = e.player === this.seat || (isTable(this.state) && this.seat !== null && e.player === this.viewer);
+      const other = e.player !== undefined && !mine;
       const who = e.player !== undefined ? this.name(e.player) : "";
       if (e.type === "dice-rolled" || e.type === "opening-rolled") sound("dice", this.prefs.sound);
       if (e.type === "checker-moved" || e.type === "move-undone") sound("checker", this.prefs.sound);
@@ -457,6 +464,11 @@ export class Room {
         announce(text);
         notice(text, "warn", 8000);
       }
+      else if (e.type === "proposed") this.proposals = [...this.proposals.slice(-4), e];
+      else if (e.type === "vote-cast" && other) announce(e.agree ? t("say.votes-for", { who }) : t("say.votes-against", { who }));
+      else if (e.type === "double-answered" && other) announce(e.take ? t("say.member-takes", { who }) : t("say.member-passes", { who }));
+      else if (e.type === "player-joined") announce(t("say.joined", { who }));
+      else if (e.type === "player-left") announce(t("say.left", { who }));
       else if (e.type === "game-over") {
         announce(e.winner === null ? t("say.draw") : tn("say.wins", e.points, { who: this.name(e.winner) }));
       }
@@ -556,14 +568,18 @@ export class Room {
     document.getElementById("match").textContent = length
       ? tn("room.match-to", length, { a: score[0], b: score[1] })
       : t("room.money", { a: score[0], b: score[1] });
+    document.getElementById("match").hidden = state.kind === "chouette"; // its scores are the panel's
 
     this.status(state, kinds, game);
     this.buttons(planned ? [] : kinds, game);
+    const panel = document.getElementById("table-panel");
+    panel.hidden = !isTable(state);
+    if (!panel.hidden) this.drawTable(panel, kinds);
     const replay = document.getElementById("to-replay");
-    replay.hidden = state.status !== "finished";
+    replay.hidden = state.status !== "finished" || isTable(state); // a replay is of a two-player match
     replay.href = `/replay/${encodeURIComponent(this.id)}`;
     const invite = document.getElementById("invite");
-    invite.hidden = state.status !== "open";
+    invite.hidden = state.status !== "open" || isTable(state);
     if (!invite.hidden) invite.textContent = t("room.waiting-opponent");
     this.tick();
     this.drawRematch();
@@ -724,16 +740,46 @@ export class Room {
       return;
     }
     if (state.status === "open" || state.status === "invited") {
-      el.textContent = t("room.waiting-opponent");
+      el.textContent = isTable(state) ? t("table.waiting-people") : t("room.waiting-opponent");
       return;
     }
     const phase = state.awaiting?.phase;
     if (this.seat === null) el.textContent = t("room.watching");
-    else if (!kinds.length) el.textContent = t("room.their-turn", { who: this.name(1 - this.seat) });
+    else if (!kinds.length) el.textContent = t("room.their-turn", { who: this.others() });
     else if (phase === "moving") el.textContent = t("room.your-move");
     else if (phase === "doubled" || phase === "beavered") el.textContent = t("room.doubled", { value: 2 * game.cube[0] });
     else if (phase === "resigned") el.textContent = t("room.resign-offered");
     else el.textContent = t("room.your-turn");
+  }
+
+  /** Who the game waits for, when it is not this player. */
+  others() {
+    if (!isTable(this.state)) return this.name(1 - this.seat);
+    return (this.state.awaiting?.actors || []).map((a) => this.name(a.player)).join(", ");
+  }
+
+  drawTable(panel, kinds) {
+    const typing = panel.querySelector(".propose input"); // kept across redraws
+    const draft = typing ? typing.value : "";
+    const focused = typing !== null && document.activeElement === typing;
+    panel.innerHTML = tablePanel(this.state, this.seat, this.proposals);
+    if (kinds.includes("propose")) {
+      const form = document.createElement("form");
+      form.className = "propose";
+      form.innerHTML = `<input name="text" maxlength="200" aria-label=""><button type="submit"></button>`;
+      form.querySelector("input").setAttribute("aria-label", t("table.propose-label"));
+      form.querySelector("input").placeholder = t("table.propose-label");
+      form.querySelector("button").textContent = t("act.propose");
+      form.addEventListener("submit", (e) => {
+        e.preventDefault();
+        const text = form.querySelector("input").value.trim();
+        if (text) this.send({ type: "propose", text });
+        form.querySelector("input").value = "";
+      });
+      panel.appendChild(form);
+      form.querySelector("input").value = draft;
+      if (focused) form.querySelector("input").focus();
+    }
   }
 
   buttons(kinds, game) {
@@ -750,7 +796,11 @@ export class Room {
       return b;
     };
     const waiting = this.state.status === "open" || this.state.status === "invited";
-    if (waiting && this.seat === 0) {
+    // at a table, the one person seated while it waits is its creator
+    const creator = isTable(this.state)
+      ? this.seat !== null && Object.values(this.state.people).filter((p) => !p.bot).length === 1
+      : this.seat === 0;
+    if (waiting && creator) {
       // the creator may withdraw the game while nobody has joined it
       const withdraw = document.createElement("button");
       withdraw.type = "button";
@@ -789,6 +839,7 @@ export class Room {
       const levels = [t("act.resign-single"), t("act.resign-gammon"), t("act.resign-backgammon")];
       levels.forEach((label, i) => more.appendChild(add("resign", { type: "resign", level: i + 1 }, label, "quiet")));
     }
+    if (isTable(this.state)) tableButtons(this.state, this.seat, kinds, add);
   }
 
   key(e) {

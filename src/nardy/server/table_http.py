@@ -1,0 +1,86 @@
+"""The lobby's HTTP endpoints for chouette tables and consultation games
+(docs/protocol.md, "Chouette tables and consultation games"): create, list and join."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from nardy.server.http import HTTPError, handles_errors, json_body, off_loop
+from nardy.server.lobby import LobbyError
+from nardy.server.lobby_http import game_view
+from nardy.server.site import site_of
+from nardy.server.table_lobby import TableLobby, free_seats
+from nardy.server.table_room import TableRoom
+
+
+def _error(exc: LobbyError) -> HTTPError:
+    return HTTPError(exc.status, exc.code, str(exc))
+
+
+@handles_errors
+async def create_table(request: Request) -> Response:
+    """A new chouette table or consultation game; the creator takes its first seat."""
+    site = site_of(request)
+    user = await site.require_user(request)
+    body = await json_body(request)
+    try:
+        game = await off_loop(TableLobby(site.store).create, user, body)
+    except LobbyError as exc:
+        raise _error(exc) from None
+    if game.status == "playing":  # the creator and bots: the room starts now
+        await site.rooms.get(game.id)
+    return JSONResponse(await off_loop(game_view, site.store, game), 201)
+
+
+@handles_errors
+async def tables(request: Request) -> Response:
+    """Public chouette tables and consultation games, waiting or under way."""
+    site = site_of(request)
+    found = await off_loop(site.store.tables)
+    return JSONResponse([await off_loop(game_view, site.store, g) for g in found])
+
+
+@handles_errors
+async def join_table(request: Request) -> Response:
+    """Take a free seat: before the start (a consultation's on the side asked for), or at a
+    chouette under way between games (at the end of the team line)."""
+    site = site_of(request)
+    user = await site.require_user(request)
+    body = await json_body(request)
+    lobby = TableLobby(site.store)
+    try:
+        game = await off_loop(lobby.table, request.path_params["game"])
+        if game.kind == "chouette" and game.status == "playing":
+            members = await off_loop(site.store.members, game.id)
+            if any(m.user_id == user.id for m in members):
+                raise LobbyError(409, "own-game", "you have (or had) a seat at this table")
+            if body:
+                raise LobbyError(400, "malformed", "a chouette has no sides")
+            if free_seats(game, members) <= 0:
+                raise LobbyError(409, "game-full", "the table has no free seat")
+            room = await site.rooms.get(game.id)
+            assert isinstance(room, TableRoom)
+            refused = await room.seat(user)
+            if refused is not None:
+                raise LobbyError(409, refused.code, refused.message)
+        else:
+            game = await off_loop(lobby.join, user, game.id, body)
+            room = await site.rooms.get(game.id)
+            assert isinstance(room, TableRoom)
+            await room.refresh()
+    except LobbyError as exc:
+        raise _error(exc) from None
+    found = await off_loop(site.store.game, game.id)
+    assert found is not None
+    return JSONResponse(await off_loop(game_view, site.store, found))
+
+
+def routes() -> list[Route]:
+    """The tables' part of the HTTP API."""
+    return [
+        Route("/api/tables", create_table, methods=["POST"]),
+        Route("/api/tables", tables, methods=["GET"]),
+        Route("/api/tables/{game}/join", join_table, methods=["POST"]),
+    ]

@@ -1,0 +1,110 @@
+// A chouette table or a consultation game in the room (docs/protocol.md, "Chouette tables
+// and consultation games"): who is the box, the captain and the team line, who is still in
+// the game and who passed, the team's votes and each member's own answer to the box's
+// double, the running scores; a consultation's two sides and the proposals of one's own.
+// The board itself is the room's: the box (or side 0) is side 0, the team side 1.
+
+import { t, tn } from "/js/i18n.js";
+import { botName } from "/js/names.js";
+
+/** Whether a room's state is a table's (its people are names, not two seats). */
+export function isTable(state) {
+  return Boolean(state && state.people);
+}
+
+/** A participant's name as people read it: the username, or the computer and its level. */
+export function personName(state, name) {
+  const who = state.people?.[name];
+  if (!who) return name;
+  if (who.bot) return t("room.bot", { level: botName(who.bot) });
+  return who.username;
+}
+
+/** The side of the board (0 or 1) a participant plays on now; null for anybody else. */
+export function tableSide(state, name) {
+  const side = state?.table?.side?.[name];
+  return side === undefined ? null : side;
+}
+
+/** Who plays a side of the board: the box, the team by its captain, a consultation side. */
+export function sideName(state, side) {
+  const table = state.table;
+  if (!table) return t("room.waiting-player");
+  if (state.kind === "chouette") {
+    if (side === 0) return personName(state, table.box);
+    const team = table["in-game"] || table.line;
+    return tn("table.team-of", team.length, { captain: personName(state, table.captain) });
+  }
+  return table.sides[side].map((n) => personName(state, n)).join(" & ");
+}
+
+function signed(n) {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+
+/** The table's panel: the line of players with their roles, answers and scores. */
+export function tablePanel(state, me, proposals) {
+  const table = state.table;
+  if (!table) {
+    const names = Object.keys(state.people);
+    const rows = names.map((n) => `<li>${escapeHtml(personName(state, n))}</li>`).join("");
+    return `<h3>${escapeHtml(state.kind === "chouette" ? t("table.chouette") : t("table.consultation"))}</h3>
+      <ul class="line">${rows}</ul>
+      <p class="small">${escapeHtml(tn("table.free", state.free))}</p>`;
+  }
+  if (state.kind === "consultation") {
+    const side = (s) => table.sides[s].map((n) => {
+      const role = n === table.captains[s] ? `<span class="role captain">${escapeHtml(t("table.captain"))}</span>` : "";
+      return `<li class="${n === me ? "me" : ""}">${escapeHtml(personName(state, n))} ${role}</li>`;
+    }).join("");
+    const mine = proposals.map((p) => `<li><strong>${escapeHtml(personName(state, p.player))}</strong>: ${escapeHtml(p.text)}</li>`).join("");
+    return `<h3>${escapeHtml(t("table.consultation"))}</h3>
+      <div class="sides"><div><h4><span class="swatch c0" aria-hidden="true"></span>${escapeHtml(t("table.side-0"))}</h4><ul class="line">${side(0)}</ul></div>
+      <div><h4><span class="swatch c1" aria-hidden="true"></span>${escapeHtml(t("table.side-1"))}</h4><ul class="line">${side(1)}</ul></div></div>
+      ${mine ? `<h4>${escapeHtml(t("table.proposals"))}</h4><ul class="proposals">${mine}</ul>` : ""}`;
+  }
+  const inGame = table["in-game"];
+  const order = [table.box, ...table.line];
+  const rows = order.map((name) => {
+    const roles = [];
+    if (name === table.box) roles.push(`<span class="role box">${escapeHtml(t("table.box"))}</span>`);
+    if (name === table.captain) roles.push(`<span class="role captain">${escapeHtml(t("table.captain"))}</span>`);
+    const marks = [];
+    if (name in table.passed) marks.push(`<span class="mark out">${escapeHtml(t("table.passed", { points: table.passed[name] }))}</span>`);
+    if (name in table.answers) {
+      marks.push(table.answers[name]
+        ? `<span class="mark took">${escapeHtml(t("table.took"))}</span>`
+        : `<span class="mark out">${escapeHtml(t("table.will-pass"))}</span>`);
+    }
+    if (table.votes.includes(name)) marks.push(`<span class="mark voted">${escapeHtml(t("table.voted"))}</span>`);
+    const out = inGame && name !== table.box && !inGame.includes(name);
+    const score = table.scores[name] ?? 0;
+    return `<li class="${[name === me ? "me" : "", out ? "out" : ""].join(" ").trim()}" data-name="${escapeHtml(name)}">
+      <span class="swatch c${name === table.box ? 0 : 1}" aria-hidden="true"></span>
+      <span class="who-name">${escapeHtml(personName(state, name))}</span> ${roles.join("")} ${marks.join("")}
+      <span class="score" data-score="${score}">${escapeHtml(signed(score))}</span></li>`;
+  }).join("");
+  const settled = table.settled
+    ? `<p class="small settled">${escapeHtml(t("table.last-game"))} ${Object.entries(table.settled).map(([n, v]) => `${escapeHtml(personName(state, n))} ${escapeHtml(signed(v))}`).join(", ")}</p>`
+    : "";
+  return `<h3>${escapeHtml(tn("table.chouette-of", order.length))}</h3>
+    <ol class="line">${rows}</ol>${settled}
+    ${inGame === null ? `<p class="small">${escapeHtml(t("table.between-games"))}</p>` : ""}`;
+}
+
+/** The table's own buttons besides the board's: the team's vote, leaving between games. */
+export function tableButtons(state, me, kinds, add) {
+  if (kinds.includes("vote")) {
+    const next = 2 * (state.match?.games?.at(-1)?.cube?.[0] ?? 1);
+    add("vote", { type: "vote", agree: true }, t("act.vote", { value: next }));
+    add("vote-against", { type: "vote", agree: false }, t("act.vote-against"), "quiet");
+  }
+  const table = state.table;
+  if (state.kind === "chouette" && table && table["in-game"] === null && me && [table.box, ...table.line].includes(me)) {
+    add("leave", { type: "leave" }, t("act.leave"), "quiet");
+  }
+}

@@ -1,0 +1,118 @@
+"""A consultation game held by two server processes (two ``Rooms`` on one SQLite file and one
+in-process bus, as in test_room_news): the table starts on both when the last person sits
+down, a proposal made on one process reaches only the proposer's side on the other (the
+others hear that a proposal was made, not what it was), and a table member's chat line keeps
+their name at the table through the database. And a bot that lets its decision pass hands
+it on to the next bot the table waits for."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from nardy.server.bus import LocalBus
+from nardy.server.rooms import Member, Rooms
+from nardy.server.store import Store, member_name
+from nardy.server.table_lobby import TableLobby
+from nardy.server.table_room import TableRoom
+
+
+def _heard(member: Member) -> list[dict[str, Any]]:
+    messages = []
+    while not member.queue.empty():
+        item = member.queue.get_nowait()
+        assert isinstance(item, str)
+        messages.append(json.loads(item))
+    return messages
+
+
+async def _settle() -> None:
+    """Let the rooms' followers (and the threads the database runs in) catch up."""
+    for _ in range(50):
+        await asyncio.sleep(0.01)
+
+
+def test_a_proposal_reaches_only_its_side_on_every_process(tmp_path: Path) -> None:
+    async def run() -> None:
+        store = Store.open(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+        ann, bob, cat, dan = (
+            store.create_user(name, None, {}, guest=True) for name in ("ann", "bob", "cat", "dan")
+        )
+        lobby = TableLobby(store)
+        body = {"kind": "consultation", "settings": {"match-length": 1}, "sides": [2, 2]}
+        game = lobby.create(ann, body).id
+        bus = LocalBus()
+        here, there = Rooms(store, bus), Rooms(store, bus)
+        room_here, room_there = await here.get(game), await there.get(game)
+        assert isinstance(room_here, TableRoom) and isinstance(room_there, TableRoom)
+        for user, side in ((bob, 0), (cat, 1), (dan, 1)):  # the last one starts the table
+            lobby.join(user, game, {"side": side})
+        await room_here.refresh()  # the lobby's join tells every process holding the room
+        await _settle()
+        assert room_there.started and room_there.table is not None
+        partner = Member(bob.id, None, "bob")  # on the other process: bob on ann's side,
+        opponent = Member(cat.id, None, "cat")  # cat on the other side
+        await room_there.join(partner)
+        await room_there.join(opponent)
+        assert (partner.seat, opponent.seat) == (member_name(bob.id), member_name(cat.id))
+        _heard(partner), _heard(opponent)
+        assert await room_here.act(member_name(ann.id), {"type": "roll-opening"}) is None
+        proposal = {"type": "propose", "text": "8/2 6/2"}
+        assert await room_here.act(member_name(ann.id), proposal) is None
+        await _settle()
+        told = [m for m in _heard(partner) if m["type"] == "events"]
+        hidden = [m for m in _heard(opponent) if m["type"] == "events"]
+        assert [m["seq"] for m in told] == [m["seq"] for m in hidden] == [1, 2]
+        assert told[-1]["action"]["text"] == "8/2 6/2"
+        assert told[-1]["events"][0]["type"] == "proposed"
+        assert hidden[-1]["action"] == {"type": "propose", "player": member_name(ann.id)}
+        assert hidden[-1]["events"] == []
+        # A member's chat line keeps their name at the table, here and after a reload.
+        assert await room_there.say(partner, "a prime") is None
+        await _settle()
+        (line,) = room_here.chat.history(ann.id, member_name(ann.id), False)
+        assert line.seat == member_name(bob.id) and line.text == "a prime"
+        (stored,) = store.chat_history(game, 10)
+        assert stored.seat == member_name(bob.id)
+        await here.close()
+        await there.close()
+        store.close()
+
+    asyncio.run(run())
+
+
+def test_a_bot_that_lets_its_decision_pass_hands_it_on_to_the_next_bot(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A team member who would not double lets the vote pass; the table may be waiting for
+    another bot (its captain, to roll), which is asked next, and none is asked twice."""
+
+    async def run() -> None:
+        store = Store.open(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+        ann = store.create_user("ann", None, {}, guest=True)
+        body = {"kind": "chouette", "seats": 3, "bots": 2, "bot": "heuristic", "bot-delay-ms": 0}
+        game = TableLobby(store).create(ann, body).id
+        asked: list[str] = []
+
+        def job(room: TableRoom, player: str) -> Callable[[], None]:
+            asked.append(player)
+            return lambda: None  # every bot lets its decision pass
+
+        monkeypatch.setattr(TableRoom, "_bot_job", job)
+        monkeypatch.setattr(TableRoom, "_bot_waits", lambda room, player: True)
+        rooms = Rooms(store, LocalBus())
+        with ThreadPoolExecutor(1) as pool:
+            monkeypatch.setattr(rooms, "bot_pool", lambda: pool)
+            assert isinstance(await rooms.get(game), TableRoom)
+            await _settle()
+            assert asked == ["bot1", "bot2"]
+            await rooms.close()
+        store.close()
+
+    asyncio.run(run())
