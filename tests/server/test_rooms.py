@@ -98,7 +98,9 @@ def test_two_players_play_a_match_to_the_end_and_find_it_in_their_history(
         profile = client.get(f"/api/users/{client.user['username']}").json()  # type: ignore[index]
         assert profile["ratings"] == {"backgammon": {"rating": 1500.0 + change, "experience": 1}}
     records = a.get(f"/api/games/{game}/record.json").json()
-    assert (len(records) == 1 and records[0]["end"]["winner"] == final["match"] is None) or True
+    (record,) = records  # a 1-point match is one game
+    assert record["end"]["winner"] == winner_seat
+    assert record["end"]["points"] == max(final["score"])
     assert "point match" in a.get(f"/api/games/{game}/record.mat").text
 
 
