@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from nardy.server.variantfacts import facts_of
 from tests.server.gameplay import Seat
 from tests.server.serverutil import Client, ServerProcess
 
@@ -149,6 +150,8 @@ def test_a_chouette_of_four_plays_a_game_with_the_cube_settled_per_member(
     assert refused["code"] == "not-your-seat"
     watcher = Seat(Client(server), game)
     assert watcher.seat is None and watcher.state["table"] == seats[0].state["table"]
+    # The board is drawn by the variant's rule facts, as in a two-player room.
+    assert watcher.state["rules"] == facts_of("backgammon")
     refused = watcher.act({"type": "confirm"})
     assert refused["code"] == "spectator"
     refused = people[3].post(f"/api/tables/{game}/join")

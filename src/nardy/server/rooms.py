@@ -164,6 +164,12 @@ class Room:
     def over(self) -> bool:
         return self.match is not None and self.match.over
 
+    @property
+    def rule_facts(self) -> dict[str, Any]:
+        """The rule facts of the variant played here (:mod:`nardy.server.variantfacts`), by
+        which a client draws the board and its moves."""
+        return facts_of(str(self.row.settings.get("variant", Settings().variant)))
+
     def _start_clock(self) -> None:
         """The clock as committed with the last action, or full before the first."""
         if self.clock is None or self.match is None:
@@ -182,7 +188,7 @@ class Room:
             "seq": self.seq,
             "status": "finished" if self.over else self.row.status,
             "settings": dict(self.row.settings),
-            "rules": facts_of(str(self.row.settings.get("variant", Settings().variant))),
+            "rules": self.rule_facts,
             "players": players,
             "match": None,
             "awaiting": None,

@@ -98,6 +98,7 @@ class TableRoom(Room):
             "kind": self.row.kind,
             "status": "finished" if self.over else self.row.status,
             "settings": dict(self.row.settings),
+            "rules": self.rule_facts,
             "seating": dict(self.row.seating or {}),
             "people": self.people,
             "free": free_seats(self.row, self.members_at),
