@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -70,6 +71,15 @@ class Seat:
 
     def close(self) -> None:
         self.ws.close()
+
+
+def wait_for(seat: Seat, kind: str, timeout: float = 10) -> dict[str, Any]:
+    """Read ``seat``'s socket until a message of this type arrives; that message."""
+    deadline = time.monotonic() + timeout
+    while True:
+        message = seat.next(max(0.1, deadline - time.monotonic()))
+        if message["type"] == kind:
+            return message
 
 
 def public(state: dict[str, Any]) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from nardy.server import clocks, protocol
 from nardy.server.clocks import ClockError, ClockSettings, ClockState, clock_from
 from nardy.server.rooms import Member, Rooms
 from nardy.server.store import Store
-from tests.server.gameplay import Seat
+from tests.server.gameplay import Seat, wait_for
 from tests.server.serverutil import Client, ServerProcess
 
 GRACE = 0.6
@@ -64,15 +64,6 @@ def _seats(a: Client, b: Client, game: str) -> list[Seat]:
     seats = [Seat(a, game), Seat(b, game)]
     assert [s.seat for s in seats] == [0, 1]
     return seats
-
-
-def _heard(seat: Seat, kind: str, timeout: float = 10) -> dict[str, Any]:
-    """Read until a message of this type arrives; that message."""
-    deadline = time.monotonic() + timeout
-    while True:
-        message = seat.next(max(0.1, deadline - time.monotonic()))
-        if message["type"] == kind:
-            return message
 
 
 def _opening(seats: list[Seat]) -> Seat:
@@ -148,7 +139,7 @@ def test_running_out_of_time_loses_the_match(server: ServerProcess) -> None:
     mover = _opening(seats)
     started = time.monotonic()
     for s in seats:  # nobody moves: the server's timer ends the match for everyone
-        message = _heard(s, "events")
+        message = wait_for(s, "events")
         assert _forfeit(message) == {"type": "forfeited", "player": mover.seat, "reason": "time"}
         assert s.state["status"] == "finished"
     assert time.monotonic() - started >= 0.2 + 0.9  # not before the delay and the reserve
@@ -162,7 +153,7 @@ def test_a_money_game_lost_on_time_refills_the_reserves(server: ServerProcess) -
     a, b, game = _start(server, {"match-length": 0}, {"delay": 0.1, "reserve": 0.4})
     seats = _seats(a, b, game)
     mover = _opening(seats)
-    message = _heard(seats[0], "events")
+    message = wait_for(seats[0], "events")
     assert _forfeit(message)["player"] == mover.seat
     state = message["state"]
     assert state["status"] == "playing"  # the session goes on with the next game
@@ -201,14 +192,14 @@ def test_an_absent_players_game_is_claimed_after_the_grace_period(server: Server
     seats = _seats(a, b, game)
     _opening(seats)
     seats[1].close()
-    absent = _heard(seats[0], "absent")
+    absent = wait_for(seats[0], "absent")
     assert absent["seat"] == 1 and absent["claim-in"] == GRACE
     seats[0].send_raw({"type": "claim", "ref": 1})
-    refused = _heard(seats[0], "refused")
+    refused = wait_for(seats[0], "refused")
     assert refused["code"] == "grace-period"
     time.sleep(GRACE)
     seats[0].send_raw({"type": "claim", "ref": 2})
-    message = _heard(seats[0], "events")
+    message = wait_for(seats[0], "events")
     assert _forfeit(message) == {"type": "forfeited", "player": 1, "reason": "absent"}
     assert message["state"]["status"] == "finished" and message["state"]["score"] == [5, 0]
     assert message["state"]["absent"] == []
@@ -218,12 +209,12 @@ def test_a_player_back_in_time_cannot_be_claimed(server: ServerProcess) -> None:
     a, b, game = _start(server, {"match-length": 1})
     seats = _seats(a, b, game)
     seats[0].close()
-    assert _heard(seats[1], "absent")["seat"] == 0
+    assert wait_for(seats[1], "absent")["seat"] == 0
     back = Seat(a, game)
     assert back.state["absent"] == []
-    assert _heard(seats[1], "present") == {"v": 1, "type": "present", "seat": 0}
+    assert wait_for(seats[1], "present") == {"v": 1, "type": "present", "seat": 0}
     seats[1].send_raw({"type": "claim"})
-    assert _heard(seats[1], "refused")["code"] == "not-absent"
+    assert wait_for(seats[1], "refused")["code"] == "not-absent"
 
 
 def test_a_rematch_starts_with_the_same_settings_and_the_seats_swapped(
@@ -233,15 +224,15 @@ def test_a_rematch_starts_with_the_same_settings_and_the_seats_swapped(
     a, b, game = _start(server, {"match-length": 1, "cube": False}, clock)
     seats = _seats(a, b, game)
     seats[0].send_raw({"type": "rematch"})
-    assert _heard(seats[0], "refused")["code"] == "wrong-phase"  # the match is not over
+    assert wait_for(seats[0], "refused")["code"] == "wrong-phase"  # the match is not over
     _opening(seats)
     for s in seats:
-        _heard(s, "events")  # the first player's time runs out
+        wait_for(s, "events")  # the first player's time runs out
     seats[0].send_raw({"type": "rematch"})
     for s in seats:
-        assert _heard(s, "rematch-offered")["seat"] == 0
+        assert wait_for(s, "rematch-offered")["seat"] == 0
     seats[1].send_raw({"type": "rematch"})
-    rematch = [_heard(s, "rematch")["game"] for s in seats]
+    rematch = [wait_for(s, "rematch")["game"] for s in seats]
     assert rematch[0] == rematch[1] != game
     view = a.get(f"/api/games/{rematch[0]}").json()
     first = a.get(f"/api/games/{game}").json()
@@ -269,7 +260,7 @@ def test_after_a_restart_a_player_who_does_not_come_back_is_absent(
         assert [entry["seat"] for entry in back.state["absent"]] == [1]
         time.sleep(GRACE)
         back.send_raw({"type": "claim"})
-        assert _forfeit(_heard(back, "events"))["reason"] == "absent"
+        assert _forfeit(wait_for(back, "events"))["reason"] == "absent"
         assert back.state["score"] == [3, 0]
     finally:
         server.kill()
@@ -388,7 +379,7 @@ def test_the_bot_agrees_to_a_rematch_at_once(server: ServerProcess) -> None:
         message = seat.next(30)
     assert message["action"]["type"] == "forfeit"
     seat.send_raw({"type": "rematch"})
-    rematch = _heard(seat, "rematch")["game"]
+    rematch = wait_for(seat, "rematch")["game"]
     view = me.get(f"/api/games/{rematch}").json()
     assert view["status"] == "playing" and view["clock"] == r.json()["clock"]
     assert view["players"][0] == {"seat": 0, "bot": "random"}

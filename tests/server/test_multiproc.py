@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests.server.conftest import _postgres_database
-from tests.server.gameplay import Seat, play_out, public
+from tests.server.gameplay import Seat, play_out, public, wait_for
 from tests.server.serverutil import Client, ServerProcess
 from tests.server.test_bus import REDIS_URL, redis_available
 
@@ -273,15 +273,6 @@ def _children(server: ServerProcess) -> list[int]:
     return [int(pid) for pid in path.read_text().split()]
 
 
-def _heard(seat: Seat, kind: str, timeout: float = 10) -> dict[str, Any]:
-    """Read until a message of this type arrives; that message."""
-    deadline = time.monotonic() + timeout
-    while True:
-        message = seat.next(max(0.1, deadline - time.monotonic()))
-        if message["type"] == kind:
-            return message
-
-
 def test_presence_and_the_rematch_cross_processes(tmp_path: Path, postgres_url: str) -> None:
     # A player whose socket moved to another process is not absent (the processes tell each
     # other who has a socket of whom); once gone from every process they are, the game is
@@ -302,18 +293,18 @@ def test_presence_and_the_rematch_cross_processes(tmp_path: Path, postgres_url: 
         seats[1].close()
         time.sleep(1.5)  # past the grace period: the first process has heard of the move
         seats[0].send_raw({"type": "claim", "ref": 1})
-        assert _heard(seats[0], "refused")["code"] == "not-absent"
+        assert wait_for(seats[0], "refused")["code"] == "not-absent"
         assert seats[0].state["absent"] == []
         moved.close()  # gone from every process
-        assert _heard(seats[0], "absent")["seat"] == 1
+        assert wait_for(seats[0], "absent")["seat"] == 1
         time.sleep(0.7)
         seats[0].send_raw({"type": "claim", "ref": 2})
-        assert _heard(seats[0], "events")["state"]["status"] == "finished"
+        assert wait_for(seats[0], "events")["state"]["status"] == "finished"
         back = Seat(b.on(second), game)
         seats[0].send_raw({"type": "rematch"})
-        assert _heard(back, "rematch-offered")["seat"] == 0
+        assert wait_for(back, "rematch-offered")["seat"] == 0
         back.send_raw({"type": "rematch"})
-        assert _heard(seats[0], "rematch")["game"] == _heard(back, "rematch")["game"] != game
+        assert wait_for(seats[0], "rematch")["game"] == wait_for(back, "rematch")["game"] != game
     finally:
         first.kill()
         second.kill()

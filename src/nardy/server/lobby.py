@@ -65,6 +65,19 @@ def settings_from(data: object) -> Settings:
         raise LobbyError(400, "invalid-settings", str(exc)) from None
 
 
+def bot_choice(body: Mapping[str, Any]) -> tuple[str, int]:
+    """The bot's level and its delay before each action (ms) that a request asks for,
+    checked; the defaults where it names none."""
+    bot = body.get("bot", DEFAULT_BOT)
+    if bot not in BOTS:
+        raise LobbyError(400, "malformed", f"bot is one of {', '.join(BOTS)}")
+    delay = body.get("bot-delay-ms", DEFAULT_BOT_DELAY_MS)
+    low, high = BOT_DELAY_MS
+    if type(delay) is not int or not low <= delay <= high:
+        raise LobbyError(400, "malformed", f"bot-delay-ms is {low}-{high}")
+    return bot, delay
+
+
 class Lobby:
     """Creating and joining games over the store."""
 
@@ -89,13 +102,7 @@ class Lobby:
             raise LobbyError(400, "malformed", f"opponent is one of {', '.join(OPPONENTS)}")
         stored = settings.to_dict()
         if opponent == "bot":
-            bot = body.get("bot", DEFAULT_BOT)
-            if bot not in BOTS:
-                raise LobbyError(400, "malformed", f"bot is one of {', '.join(BOTS)}")
-            delay = body.get("bot-delay-ms", DEFAULT_BOT_DELAY_MS)
-            low, high = BOT_DELAY_MS
-            if type(delay) is not int or not low <= delay <= high:
-                raise LobbyError(400, "malformed", f"bot-delay-ms is {low}-{high}")
+            bot, delay = bot_choice(body)
             game = self.store.create_game(
                 new_game_id(),
                 stored,

@@ -27,12 +27,10 @@ from nardy.core.dice import SeededDice
 from nardy.core.errors import NardyError
 from nardy.core.settings import Settings
 from nardy.core.team import Consultation
-from nardy.engine.bots import BOTS
 from nardy.server.lobby import (
-    BOT_DELAY_MS,
-    DEFAULT_BOT,
     DEFAULT_BOT_DELAY_MS,
     LobbyError,
+    bot_choice,
     new_game_id,
     settings_from,
 )
@@ -146,13 +144,7 @@ class TableLobby:
         bot: str | None = None
         delay = DEFAULT_BOT_DELAY_MS
         if seating.bots:
-            bot = body.get("bot", DEFAULT_BOT)
-            if bot not in BOTS:
-                raise LobbyError(400, "malformed", f"bot is one of {', '.join(BOTS)}")
-            delay = body.get("bot-delay-ms", DEFAULT_BOT_DELAY_MS)
-            low, high = BOT_DELAY_MS
-            if type(delay) is not int or not low <= delay <= high:
-                raise LobbyError(400, "malformed", f"bot-delay-ms is {low}-{high}")
+            bot, delay = bot_choice(body)
         elif "bot" in body or "bot-delay-ms" in body:
             raise LobbyError(400, "malformed", "bot settings are for a table with bots")
         full = seating.people == 1  # a chouette of the creator and bots
