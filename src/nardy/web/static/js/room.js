@@ -578,6 +578,8 @@ export class Room {
     const replay = document.getElementById("to-replay");
     replay.hidden = state.status !== "finished" || isTable(state); // a replay is of a two-player match
     replay.href = `/replay/${encodeURIComponent(this.id)}`;
+    // the typed-move box only while there is a game to play in and a seat to play it from
+    document.getElementById("typed").hidden = state.status !== "playing" || (this.seat === null && !isTable(state));
     const invite = document.getElementById("invite");
     invite.hidden = state.status !== "open" || isTable(state);
     if (!invite.hidden) invite.textContent = t("room.waiting-opponent");
