@@ -34,6 +34,7 @@ from nardy.server.http import off_loop
 from nardy.server.rooms import Room, Rooms
 from nardy.server.store import GameRow, Store, TableMember, User, member_name
 from nardy.server.table_lobby import Seating, bot_names, free_seats
+from nardy.server.variantfacts import facts_of
 
 Table = Chouette | Consultation
 BETWEEN_GAMES_S = 5.0
@@ -98,6 +99,9 @@ class TableRoom(Room):
             "kind": self.row.kind,
             "status": "finished" if self.over else self.row.status,
             "settings": dict(self.row.settings),
+            # the variant's facts, as a two-player room's state has them: the board needs
+            # them to be drawn, already while the table fills
+            "rules": facts_of(str(self.row.settings.get("variant", Settings().variant))),
             "seating": dict(self.row.seating or {}),
             "people": self.people,
             "free": free_seats(self.row, self.members_at),

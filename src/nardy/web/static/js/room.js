@@ -532,7 +532,8 @@ export class Room {
     const records = game?.records || [];
     const lastPlay = [...records].reverse().find((r) => r.play && r.play.length);
     const last = lastPlay ? { seat: lastPlay.player, moves: lastPlay.play } : null;
-    document.getElementById("rules-link").href = rulesPath(rules.key); // opens beside the game
+    // opens beside the game; a table still filling has no rules yet, only its variant's name
+    document.getElementById("rules-link").href = rulesPath(rules ? rules.key : state.settings.variant);
     const roll = game ? `${games.length}:${records.length}:${game.current.dice}` : null;
     if (!this.replaying) {
       this.board.draw({
