@@ -115,6 +115,27 @@ def test_a_phone_in_portrait(pages: Any, server: ServerProcess, shots: Path) -> 
     me.page.screenshot(path=str(shots / "phone.png"), full_page=True)
 
 
+def test_a_phones_header_and_lobby_fit_the_screen(
+    pages: Any, server: ServerProcess, shots: Path
+) -> None:
+    page = pages("ru-RU", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    me = Player(page, server.url)
+    me.guest()
+    page.screenshot(path=str(shots / "phone-lobby.png"), full_page=True)
+    # two short lines of header, signed in with the longest links, so the board starts high
+    header = page.locator("header.bar").bounding_box()
+    assert header is not None and header["height"] <= 80, header
+    width = page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the lobby scrolls sideways: {width}px"
+    # the clock's own fields only for a clock of one's own; the computer's strength is labelled
+    assert not page.is_visible("#custom-clock")
+    page.select_option("select[name=clock]", "custom")
+    assert page.is_visible("#custom-clock")
+    page.select_option("select[name=clock]", "none")
+    assert not page.is_visible("#custom-clock")
+    assert page.get_by_label("Сила компьютера").first.is_visible()
+
+
 def test_double_take_then_redouble_pass(pages: Any, server: ServerProcess) -> None:
     alice = Player(pages("en-US"), server.url)
     bob = Player(pages("en-US"), server.url)

@@ -31,6 +31,7 @@ def test_two_people_play_a_match_to_the_end(pages: Any, server: ServerProcess, s
     mover = alice if alice.page.locator(".board .movable").count() else bob
     pips_before = mover.page.inner_text("#side-bottom .pips")
     mover.page.screenshot(path=str(shots / "opening.png"))
+    assert mover.page.is_visible("#typed")  # a play may be typed while the match goes on
     start, end = mover.move_once()
     assert mover.page.inner_text("#side-bottom .pips") != pips_before
     assert "undo" in mover.buttons()
@@ -49,6 +50,7 @@ def test_two_people_play_a_match_to_the_end(pages: Any, server: ServerProcess, s
     alice.page.screenshot(path=str(shots / "finished.png"))
     for player in (alice, bob):
         assert "wins the match" in player.page.inner_text("#status")
+        assert not player.page.is_visible("#typed")  # nothing is left to type a play for
     # both find the game in their list, finished
     alice.open("/lobby")
     assert "finished" in alice.page.inner_text("#mine")

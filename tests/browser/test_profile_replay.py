@@ -69,6 +69,11 @@ def test_a_finished_match_is_in_both_histories_replays_and_its_dice_verify(
     loser.page.locator(".history tr[data-game]").first.wait_for()
     assert loser.page.locator("#prefs").count() == 1  # one's own profile has them
     loser.page.screenshot(path=str(shots / "profile.png"), full_page=True)
+    # in Russian a rating has a decimal comma, as the language writes numbers
+    loser.page.select_option("#language", "ru")
+    loser.wait_until("document.querySelector('.ratings').innerText.includes('1490,0')")
+    loser.page.select_option("#language", "en")
+    loser.wait_until("document.querySelector('.ratings').innerText.includes('1490.0')")
 
     # the replay: from the history's link, stepped by buttons, keys and the move list
     page = loser.page

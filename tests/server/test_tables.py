@@ -123,6 +123,8 @@ def test_a_chouette_of_four_plays_a_game_with_the_cube_settled_per_member(
         assert _join(client, game)["status"] == "open"
     seats = [Seat(c, game) for c in people[:3]]
     assert [s.seat for s in seats] == [_name(c) for c in people[:3]]
+    # the board of a table still filling is drawn from its variant's facts
+    assert seats[0].state["rules"]["key"] == "backgammon"
     refused = seats[0].act({"type": "roll-opening"})
     assert refused["code"] == "wrong-phase"  # not full yet
     assert _join(people[3], game)["status"] == "playing"

@@ -47,7 +47,7 @@ export async function lobbyPage(main, { user, navigate }) {
             <option value="1000" selected data-i18n="pace.human"></option>
             <option value="2500" data-i18n="pace.slow"></option>
           </select></label>
-          <select name="bot" aria-label="">${BOT_LEVELS.map((b) => `<option value="${b}"${b === "intermediate" ? " selected" : ""}>${escapeHtml(botName(b))}</option>`).join("")}</select>
+          <label class="sub"><span data-i18n="lobby.bot-level"></span><select name="bot">${BOT_LEVELS.map((b) => `<option value="${b}"${b === "intermediate" ? " selected" : ""}>${escapeHtml(botName(b))}</option>`).join("")}</select></label>
         </fieldset>
         <button class="primary" id="create-button" data-i18n="lobby.create-button"></button>
         <p class="invitation" id="invitation" hidden></p>
@@ -90,7 +90,6 @@ export async function lobbyPage(main, { user, navigate }) {
     (list) => Object.fromEntries(list.map((facts) => [facts.key, facts])),
     () => ({}),
   );
-  main.querySelector('select[name="bot"]').setAttribute("aria-label", t("lobby.bot-level"));
   const form = main.querySelector("#create");
   const clockMenu = form.querySelector('select[name="clock"]');
   clockMenu.addEventListener("change", () => {

@@ -44,9 +44,15 @@ function lengthName(n) {
   return n === 0 ? t("lobby.money") : tn("lobby.points", n);
 }
 
-/** A rating change as "+10.0" or "−10.0". */
+/** A rating to one decimal as the page's language writes it ("1510.0", "1510,0"), without
+ * grouping so that a rating reads as one number. */
+function decimal(x) {
+  return new Intl.NumberFormat(language(), { minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false }).format(x);
+}
+
+/** A rating change as "+10.0" or "−10.0" (the decimal sign the language's). */
 export function signed(delta) {
-  const text = Math.abs(delta).toFixed(1);
+  const text = decimal(Math.abs(delta));
   return delta >= 0 ? `+${text}` : `−${text}`;
 }
 
@@ -96,7 +102,7 @@ function historyRow(game, subject) {
   const score = result ? `${result.score[seat]} : ${result.score[1 - seat]}` : "";
   const outcome = result ? (won ? t("profile.won", { score }) : t("profile.lost", { score })) : "";
   const rating = game.rating
-    ? `<span class="${game.rating.after >= game.rating.before ? "up" : "down"}">${escapeHtml(signed(game.rating.after - game.rating.before))}</span> <span class="small">${escapeHtml(game.rating.after.toFixed(1))}</span>`
+    ? `<span class="${game.rating.after >= game.rating.before ? "up" : "down"}">${escapeHtml(signed(game.rating.after - game.rating.before))}</span> <span class="small">${escapeHtml(decimal(game.rating.after))}</span>`
     : `<span class="small">${escapeHtml(t("profile.unrated"))}</span>`;
   return `<tr data-game="${escapeHtml(game.id)}">
     <td>${escapeHtml(when(game["finished-at"]))}</td>
@@ -127,7 +133,7 @@ export async function profilePage(main, name, { user, prefs }) {
         <h2 data-i18n="profile.ratings"></h2>
         ${ratings.length
           ? `<table><thead><tr><th data-i18n="profile.pool"></th><th data-i18n="profile.rating"></th><th data-i18n="profile.experience"></th></tr></thead>
-             <tbody>${ratings.map(([pool, r]) => `<tr data-pool="${escapeHtml(pool)}"><td>${escapeHtml(poolName(pool))}</td><td class="num">${escapeHtml(r.rating.toFixed(1))}</td><td class="num">${escapeHtml(tn("profile.points", r.experience))}</td></tr>`).join("")}</tbody></table>`
+             <tbody>${ratings.map(([pool, r]) => `<tr data-pool="${escapeHtml(pool)}"><td>${escapeHtml(poolName(pool))}</td><td class="num">${escapeHtml(decimal(r.rating))}</td><td class="num">${escapeHtml(tn("profile.points", r.experience))}</td></tr>`).join("")}</tbody></table>`
           : `<p class="empty" data-i18n="profile.no-ratings"></p>`}
       </div>
       <div class="card history">

@@ -532,7 +532,8 @@ export class Room {
     const records = game?.records || [];
     const lastPlay = [...records].reverse().find((r) => r.play && r.play.length);
     const last = lastPlay ? { seat: lastPlay.player, moves: lastPlay.play } : null;
-    document.getElementById("rules-link").href = rulesPath(rules.key); // opens beside the game
+    // opens beside the game; a table still filling has no rules yet, only its variant's name
+    document.getElementById("rules-link").href = rulesPath(rules ? rules.key : state.settings.variant);
     const roll = game ? `${games.length}:${records.length}:${game.current.dice}` : null;
     if (!this.replaying) {
       this.board.draw({
@@ -578,6 +579,8 @@ export class Room {
     const replay = document.getElementById("to-replay");
     replay.hidden = state.status !== "finished" || isTable(state); // a replay is of a two-player match
     replay.href = `/replay/${encodeURIComponent(this.id)}`;
+    // the typed-move box only while there is a game to play in and a seat to play it from
+    document.getElementById("typed").hidden = state.status !== "playing" || (this.seat === null && !isTable(state));
     const invite = document.getElementById("invite");
     invite.hidden = state.status !== "open" || isTable(state);
     if (!invite.hidden) invite.textContent = t("room.waiting-opponent");
