@@ -341,7 +341,7 @@ async def _late_action(tmp_path: Path) -> None:
         room = await rooms.get(row.id)
         assert room is not None and room.match is not None
         watcher = Member(None, None)
-        room.join(watcher)
+        await room.join(watcher)
         assert await room.act(0, {"type": "roll-opening"}) is None
         state = room.clock_state
         assert state is not None and state.running is not None
