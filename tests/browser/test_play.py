@@ -22,6 +22,8 @@ def test_two_people_play_a_match_to_the_end(pages: Any, server: ServerProcess, s
     bob.join_first_seek()
     assert bob.page.url.endswith(f"/game/{game}")
     alice.wait_until("document.body.dataset.status === 'playing'")
+    # before the first roll the board shows the starting position (it was empty, 0 pips)
+    assert alice.page.inner_text("#side-bottom .pips").startswith("167 ")
 
     # the opening roll, then whoever won it moves one checker, takes it back, and moves again
     while not (

@@ -21,6 +21,9 @@ def test_backgammon_sides_mirror_and_long_nardy_sides_are_half_a_turn_apart() ->
     assert long["head"] == 24
     assert not long["hits"] and not long["bar"] and not long["cube-by-default"]
     assert long["resign-levels"] == []
+    assert long["start"][24] == 15 and sum(long["start"]) == 15
+    assert bg["start"][6] == 5 and bg["start"][13] == 5 and sum(bg["start"]) == 15
+    assert facts(variant("acey-deucey"))["start"] == [0] * 26  # all enter from outside
     assert facts(variant("acey-deucey"))["enters-from-outside"]
     assert not bg["enters-from-outside"]
     for f in every_variant():

@@ -504,7 +504,8 @@ export class Room {
     const rules = state.rules;
     const kinds = this.mine();
     const awaiting = state.awaiting;
-    let sides = [new Array(26).fill(0), new Array(26).fill(0)];
+    // before the first roll, the variant's starting position
+    let sides = withWaiting([[...rules.start], [...rules.start]], rules);
     let dice = null;
     let used = null;
     let cube = state.settings.cube === false ? null : { value: 1, owner: null };
