@@ -18,8 +18,9 @@ from nardy.core.variants import variant, variants
 
 def facts(v: Variant) -> dict[str, Any]:
     """``{"key", "checkers", "start", "opponent-points", "head", "hits", "bar",
-    "enters-from-outside", "cube-by-default", "resign-levels"}``: ``opponent-points[p]`` is the viewer's number of
-    the opponent's point p (0 = off and 25 = the bar stay as they are); ``checkers`` is how
+    "enters-from-outside", "cube-by-default", "resign-levels"}``: ``opponent-points[p]`` is
+    the viewer's number of the opponent's point p (0 = off and 25 = the bar stay as they
+    are); ``checkers`` is how
     many each side has (those not on the board yet, where they enter from outside, are the
     ones missing from its counts); ``start`` is each side's 26 counts at the start of a game,
     in its own numbering, which a board shows before the first roll."""
