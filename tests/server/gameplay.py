@@ -3,6 +3,7 @@ a simple policy that always sends one of the actions the state says are open."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import time
@@ -11,6 +12,7 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection
 
+from nardy.server.rooms import Member
 from tests.server.serverutil import Client, receive
 
 Policy = Callable[[dict[str, Any], int], dict[str, Any]]
@@ -71,6 +73,22 @@ class Seat:
 
     def close(self) -> None:
         self.ws.close()
+
+
+def queued(member: Member) -> list[dict[str, Any]]:
+    """The messages waiting in an in-process room member's queue, taken out."""
+    messages = []
+    while not member.queue.empty():
+        item = member.queue.get_nowait()
+        assert isinstance(item, str)
+        messages.append(json.loads(item))
+    return messages
+
+
+async def settle() -> None:
+    """Let the rooms' followers (and the threads the database runs in) catch up."""
+    for _ in range(50):
+        await asyncio.sleep(0.01)
 
 
 def wait_for(seat: Seat, kind: str, timeout: float = 10) -> dict[str, Any]:

@@ -7,7 +7,6 @@ refused commit makes the room reload the game from the database."""
 from __future__ import annotations
 
 import asyncio
-import json
 from pathlib import Path
 from typing import Any
 
@@ -15,22 +14,7 @@ from nardy.server.bus import LocalBus, game_channel
 from nardy.server.lobby import Lobby
 from nardy.server.rooms import Member, Room, Rooms
 from nardy.server.store import Store
-from tests.server.gameplay import public
-
-
-def _heard(member: Member) -> list[dict[str, Any]]:
-    messages = []
-    while not member.queue.empty():
-        item = member.queue.get_nowait()
-        assert isinstance(item, str)
-        messages.append(json.loads(item))
-    return messages
-
-
-async def _settle() -> None:
-    """Let the rooms' followers (and the threads the database runs in) catch up."""
-    for _ in range(50):
-        await asyncio.sleep(0.01)
+from tests.server.gameplay import public, queued, settle
 
 
 def _game(store: Store) -> tuple[str, int, int]:
@@ -73,9 +57,9 @@ def test_two_processes_on_one_bus_hear_every_action_once_in_order(tmp_path: Path
         await room_there.join(b)
         for _ in range(8):  # actions committed on either side
             await _step(room_here if _plain(room_here)[0] == 0 else room_there)
-            await _settle()
+            await settle()
         for member, room in ((a, room_here), (b, room_there)):
-            heard = _heard(member)
+            heard = queued(member)
             assert heard[0]["type"] == "welcome" and member.seat == (0 if member is a else 1)
             seqs = [m["seq"] for m in heard if m["type"] == "events"]
             assert seqs == list(range(1, 9))
@@ -99,15 +83,15 @@ def test_lost_news_a_gap_a_join_or_a_refused_commit_reload_from_the_database(
         assert room_here is not None and room_there is not None
         a = Member(ann, None, "ann")
         await room_here.join(a)
-        _heard(a)
+        queued(a)
         # Two actions elsewhere; only the news of the second arrives: a jump in seq.
         await _step(room_there)
         await _step(room_there)
         assert room_here.seq == 0
         news = {"kind": "events", "seq": 2, "action": {}, "events": [], "state": {}}
         await here.bus.publish(game_channel(game), news)
-        await _settle()
-        (reloaded,) = _heard(a)
+        await settle()
+        (reloaded,) = queued(a)
         assert reloaded["type"] == "state"
         assert public(reloaded["state"]) == public(room_there.state())
         assert room_here.seq == 2
@@ -120,14 +104,14 @@ def test_lost_news_a_gap_a_join_or_a_refused_commit_reload_from_the_database(
         await _step(room_there)
         late = Member(bob, None, "bob")
         await room_here.join(late)
-        (welcome,) = _heard(late)
+        (welcome,) = queued(late)
         assert welcome["state"]["seq"] == 4 == room_here.seq and late.seat == 1
         # A gap on the bus (Redis was away): the whole state again, chat included.
         line = store.add_chat_line(game, bob, "bob", 1, "said while we were apart")
         await _step(room_there)
         await here.bus.publish(game_channel(game), {"kind": "gap"})
-        await _settle()
-        heard = _heard(a)
+        await settle()
+        heard = queued(a)
         assert [m["type"] for m in heard] == ["state"] and heard[0]["state"]["seq"] == 5
         assert [said.text for said in room_here.chat.history(ann, 0, False)] == [line.text]
         await here.close()

@@ -8,11 +8,9 @@ it on to the next bot the table waits for."""
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -21,21 +19,7 @@ from nardy.server.rooms import Member, Rooms
 from nardy.server.store import Store, member_name
 from nardy.server.table_lobby import TableLobby
 from nardy.server.table_room import TableRoom
-
-
-def _heard(member: Member) -> list[dict[str, Any]]:
-    messages = []
-    while not member.queue.empty():
-        item = member.queue.get_nowait()
-        assert isinstance(item, str)
-        messages.append(json.loads(item))
-    return messages
-
-
-async def _settle() -> None:
-    """Let the rooms' followers (and the threads the database runs in) catch up."""
-    for _ in range(50):
-        await asyncio.sleep(0.01)
+from tests.server.gameplay import queued, settle
 
 
 def test_a_proposal_reaches_only_its_side_on_every_process(tmp_path: Path) -> None:
@@ -54,20 +38,20 @@ def test_a_proposal_reaches_only_its_side_on_every_process(tmp_path: Path) -> No
         for user, side in ((bob, 0), (cat, 1), (dan, 1)):  # the last one starts the table
             lobby.join(user, game, {"side": side})
         await room_here.refresh()  # the lobby's join tells every process holding the room
-        await _settle()
+        await settle()
         assert room_there.started and room_there.table is not None
         partner = Member(bob.id, None, "bob")  # on the other process: bob on ann's side,
         opponent = Member(cat.id, None, "cat")  # cat on the other side
         await room_there.join(partner)
         await room_there.join(opponent)
         assert (partner.seat, opponent.seat) == (member_name(bob.id), member_name(cat.id))
-        _heard(partner), _heard(opponent)
+        queued(partner), queued(opponent)
         assert await room_here.act(member_name(ann.id), {"type": "roll-opening"}) is None
         proposal = {"type": "propose", "text": "8/2 6/2"}
         assert await room_here.act(member_name(ann.id), proposal) is None
-        await _settle()
-        told = [m for m in _heard(partner) if m["type"] == "events"]
-        hidden = [m for m in _heard(opponent) if m["type"] == "events"]
+        await settle()
+        told = [m for m in queued(partner) if m["type"] == "events"]
+        hidden = [m for m in queued(opponent) if m["type"] == "events"]
         assert [m["seq"] for m in told] == [m["seq"] for m in hidden] == [1, 2]
         assert told[-1]["action"]["text"] == "8/2 6/2"
         assert told[-1]["events"][0]["type"] == "proposed"
@@ -75,7 +59,7 @@ def test_a_proposal_reaches_only_its_side_on_every_process(tmp_path: Path) -> No
         assert hidden[-1]["events"] == []
         # A member's chat line keeps their name at the table, here and after a reload.
         assert await room_there.say(partner, "a prime") is None
-        await _settle()
+        await settle()
         (line,) = room_here.chat.history(ann.id, member_name(ann.id), False)
         assert line.seat == member_name(bob.id) and line.text == "a prime"
         (stored,) = store.chat_history(game, 10)
@@ -110,7 +94,7 @@ def test_a_bot_that_lets_its_decision_pass_hands_it_on_to_the_next_bot(
         with ThreadPoolExecutor(1) as pool:
             monkeypatch.setattr(rooms, "bot_pool", lambda: pool)
             assert isinstance(await rooms.get(game), TableRoom)
-            await _settle()
+            await settle()
             assert asked == ["bot1", "bot2"]
             await rooms.close()
         store.close()

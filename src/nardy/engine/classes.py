@@ -5,9 +5,9 @@ game, a crashed board a game of timing and a contact position one of blocking an
 and each is learnt better by a net of its own. The classes here:
 
 * ``race`` — the sides can no longer hit or block each other (``Position.is_race``);
-* ``crashed`` (backgammon family only) — still contact, but a side has 6 or fewer checkers
-  left in play: on the board, counting at most one checker on each of its 1- and 2-points
-  (checkers stacked deep there are out of play). In the spirit of gnubg's crashed class;
+* ``crashed`` (where blots are hit: not long nardy) — still contact, but a side has 6 or
+  fewer checkers left in play: on the board, counting at most one checker on each of its 1-
+  and 2-points (checkers stacked deep there are out of play). In the spirit of gnubg's crashed class;
 * ``contact`` — everything else.
 
 Long nardy has ``contact`` and ``race`` only (no checker is ever hit, so no board crashes).
@@ -33,8 +33,9 @@ def in_play(side: Side) -> int:
 
 
 def classes(v: Variant) -> tuple[str, ...]:
-    """The classes positions of ``v`` fall into."""
-    return (CONTACT, RACE) if v.key == "long" else CLASSES
+    """The classes positions of ``v`` fall into: a board crashes only where blots are hit
+    (long nardy has no crashed class)."""
+    return CLASSES if v.hits else (CONTACT, RACE)
 
 
 def position_class(position: Position) -> str:
@@ -42,7 +43,7 @@ def position_class(position: Position) -> str:
     if position.is_race():
         return RACE
     if (
-        position.variant.key != "long"
+        position.variant.hits
         and min(in_play(position.mine), in_play(position.theirs)) <= IN_PLAY_CRASHED
     ):
         return CRASHED

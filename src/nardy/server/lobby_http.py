@@ -46,7 +46,8 @@ def game_view(store: Store, game: GameRow) -> dict[str, Any]:
     return view
 
 
-def _lobby_error(exc: LobbyError) -> HTTPError:
+def lobby_error(exc: LobbyError) -> HTTPError:
+    """A lobby's refusal as the HTTP error the client gets."""
     return HTTPError(exc.status, exc.code, str(exc))
 
 
@@ -64,7 +65,7 @@ async def create_game(request: Request) -> Response:
     try:
         created = await off_loop(Lobby(site.store).create, user, body)
     except LobbyError as exc:
-        raise _lobby_error(exc) from None
+        raise lobby_error(exc) from None
     if created.game.status == "playing":
         await site.rooms.started(created.game)
     view = await off_loop(game_view, site.store, created.game)
@@ -79,7 +80,7 @@ async def _sit(request: Request, sit: Callable[[Lobby, User, str], GameRow], key
     try:
         game = await off_loop(sit, Lobby(site.store), user, request.path_params[key])
     except LobbyError as exc:
-        raise _lobby_error(exc) from None
+        raise lobby_error(exc) from None
     return await _started(site, game)
 
 
@@ -202,7 +203,7 @@ async def cancel_game(request: Request) -> Response:
     try:
         game = await off_loop(Lobby(site.store).cancel, user, request.path_params["game"])
     except LobbyError as exc:
-        raise _lobby_error(exc) from None
+        raise lobby_error(exc) from None
     await site.rooms.cancelled(game)
     return JSONResponse(await off_loop(game_view, site.store, game))
 

@@ -7,16 +7,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from nardy.server.http import HTTPError, handles_errors, json_body, off_loop
+from nardy.server.http import handles_errors, json_body, off_loop
 from nardy.server.lobby import LobbyError
-from nardy.server.lobby_http import game_view
+from nardy.server.lobby_http import game_view, lobby_error
 from nardy.server.site import site_of
 from nardy.server.table_lobby import TableLobby, free_seats
 from nardy.server.table_room import TableRoom
-
-
-def _error(exc: LobbyError) -> HTTPError:
-    return HTTPError(exc.status, exc.code, str(exc))
 
 
 @handles_errors
@@ -28,7 +24,7 @@ async def create_table(request: Request) -> Response:
     try:
         game = await off_loop(TableLobby(site.store).create, user, body)
     except LobbyError as exc:
-        raise _error(exc) from None
+        raise lobby_error(exc) from None
     if game.status == "playing":  # the creator and bots: the room starts now
         await site.rooms.get(game.id)
     return JSONResponse(await off_loop(game_view, site.store, game), 201)
@@ -71,7 +67,7 @@ async def join_table(request: Request) -> Response:
             assert isinstance(room, TableRoom)
             await room.refresh()
     except LobbyError as exc:
-        raise _error(exc) from None
+        raise lobby_error(exc) from None
     found = await off_loop(site.store.game, game.id)
     assert found is not None
     return JSONResponse(await off_loop(game_view, site.store, found))

@@ -7,7 +7,7 @@ import * as api from "/js/api.js";
 import { Board } from "/js/board.js";
 import { onLanguage, t, tn, translate } from "/js/i18n.js";
 import { botName, errorText, variantName } from "/js/names.js";
-import { escapeHtml, pips, sidesFromPosition, withWaiting } from "/js/room.js";
+import { BOARD_TABLE, escapeHtml, pips, sidesFromPosition, withWaiting } from "/js/room.js";
 import { canVerify, verifyRecord } from "/js/verify.js";
 
 const CUBE_WORDS = {
@@ -32,11 +32,7 @@ export class Replay {
     this.step = 0;
     main.innerHTML = `
       <section class="room replay">
-        <div class="table">
-          <div class="side top" id="side-top"></div>
-          <div class="boardbox" id="boardbox"></div>
-          <div class="side bottom" id="side-bottom"></div>
-        </div>
+        ${BOARD_TABLE}
         <aside class="panel">
           <h1 class="replay-title" id="replay-title"></h1>
           <p class="match" id="replay-result"></p>

@@ -117,6 +117,13 @@ export function clockNow(clock, since) {
   return { reserve, delay };
 }
 
+/** The board between the two players' strips, as the room and the replay lay it out. */
+export const BOARD_TABLE = `<div class="table">
+          <div class="side top" id="side-top"></div>
+          <div class="boardbox" id="boardbox"></div>
+          <div class="side bottom" id="side-bottom"></div>
+        </div>`;
+
 export class Room {
   constructor(main, gameId, prefs, navigate = null) {
     this.id = gameId;
@@ -132,11 +139,7 @@ export class Room {
     this.proposals = []; // a consultation side's own proposals, as they arrive
     main.innerHTML = `
       <section class="room">
-        <div class="table">
-          <div class="side top" id="side-top"></div>
-          <div class="boardbox" id="boardbox"></div>
-          <div class="side bottom" id="side-bottom"></div>
-        </div>
+        ${BOARD_TABLE}
         <aside class="panel">
           <p class="status" id="status" aria-live="polite"></p>
           <div class="actions" id="actions"></div>
