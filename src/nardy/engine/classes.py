@@ -7,7 +7,8 @@ and each is learnt better by a net of its own. The classes here:
 * ``race`` — the sides can no longer hit or block each other (``Position.is_race``);
 * ``crashed`` (where blots are hit: not long nardy) — still contact, but a side has 6 or
   fewer checkers left in play: on the board, counting at most one checker on each of its 1-
-  and 2-points (checkers stacked deep there are out of play). In the spirit of gnubg's crashed class;
+  and 2-points (checkers stacked deep there are out of play). In the spirit of gnubg's
+  crashed class;
 * ``contact`` — everything else.
 
 Long nardy has ``contact`` and ``race`` only (no checker is ever hit, so no board crashes).
