@@ -56,8 +56,8 @@ from nardy.core.position import Side
 from nardy.engine.bots import HeuristicBot, RandomBot
 from nardy.engine.neural import NeuralBot
 
-VARIANTS = ("backgammon", "nackgammon", "long")
-"""The variants a duel can play (acey-deucey's named doubles are not modelled here)."""
+VARIANTS = ("backgammon", "nackgammon", "acey-deucey", "long")
+"""The variants a duel can play."""
 BACKGAMMON_RULES = frozenset({"backgammon", "nackgammon"})
 POINTS = {
     ResultKind.SINGLE: 1,
@@ -87,6 +87,15 @@ class Player(Protocol):
         ...
 
 
+@runtime_checkable
+class NamesDoubles(Protocol):
+    """A player of acey-deucey: the double it names after playing a 1-2 (RULES.md 2)."""
+
+    def choose_double(self, position: Position) -> int:
+        """The die of the double to play from ``position`` (the mover's side, after the 1-2)."""
+        ...
+
+
 class PlaysChooser(Protocol):
     """The checker-play part of nardy's ``Bot`` protocol."""
 
@@ -107,6 +116,11 @@ class BotPlayer:
     def choose(self, position: Position, d1: int, d2: int) -> tuple[Side, Side]:
         after = self.bot.choose_play(position, d1, d2).position
         return after.mine, after.theirs
+
+    def choose_double(self, position: Position) -> int:
+        if not isinstance(self.bot, NamesDoubles):
+            raise TypeError(f"{self.name} cannot name a double")
+        return self.bot.choose_double(position)
 
 
 class GnubgPlayer:
@@ -225,6 +239,41 @@ class GameResult:
     turns: int
 
 
+def play_turn(
+    v: Variant,
+    player: Player,
+    pos: Position,
+    dice: Iterator[tuple[int, int]],
+    check: bool = False,
+) -> tuple[Side, Side]:
+    """One whole turn of ``player`` from ``pos`` (the mover's side): the (mine, theirs) it
+    ends with. In acey-deucey a 1-2 played in full goes on with the double the player names
+    and, that played in full, another roll (:meth:`Variant.after_play`, RULES.md 2).
+    ``check`` verifies that every chosen play is legal (slower)."""
+    d1, d2 = next(dice)
+    chosen = False
+    while True:
+        mine, theirs = player.choose(pos, d1, d2)
+        goes_on = None
+        if check or chosen or v.earns_chosen_double(d1, d2):
+            paths = v.play_paths(pos.mine, pos.theirs, d1, d2)
+            if (mine, theirs) not in paths:
+                raise RuntimeError(f"{player.name} played illegally with {d1}-{d2}: {pos}")
+            if mine[OFF] < CHECKERS:
+                goes_on = v.after_play(d1, d2, len(paths[(mine, theirs)]), chosen)
+        if goes_on is None:
+            return mine, theirs
+        pos = Position(v, mine, theirs)
+        if goes_on == "name":
+            if not isinstance(player, NamesDoubles):
+                raise TypeError(f"{player.name} cannot name a double")
+            d1 = d2 = player.choose_double(pos)
+            chosen = True
+        else:
+            d1, d2 = next(dice)
+            chosen = False
+
+
 def play_game(
     v: Variant,
     first: Player,
@@ -238,10 +287,7 @@ def play_game(
     pos = v.start()
     seat = 0
     for turn in range(1, MAX_TURNS + 1):
-        d1, d2 = next(dice)
-        mine, theirs = players[seat].choose(pos, d1, d2)
-        if check and (mine, theirs) not in v.play_paths(pos.mine, pos.theirs, d1, d2):
-            raise RuntimeError(f"{players[seat].name} played illegally with {d1}-{d2}: {pos}")
+        mine, theirs = play_turn(v, players[seat], pos, dice, check)
         if mine[OFF] == CHECKERS:
             return seat == 0, v.result_kind(theirs, mine), turn
         pos = Position(v, theirs, mine)

@@ -21,7 +21,7 @@ import pubeval
 import strength
 from gnubg_crosscheck import random_game_positions
 
-from nardy import BACKGAMMON, LONG_NARDY, Position
+from nardy import ACEY_DEUCEY, BACKGAMMON, LONG_NARDY, Position
 from nardy.core.position import Side
 from nardy.engine import RandomBot
 
@@ -191,7 +191,7 @@ def test_players_are_checked_before_playing() -> None:
     with pytest.raises(ValueError, match="plays only"):
         strength.duel("long", "pubeval", "random", pairs=1)
     with pytest.raises(ValueError, match="duels play"):
-        strength.duel("acey-deucey", "random", "random", pairs=1)
+        strength.duel("nackgammon-ballard", "random", "random", pairs=1)
 
 
 def test_command_line_duel_and_speed(capsys: pytest.CaptureFixture[str]) -> None:
@@ -204,3 +204,42 @@ def test_command_line_duel_and_speed(capsys: pytest.CaptureFixture[str]) -> None
     timings = json.loads(out[-1])
     assert [t["player"] for t in timings] == ["random", "pubeval"]
     assert all(0 < t["median_ms"] <= t["p95_ms"] for t in timings)
+
+
+# -- acey-deucey's turns -----------------------------------------------------------------------
+
+
+def test_an_acey_deucey_turn_goes_on_after_a_1_2_with_the_named_double_and_a_roll() -> None:
+    """RULES.md 2: the 1-2, then the double the player names, then another roll; a 1-2 or a
+    named double not played in full ends the turn."""
+    v = ACEY_DEUCEY
+    named: list[Position] = []
+
+    class Namer(strength.BotPlayer):
+        def choose_double(self, position: Position) -> int:
+            named.append(position)
+            return 6
+
+    player = Namer(RandomBot(seed=1))
+    start = v.start()
+    after = Position(v, *strength.play_turn(v, player, start, iter([(1, 2), (5, 3)]), check=True))
+    # 1-2, then the named 6-6, then 5-3: 35 pips, nothing to hit (no opposing checker is in).
+    assert len(named) == 1 and named[0].waiting() >= 13
+    assert start.pips()[0] - after.pips()[0] == 1 + 2 + 4 * 6 + 5 + 3
+    # The 1-2 not played in full (nothing enters; the checker on 22 moves one die, then
+    # finds my 19 held): no double is named and the turn ends, so 5-3 is never rolled.
+    blocked = Position.from_points(v, {22: 1}, {6: 2, 9: 2, 1: 2, 2: 2})
+    rolls = iter([(2, 1), (5, 3)])
+    strength.play_turn(v, player, blocked, rolls, check=True)
+    assert len(named) == 1 and next(rolls) == (5, 3)
+    # A 1-2 in backgammon is an ordinary roll.
+    rolls = iter([(1, 2), (5, 3)])
+    strength.play_turn(BACKGAMMON, player, BACKGAMMON.start(), rolls, check=True)
+    assert next(rolls) == (5, 3)
+
+
+def test_acey_deucey_duels_play_legal_games_to_the_end() -> None:
+    r = strength.duel("acey-deucey", "heuristic", "random", pairs=3, seed=2, jobs=1, check=True)
+    assert r.games == 6 and r.ppg > 0
+    with pytest.raises(TypeError, match="cannot name a double"):
+        strength.play_turn(ACEY_DEUCEY, pubeval.PubEvalBot(), ACEY_DEUCEY.start(), iter([(1, 2)]))

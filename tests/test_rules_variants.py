@@ -191,6 +191,29 @@ def test_2_acey_deucey_what_cannot_be_played_of_the_double_is_lost() -> None:
     assert texts(position, 3, 3) == ["bar/22(4)"]
 
 
+@pytest.mark.parametrize(
+    ("dice", "moves", "chosen", "expected"),
+    [
+        ((1, 2), 2, False, "name"),  # the 1-2 played in full: name a double
+        ((2, 1), 2, False, "name"),
+        ((1, 2), 1, False, None),  # a 1-2 not played in full: the double is lost
+        ((1, 2), 0, False, None),
+        ((6, 6), 4, True, "roll"),  # the named double played in full: roll again
+        ((6, 6), 3, True, None),  # not in full: the extra roll is lost too
+        ((3, 3), 0, True, None),
+        ((6, 6), 4, False, None),  # a double rolled, not named: the turn passes
+        ((6, 5), 2, False, None),
+    ],
+)
+def test_2_acey_deucey_what_the_mover_does_after_a_play(
+    dice: tuple[int, int], moves: int, chosen: bool, expected: str | None
+) -> None:
+    """RULES.md 2: play the 1 and the 2, then name any double and play it, then roll again;
+    what cannot be played of that sequence is lost, and so is the extra roll."""
+    assert ACEY_DEUCEY.after_play(*dice, moves, chosen) == expected
+    assert BACKGAMMON.after_play(*dice, moves) is None  # RULES.md 1.2: no 1-2 bonus
+
+
 # -- Acey-deucey: end of game ----------------------------------------------------------------
 
 

@@ -42,7 +42,7 @@ import random
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -53,7 +53,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from nardy.core import BACKGAMMON, CHECKERS, LONG_NARDY, OFF, Variant  # noqa: E402
+from nardy.core import (  # noqa: E402
+    ACEY_DEUCEY,
+    BACKGAMMON,
+    CHECKERS,
+    LONG_NARDY,
+    OFF,
+    Position,
+    Variant,
+)
 from nardy.core.position import Side  # noqa: E402
 from nardy.engine import features, features_long  # noqa: E402
 from nardy.engine.evaluator import terminal_outputs  # noqa: E402
@@ -83,6 +91,13 @@ FAMILIES = {
         functools.partial(terminal_outputs, BACKGAMMON),
         "pubeval",
     ),
+    "acey-deucey": Family(
+        ACEY_DEUCEY,
+        features.INPUTS,
+        features.encode_sides,
+        functools.partial(terminal_outputs, ACEY_DEUCEY),
+        "heuristic",
+    ),
     "long": Family(
         LONG_NARDY,
         features_long.INPUTS,
@@ -94,7 +109,64 @@ FAMILIES = {
 
 
 Turn = tuple[Side, Side, int, int, Side, Side]
-"""One turn of a game: (mine, theirs) on roll, the dice, (mine, theirs) after the play."""
+"""One play of a game: (mine, theirs) before it, the dice, (mine, theirs) after it. A turn is
+one play, except after acey-deucey's 1-2 (the named double, then another roll)."""
+
+
+class NetChooser:
+    """The net's 0-ply choice of a play (the highest equity, as
+    :class:`~nardy.engine.neural.NeuralBot` at the ``advanced`` level chooses; a play that
+    wins is valued exactly), remembering the encoding and outputs of its last choice: what
+    self-play learns from."""
+
+    name = "td"
+
+    def __init__(self, net: Net, family: Family, trace: list[Turn] | None = None) -> None:
+        self.net = net
+        self.family = family
+        self.trace = trace
+        self.x: F32 | None = None
+        self.y: F32 | None = None
+
+    def choose(self, position: Position, d1: int, d2: int) -> tuple[Side, Side]:
+        family, mine, theirs = self.family, position.mine, position.theirs
+        after = list(family.variant.play_paths(mine, theirs, d1, d2))
+        finished = [i for i, (m, _) in enumerate(after) if m[OFF] == CHECKERS]
+        if finished:
+            outs = np.stack([family.terminal_outputs(*after[i]) for i in finished])
+            i = finished[int(np.argmax(equity(outs)))]
+            self.x, self.y = None, family.terminal_outputs(*after[i])
+        else:
+            x = family.encode_sides(after)
+            y = self.net.forward(x)
+            i = int(np.argmax(equity(y))) if len(after) > 1 else 0
+            self.x, self.y = x[i], y[i]
+        if self.trace is not None:
+            self.trace.append((mine, theirs, d1, d2, *after[i]))
+        return after[i]
+
+    def choose_double(self, position: Position) -> int:
+        """Acey-deucey: the double whose best play is worth most at 0-ply (as NeuralBot)."""
+        v, mine, theirs = self.family.variant, position.mine, position.theirs
+
+        def best(die: int) -> float:
+            after = list(v.play_paths(mine, theirs, die, die))
+            if any(m[OFF] == CHECKERS for m, _ in after):
+                return math.inf
+            return float(np.max(equity(self.net.forward(self.family.encode_sides(after)))))
+
+        return max(range(1, 7), key=best)
+
+
+def rolls(rng: random.Random, v: Variant) -> Iterator[tuple[int, int]]:
+    """A game's rolls; the first is never a double where the opening roll is played."""
+    first = v.opening_dice_played
+    while True:
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        if first and d1 == d2:
+            continue
+        first = False
+        yield d1, d2
 
 
 def self_play_game(
@@ -103,38 +175,27 @@ def self_play_game(
     family: Family = FAMILIES["backgammon"],
     trace: list[Turn] | None = None,
 ) -> tuple[F32, F32, F32, int]:
-    """One game of the net against itself: the encoded positions chosen (from each mover's
-    side), the net's outputs for them, the exact outputs of the final position for its mover,
-    and the turns played. ``trace``, if given, receives every turn (for checking games)."""
+    """One game of the net against itself: the encoded positions that end each turn (from
+    each mover's side, the opponent to roll), the net's outputs for them, the exact outputs
+    of the final position for its mover, and the turns played. ``trace``, if given, receives
+    every play (for checking games)."""
+    import strength  # bench/strength.py: a whole turn, acey-deucey's 1-2 included
+
     v = family.variant
-    start = v.start()
-    mine: Side = start.mine
-    theirs: Side = start.theirs
+    chooser = NetChooser(net, family, trace)
+    dice = rolls(rng, v)
+    pos = v.start()
     xs: list[F32] = []
     ys: list[F32] = []
-    first = v.opening_dice_played  # only a played opening roll is never a double
     while len(xs) < MAX_TURNS:
-        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
-        if first and d1 == d2:
-            continue
-        first = False
-        after = list(v.play_paths(mine, theirs, d1, d2))
-        finished = [i for i, (m, _) in enumerate(after) if m[OFF] == CHECKERS]
-        if finished:
-            outs = np.stack([family.terminal_outputs(*after[i]) for i in finished])
-            best = finished[int(np.argmax(equity(outs)))]
-            z = family.terminal_outputs(*after[best])
-            if trace is not None:
-                trace.append((mine, theirs, d1, d2, *after[best]))
-            return np.stack(xs), np.stack(ys), z, len(xs) + 1
-        x = family.encode_sides(after)
-        y = net.forward(x)
-        i = int(np.argmax(equity(y))) if len(after) > 1 else 0
-        xs.append(x[i])
-        ys.append(y[i])
-        if trace is not None:
-            trace.append((mine, theirs, d1, d2, *after[i]))
-        mine, theirs = after[i][1], after[i][0]
+        mine, theirs = strength.play_turn(v, chooser, pos, dice)
+        assert chooser.y is not None
+        if mine[OFF] == CHECKERS:
+            return np.stack(xs), np.stack(ys), chooser.y, len(xs) + 1
+        assert chooser.x is not None
+        xs.append(chooser.x)
+        ys.append(chooser.y)
+        pos = Position(v, theirs, mine)
     raise RuntimeError(f"no result after {MAX_TURNS} turns")
 
 
@@ -185,6 +246,11 @@ def main() -> None:
     if net.inputs != family.inputs:
         parser.error(f"{args.resume} has {net.inputs} inputs; {args.variant} needs {family.inputs}")
     done = int(net.meta.get("games", 0))
+    if args.resume and net.meta.get("variant", args.variant) != args.variant:
+        # Another family's net is only a starting point (backgammon's for acey-deucey): this
+        # family's games, seconds and learning-rate schedule start from zero.
+        net.meta = {"started_from": f"{net.meta.get('variant')} net of {done} games"}
+        done = 0
     net.meta.update(
         {"hidden": args.hidden, "lambda": args.lam, "seed": args.seed, "trainer": "train/td.py"}
     )

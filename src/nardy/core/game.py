@@ -769,14 +769,14 @@ class Game:
             self.turn = 1 - mover
             self._finish(self._win(1 - mover))
             return
-        if self.variant.earns_chosen_double(*dice) and not chosen:
-            if len(play.moves) == 2:  # RULES.md 2: the 1-2 earns a named double
+        match self.variant.after_play(*dice, len(play.moves), chosen):
+            case "name":  # RULES.md 2: the 1-2 earns a named double
                 self.phase = Phase.CHOOSE_DOUBLE
                 return
-        elif chosen and len(play.moves) == 4:
-            self.phase = Phase.ROLL  # and then roll again
-            self.log.append(ev.RollAgain(mover))
-            return
+            case "roll":  # and the named double played in full another roll
+                self.phase = Phase.ROLL
+                self.log.append(ev.RollAgain(mover))
+                return
         self._position = after.swap()
         self.turn = 1 - mover
         self.phase = Phase.ROLL

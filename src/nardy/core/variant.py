@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from itertools import combinations
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, Literal, NamedTuple
 
 from nardy.core import fastpath
 from nardy.core.errors import (
@@ -375,6 +375,18 @@ class Variant:
     def earns_chosen_double(self, d1: int, d2: int) -> bool:
         """Whether this roll, once played, lets the player name a double (acey-deucey's 1-2)."""
         return False
+
+    def after_play(
+        self, d1: int, d2: int, moves: int, chosen: bool = False
+    ) -> Literal["name", "roll"] | None:
+        """What the mover does next after a play of ``moves`` single moves with ``d1``-``d2``
+        (``chosen``: a double named after a 1-2): ``"name"`` a double, ``"roll"`` again, or
+        None when the turn passes. Acey-deucey (RULES.md 2): a 1-2 played in full earns a
+        named double, and that double played in full another roll; what cannot be played of
+        the sequence is lost, and so is the extra roll."""
+        if chosen:
+            return "roll" if moves == 4 else None
+        return "name" if moves == 2 and self.earns_chosen_double(d1, d2) else None
 
     def turn_context(self, me: int, op: int, d1: int, d2: int) -> Any:
         """What the steps need to know about the turn as a whole: which points are open,

@@ -274,9 +274,12 @@ class Evaluator:
 # -- the shipped evaluators --------------------------------------------------------------------
 
 BACKGAMMON_FAMILY = ("backgammon", "nackgammon", "nackgammon-ballard")
-"""The variants the backgammon net plays. Acey-deucey shares the geometry but not the
-positions: its checkers start off the board, far from anything the net was trained on, and
-its values there are nonsense, so it has no net (yet)."""
+"""The variants the backgammon net plays."""
+ACEY_DEUCEY_FAMILY = ("acey-deucey",)
+"""Acey-deucey shares backgammon's geometry and encoding (checkers still waiting count as on
+the bar) but not its positions: its checkers start off the board, far from anything the
+backgammon net was trained on, so it has a net of its own. Its 1-2 rolls, which go on with a
+double and another roll, also make the one-sided bear-off database's values wrong for it."""
 LONG_FAMILY = ("long",)
 
 
@@ -288,6 +291,10 @@ def family(v: Variant | str) -> tuple[tuple[str, ...], Encoder, str]:
         from nardy.engine.features import encode
 
         return BACKGAMMON_FAMILY, encode, "backgammon.npz"
+    if key in ACEY_DEUCEY_FAMILY:
+        from nardy.engine.features import encode
+
+        return ACEY_DEUCEY_FAMILY, encode, "acey-deucey.npz"
     if key in LONG_FAMILY:
         from nardy.engine.features_long import encode as encode_long
 
@@ -312,7 +319,7 @@ def _installed(weights: str) -> bool:
 def race_input(v: Variant | str) -> int:
     """The index of the race flag in the encoding of ``v``'s family."""
     variants, _, _ = family(v)
-    if variants == BACKGAMMON_FAMILY:
+    if variants != LONG_FAMILY:
         from nardy.engine.features import RACE_INPUT
 
         return RACE_INPUT
