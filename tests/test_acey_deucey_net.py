@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from nardy.core import ACEY_DEUCEY, CHECKERS, OFF
 from nardy.engine import features
@@ -65,3 +66,18 @@ def test_self_play_follows_the_1_2_with_a_named_double_and_another_roll() -> Non
         assert ends == len(xs)
         assert z.tolist()[0] == 1 and z.tolist()[3:] == [0, 0]
     assert sequences > 0  # the games above do meet 1-2s played in full
+
+
+def test_training_resumes_a_net_of_fewer_inputs_widened(tmp_path: Path) -> None:
+    """``td.py --resume`` a net from before the positional inputs (212): it is widened to the
+    family's inputs, the same function; a net of more inputs is refused."""
+    old = Net.random(features.BASE_INPUTS, 8, seed=5)
+    old.save(tmp_path / "old.npz")
+    net = td.starting_net(td.FAMILIES["acey-deucey"], tmp_path / "old.npz", 96, 1)
+    assert (net.inputs, net.meta["widened_from"]) == (INPUTS, 212)
+    x = encode_sides([(V.start().mine, V.start().theirs)])
+    np.testing.assert_allclose(net.forward(x), old.forward(x), rtol=1e-6)
+    Net.random(INPUTS + 1, 8).save(tmp_path / "wide.npz")
+    with pytest.raises(SystemExit, match="has 225 inputs"):
+        td.starting_net(td.FAMILIES["acey-deucey"], tmp_path / "wide.npz", 96, 1)
+    assert td.starting_net(td.FAMILIES["long"], None, 8, 1).inputs == td.FAMILIES["long"].inputs

@@ -3,6 +3,7 @@ and analysis", first step)."""
 
 from __future__ import annotations
 
+import hashlib
 import random
 from pathlib import Path
 
@@ -17,7 +18,14 @@ from nardy.core.settings import Settings
 from nardy.engine import HeuristicBot, RandomBot, make_bot
 from nardy.engine.bots import play_game, step
 from nardy.engine.evaluator import ROLLS, consistent, evaluator, for_net
-from nardy.engine.features import INPUTS, RAW_PER_SIDE, encode, encode_sides, sides_array
+from nardy.engine.features import (
+    BASE_INPUTS,
+    INPUTS,
+    RAW_PER_SIDE,
+    encode,
+    encode_sides,
+    sides_array,
+)
 from nardy.engine.net import Net, equity, flip
 from nardy.engine.neural import LEVELS, RESIGN_MARGIN, NeuralBot, game_probabilities
 from nardy.engine.stakes import Stakes
@@ -47,7 +55,7 @@ def test_start_position_features() -> None:
         assert unary(v, side, 1) == [0, 0, 0, 0]
         assert v[side * RAW_PER_SIDE + 96] == 0  # the bar
         assert v[side * RAW_PER_SIDE + 97] == 0  # off
-    expert = v[2 * RAW_PER_SIDE :]
+    expert = v[2 * RAW_PER_SIDE : BASE_INPUTS]
     assert len(expert) == 16
     assert expert[0] == pytest.approx(1.67) and expert[1] == pytest.approx(1.67)
     assert expert[2] == 0 and expert[3] == 0  # level pips; contact
@@ -58,6 +66,76 @@ def test_start_position_features() -> None:
     # From the 24-point, their points are 5, 7 and 12 pips ahead: 4-1, 3-2, 6-1, 5-2 and 4-3
     # (ten rolls) end on one, and 3-3, 4-4, 5-5 and 6-6 stop on one: 22 rolls play in full.
     assert expert[14] == pytest.approx(22 / 36) and expert[15] == pytest.approx(22 / 36)
+    positional = v[BASE_INPUTS:]
+    assert len(positional) == 12
+    # Timing: 3 spares on 13 (12 pips each to the ace point), 1 on 8 (7), 3 on 6 (5).
+    assert positional[2] == positional[3] == pytest.approx((36 + 7 + 15) / 100)
+    # Mobility: 24, 13, 8 and 6 with each die, but 13-12, 24-19, 6-1 and 6-0 (off) are not
+    # moves: 24 - 4 = 20.
+    assert positional[4] == positional[5] == pytest.approx(20 / 60)
+    # Backbone: the 24 and 13 points; the anchor on 24 is one point advanced.
+    assert positional[6] == positional[7] == pytest.approx(2 / 6)
+    assert positional[8] == positional[9] == pytest.approx(1 / 6)
+    assert positional[10] == positional[11] == 0  # no blot
+
+
+def positional(pos: Position) -> list[float]:
+    """The positional inputs of a position, scaled back to counts: containment in rolls of
+    36, timing in pips, mobility in moves, backbone in points, the forward anchor in points
+    of advancement, pip loss in pips times 36 (mover, opponent for each)."""
+    x = encode_sides([(pos.mine, pos.theirs)])[0][BASE_INPUTS:].astype(np.float64)
+    scale = np.repeat([36, 100, 60, 6, 6, 864], 2)
+    return [round(float(v), 4) for v in x * scale]
+
+
+def test_positional_inputs_of_a_blocked_back_checker() -> None:
+    # Mine: blots on 24 and 20, 13 on my 6. Theirs: three points on their 7-9 (my 18-16),
+    # nine off.
+    pos = Position.from_points(BG, {24: 1, 20: 1, 6: 13}, {7: 2, 8: 2, 9: 2, OFF: 9})
+    contain, their_contain, timing, their_timing, mobility, their_mobility, *rest = positional(pos)
+    # Containment: from my 24 (their points 6-8 pips ahead) 18 rolls play; the worst point
+    # is my 22, with them 4-5-6 pips ahead: 14 non-doubles (no sum of 4-6, not both dice 4-6)
+    # and no double. Their checkers have nothing of mine in front of them.
+    assert (contain, their_contain) == (14, 36)
+    assert encode_sides([(pos.mine, pos.theirs)])[0][2 * RAW_PER_SIDE + 14] == pytest.approx(
+        18 / 36
+    )
+    # Timing: blots on 24 and 20 play 23 and 19 pips, 11 spares on 6 five each; their three
+    # points of two have none.
+    assert (timing, their_timing) == (23 + 19 + 55, 0)
+    # Mobility: 24 with 1-5 (18 is theirs), 20 with 1, 5, 6 (18-16 theirs), 6 with 1-5 (6-0
+    # bears off): 13. Theirs: 9, 8 and 7 each with 1-6 (my blots do not block): 18.
+    assert (mobility, their_mobility) == (13, 18)
+    backbone, their_backbone, anchor, their_anchor, pip_loss, their_pip_loss = rest
+    assert (backbone, their_backbone, anchor, their_anchor) == (0, 0, 0, 0)
+    # Pip loss: 28 rolls reach my 20 (2, 3 or 4 from their checkers: every roll but 1-5, 1-6,
+    # 5-6, 5-5, 6-6) and cost 5 pips; of the other 8, 1-5, 1-6, 5-6 and 6-6 reach my 24 (6-8
+    # away) and cost 1. A roll that hits both is counted at the costlier blot.
+    assert (pip_loss, their_pip_loss) == (28 * 5 + 7 * 1, 0)
+
+
+def test_positional_inputs_with_a_checker_on_the_bar() -> None:
+    # Mine: one on the bar, points 21, 18, 14, 6 (six) and 4. Theirs: points on their 1 and 3
+    # (my 24 and 22), a blot on their 5 (my 20), ten off.
+    pos = Position.from_points(
+        BG, {25: 1, 21: 2, 18: 2, 14: 2, 6: 6, 4: 2}, {OFF: 10, 1: 2, 3: 2, 5: 1}
+    )
+    values = positional(pos)
+    # Containment: from the bar (their points 1 and 3 ahead) 26 non-doubles and 2-2, 4-4,
+    # 5-5, 6-6 play; from 24 and 23 more do, and nothing blocks below 22. Their blot on 5 has
+    # my 21 (their 4) one pip ahead: every roll but 1-1.
+    assert values[0:2] == [30, 35]
+    # Timing: the bar checker plays 24 pips, the four spares on 6 five each; their blot on 5
+    # plays 4.
+    assert values[2:4] == [24 + 20, 4]
+    # Mobility: on the bar only entering counts: 2, 4, 5 and 6 (24 and 22 are theirs). Theirs:
+    # 5 with 2-4 (4 is my point), 3 with 1-2, nothing from 1 but bearing off.
+    assert values[4:6] == [4, 5]
+    # Backbone: my 21, 18 and 14 are in their half; 21 is an anchor four points advanced.
+    assert values[6:10] == [3, 0, 4, 0]
+    # Pip loss: their blot on 5 has travelled 20 pips; my bar checker (5 away) and my 21
+    # (their 4, 1 away) hit it with any 1 or 5 and 2-3: 22 rolls.
+    assert values[10:12] == [0, 22 * 20]
 
 
 def test_shots_count_direct_and_indirect_rolls() -> None:
@@ -105,6 +183,8 @@ def test_acey_deucey_waiting_checkers_count_as_on_the_bar() -> None:
     v = encode_sides([(start.mine, start.theirs)])[0]
     assert v[RAW_PER_SIDE - 2] == pytest.approx(7.5)
     assert v[2 * RAW_PER_SIDE] == pytest.approx(3.75)  # 15 x 25 pips, over 100
+    assert v[BASE_INPUTS + 2] == pytest.approx(3.6)  # timing: 15 x 24 pips from the bar
+    assert v[BASE_INPUTS + 4] == pytest.approx(6 / 60)  # mobility: entering with any die
 
 
 def test_batch_rows_match_single_encodings() -> None:
@@ -159,6 +239,46 @@ def test_save_load_round_trip(tmp_path: Path) -> None:
         )
 
 
+def _start_plays_and_replies() -> list[tuple[bytes, bytes]]:
+    """Every play of the 21 opening rolls and every 6-5 reply to each (4,208 positions)."""
+    start = BG.start()
+    pairs = []
+    for d1, d2, _ in ROLLS:
+        for mine, theirs in BG.play_paths(start.mine, start.theirs, d1, d2):
+            pairs.append((mine, theirs))
+            pairs.extend(BG.play_paths(theirs, mine, 6, 5))
+    return pairs
+
+
+def test_the_first_212_inputs_are_the_212_input_encoding() -> None:
+    """Inputs are only appended: the prefix is bit for bit what the encoding gave before the
+    positional inputs (the digest was taken from that code, on these positions)."""
+    x = encode_sides(_start_plays_and_replies())
+    assert x.shape == (4208, INPUTS) and BASE_INPUTS == 212
+    digest = hashlib.sha256(np.ascontiguousarray(x[:, :BASE_INPUTS]).tobytes()).hexdigest()
+    assert digest == "2030f6aece611537b520c0027304de228ee9fc31686d94ae09816c13d47f9207"
+
+
+def test_a_212_input_net_reads_the_prefix_of_todays_encoding() -> None:
+    """The shipped net (212 inputs) gives the same outputs on today's wider rows as on their
+    first 212 columns, in the evaluator too; rows as wide as a net are not copied."""
+    ev = evaluator("backgammon")
+    net = ev.net
+    assert net.inputs == BASE_INPUTS < INPUTS
+    pairs = _start_plays_and_replies()[:300]
+    x = encode_sides(pairs)
+    prefix = np.ascontiguousarray(x[:, :BASE_INPUTS])
+    np.testing.assert_array_equal(net.forward(x), net.forward(prefix))
+    np.testing.assert_array_equal(ev.after(BG, pairs), consistent(net.forward(prefix)))
+    assert net.columns(prefix) is prefix
+    assert np.shares_memory(net.columns(x), x)
+    with pytest.raises(ValueError, match="rows of 211 inputs for a net of 212"):
+        net.forward(prefix[:, :-1])
+    # Training steps read the prefix as well.
+    grads, _ = net.gradients(x[:5], np.full((5, 5), 0.5, np.float32))
+    assert grads[0].shape == net.w1.shape
+
+
 def test_a_widened_net_is_the_same_function() -> None:
     net = Net.random(INPUTS - 4, 8, seed=4)
     wide = net.widened(INPUTS)
@@ -184,7 +304,7 @@ def test_training_steps_move_toward_the_target() -> None:
 
 def test_shipped_weights_load() -> None:
     net = evaluator(BG).net
-    assert net.inputs == INPUTS
+    assert BASE_INPUTS <= net.inputs <= INPUTS  # a net trained before inputs were appended
     assert int(net.meta["games"]) > 0
     assert make_bot("neural").name == "neural"
     assert isinstance(make_bot("neural"), NeuralBot)

@@ -4,6 +4,7 @@ shards from self-play without benchmark positions, the fit, the race net in the 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 
@@ -139,3 +140,55 @@ def test_a_bot_plays_with_a_race_net_of_its_own(tmp_path: Path) -> None:
     np.testing.assert_array_equal(ev.race_net.w1, race.w1)
     np.testing.assert_array_equal(ev.net.w1, main.w1)
     assert NeuralBot.load(tmp_path / "main.npz").evaluator(BACKGAMMON.start()).race_net is None
+
+
+def test_fit_from_a_212_input_net_fits_todays_inputs(tmp_path: Path) -> None:
+    """``fit --init`` a net from before the positional inputs: it is widened (zero weights
+    for the new inputs, the same function at epoch 0) and the saved net reads them all."""
+    from nardy.engine.evaluator import ROLLS
+    from nardy.engine.features import BASE_INPUTS, INPUTS
+
+    start = BACKGAMMON.start()
+    pairs = [
+        pair
+        for d1, d2, _ in ROLLS
+        for pair in BACKGAMMON.play_paths(start.mine, start.theirs, d1, d2)
+    ]
+    mine, theirs = sides_array(m for m, _ in pairs), sides_array(t for _, t in pairs)
+    teacher = Net.random(INPUTS, 8, seed=8, scale=0.5)  # labels that use the new inputs too
+    np.savez_compressed(
+        tmp_path / "shard-1-0000.npz",
+        mine=mine,
+        theirs=theirs,
+        targets=teacher.forward(encode(mine, theirs)),
+        classes=np.array(["contact"] * len(pairs)),
+        variant=np.array("backgammon"),
+        labels=np.array("test"),
+    )
+    old = Net.random(BASE_INPUTS, 8, seed=7)
+    old.save(tmp_path / "old.npz")
+    args = argparse.Namespace(
+        data=tmp_path,
+        cls="all",
+        out=tmp_path / "wide.npz",
+        init=str(tmp_path / "old.npz"),
+        hidden=8,
+        epochs=3,
+        batch=16,
+        rate=0.01,
+        seed=1,
+    )
+    supervised.fit_command(args)
+    wide = Net.load(tmp_path / "wide.npz")
+    assert (wide.inputs, old.inputs) == (INPUTS, 212)
+    assert wide.meta["widened_from"] == "212"
+    assert np.any(wide.w1[BASE_INPUTS:] != 0)  # the new inputs' weights were fitted
+    # Epoch 0 is the old net's loss on the held-out rows: widening changed nothing.
+    holdout = supervised.held_out(mine, theirs)
+    assert holdout.sum() >= 10
+    x = encode(mine[holdout], theirs[holdout])
+    targets = teacher.forward(x)
+    before = supervised.cross_entropy(old, x[:, :BASE_INPUTS], targets)
+    curve = json.loads(wide.meta["curve"])
+    assert curve[0]["test"] == pytest.approx(before, rel=1e-6)
+    assert min(c["test"] for c in curve[1:]) < curve[0]["test"]

@@ -30,7 +30,8 @@ run can be stopped at any time and what it wrote is usable.
 
 **Fit** (``fit``). Adam on minibatches of the cross-entropy of each output against the
 labels (numpy, :meth:`nardy.engine.net.Net.gradients`), from ``--init`` (the shipped net by
-default, or a saved net, or ``random`` with ``--hidden``), on the positions of one class
+default, or a saved net, or ``random`` with ``--hidden``; a net of fewer inputs than today's
+encoding is widened first, the new inputs at zero weight), on the positions of one class
 (``--class``: contact, crashed, race, ``all``, or ``contact+crashed`` for every non-race
 one). A tenth of the positions, chosen by position, is held out; the net with the lowest
 held-out loss over the epochs is saved, with its figures in its metadata.
@@ -329,6 +330,10 @@ def fit_command(args: argparse.Namespace) -> None:
         net = Net.random(x.shape[1], args.hidden, args.seed)
     else:
         net = Net.load(args.init)
+    if net.inputs < x.shape[1]:
+        # A net from before inputs were appended (the shipped 212-input one): the new inputs
+        # start with zero weights, the same function, and the fit learns their weights.
+        net = net.widened(x.shape[1])
     started = time.perf_counter()
     best, curve = fit(
         net,

@@ -218,6 +218,21 @@ def duel(family: Family, path: Path, pairs: int, seed: int) -> dict[str, Any]:
     return {"ppg": r.ppg, "ci95": r.ci95, "win_rate": r.win_rate, "duel_seconds": r.seconds}
 
 
+def starting_net(family: Family, resume: Path | None, hidden: int, seed: int) -> Net:
+    """The net training starts from: ``resume`` (widened to the family's inputs if it has
+    fewer), or a fresh one of ``hidden`` units."""
+    if resume is None:
+        return Net.random(family.inputs, hidden, seed)
+    net = Net.load(resume)
+    if net.inputs < family.inputs:
+        # Inputs are only appended to an encoding: the ones added since this net was saved
+        # start with zero weights (the same function) and learn from here on.
+        net = net.widened(family.inputs)
+    if net.inputs != family.inputs:
+        raise SystemExit(f"{resume} has {net.inputs} inputs; the family needs {family.inputs}")
+    return net
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", choices=sorted(FAMILIES), default="backgammon")
@@ -240,11 +255,7 @@ def main() -> None:
 
     args.out.mkdir(parents=True, exist_ok=True)
     rng = random.Random(args.seed)
-    net = (
-        Net.load(args.resume) if args.resume else Net.random(family.inputs, args.hidden, args.seed)
-    )
-    if net.inputs != family.inputs:
-        parser.error(f"{args.resume} has {net.inputs} inputs; {args.variant} needs {family.inputs}")
+    net = starting_net(family, args.resume, args.hidden, args.seed)
     done = int(net.meta.get("games", 0))
     if args.resume and net.meta.get("variant", args.variant) != args.variant:
         # Another family's net is only a starting point (backgammon's for acey-deucey): this

@@ -1,6 +1,6 @@
 /*
  * The compiled input encodings of the nets: nardy.engine.features.encode (backgammon family,
- * 212 inputs) and nardy.engine.features_long.encode (long nardy, 220 inputs).
+ * 224 inputs) and nardy.engine.features_long.encode (long nardy, 220 inputs).
  *
  * A port of the numpy references, which stay the readable definition of every input (their
  * docstrings say what each means in the game). The values must be bit for bit the same, so
@@ -25,7 +25,7 @@
 #define SIDE 26
 
 #define BG_RAW 98
-#define BG_INPUTS (2 * BG_RAW + 16)
+#define BG_INPUTS (2 * BG_RAW + 16 + 12)
 #define LONG_RAW 97
 #define LONG_INPUTS (2 * LONG_RAW + 26)
 #define HEAD 24
@@ -33,8 +33,14 @@
 #if defined(_MSC_VER)
 #include <intrin.h>
 #define popcount64(x) ((int)__popcnt64(x))
+static int ctz64(uint64_t x) {
+    unsigned long i;
+    _BitScanForward64(&i, x);
+    return (int)i;
+}
 #else
 #define popcount64(x) __builtin_popcountll(x)
+#define ctz64(x) __builtin_ctzll(x)
 #endif
 
 static uint64_t roll_masks[25]; /* bit r of 36: roll r moves one checker exactly d pips */
@@ -100,7 +106,9 @@ static int longest_run(const uint8_t *flags, int n) {
 /* -- backgammon (features._side_inputs and encode) ------------------------------------------ */
 
 typedef struct {
-    float e[7]; /* pips, exposed blots, home points, prime, back checkers, shots, escapes */
+    /* pips, exposed blots, home points, prime, back checkers, shots, escapes; containment,
+     * timing, mobility, backbone, forward anchor, pip loss to hits */
+    float e[13];
     int back;
 } BgSide;
 
@@ -115,11 +123,18 @@ static void bg_side(const uint8_t *a, const uint8_t *b, float *raw, BgSide *s) {
 
     /* The other side in a's numbering moves upward from a's 0: shooters on bits 0-24 (bit 0
      * its bar and waiting checkers), a's blots on bits 1-24. */
-    uint64_t shooters = (b[BAR] + b_waiting) > 0, blots = 0, blocks = 0;
+    uint64_t shooters = (b[BAR] + b_waiting) > 0, blots = 0, blocks = 0, on = 0, open = 0;
+    int block_lo = 25, block_hi = 0; /* a's lowest and highest points the other has made */
     for (int p = 1; p <= 24; p++) {
         if (b[25 - p] > 0) shooters |= (uint64_t)1 << p;
+        if (b[25 - p] < 2) open |= (uint64_t)1 << p; /* a's point p: the other has not made it */
         if (a[p] == 1) blots |= (uint64_t)1 << p;
-        if (b[p] >= 2) blocks |= (uint64_t)1 << (p - 1); /* a's point p on bit 24 - p */
+        if (a[p] > 0) on |= (uint64_t)1 << p;
+        if (b[p] >= 2) {
+            blocks |= (uint64_t)1 << (p - 1); /* a's point 25 - p on bit p - 1 */
+            if (25 - p < block_lo) block_lo = 25 - p;
+            if (25 - p > block_hi) block_hi = 25 - p;
+        }
     }
     uint64_t direct = 0, hitting = 0;
     for (int d = 1; d <= 24; d++) {
@@ -131,19 +146,64 @@ static void bg_side(const uint8_t *a, const uint8_t *b, float *raw, BgSide *s) {
     s->e[5] = (float)(popcount64(hitting) / 36.0);
 
     uint8_t made[24];
-    int home = 0, back_checkers = 0, on_board = 0;
+    int home = 0, back_checkers = 0, on_board = 0, timing = 0, held = 0, anchor = 0;
     for (int p = 1; p <= 24; p++) {
         made[p - 1] = a[p] >= 2;
         if (p <= 6) home += made[p - 1];
         if (p >= 19) back_checkers += a[p];
         if (a[p]) on_board = p;
+        /* Timing: blots and spares played down to the ace point (a made point keeps two). */
+        timing += (p - 1) * (made[p - 1] ? a[p] - 2 : a[p]);
+        if (p >= 13) held += made[p - 1];
+        if (p >= 19 && made[p - 1] && !anchor) anchor = 25 - p; /* the lowest point made */
     }
     int prime = longest_run(made, 24);
     s->e[2] = (float)(home / 6.0);
     s->e[3] = (float)((prime < 6 ? prime : 6) / 6.0);
     s->e[4] = (float)(back_checkers / 5.0);
-    s->back = (a[BAR] + waiting) > 0 ? 25 : on_board;
+    int entering = a[BAR] + waiting;
+    s->back = entering > 0 ? 25 : on_board;
     s->e[6] = escapes[(blocks >> (25 - s->back)) & 0xFFF];
+
+    /* Containment: the worst escapes from a point at or in front of the back checker. Only
+     * from points up to 12 pips above one the other side has made is anything blocked. */
+    float contain = 1.0f;
+    int top = block_hi + 12 < s->back ? block_hi + 12 : s->back;
+    for (int q = block_lo + 1; q <= top; q++) {
+        float from_q = escapes[(blocks >> (25 - q)) & 0xFFF];
+        if (from_q < contain) contain = from_q;
+    }
+    s->e[7] = contain;
+
+    s->e[8] = (float)((timing + 24 * entering) / 100.0);
+
+    /* Mobility: single-die moves onto a point on the board the other side has not made; only
+     * the bar's (onto points 24-19 with dice 1-6) while a checker is on it. (open << d) has
+     * bit q set where point q - d is open. */
+    int moves = 0;
+    if (entering > 0)
+        moves = popcount64(open >> 19);
+    else
+        for (int d = 1; d <= 6; d++) moves += popcount64(on & (open << d));
+    s->e[9] = (float)(moves / 60.0);
+
+    s->e[10] = (float)(held / 6.0);
+    s->e[11] = (float)(anchor / 6.0);
+
+    /* Pip loss: each roll counts the costliest blot it hits. The blots nearest a's ace point
+     * have travelled furthest, so going up from point 1 each roll is counted at the first
+     * blot it hits. */
+    uint64_t unhit = ((uint64_t)1 << 36) - 1;
+    int lost = 0;
+    for (uint64_t left = blots; left; left &= left - 1) {
+        int p = ctz64(left);
+        uint64_t rolls = 0;
+        for (uint64_t behind = shooters & (((uint64_t)1 << p) - 1); behind; behind &= behind - 1)
+            rolls |= roll_masks[p - ctz64(behind)];
+        lost += popcount64(rolls & unhit) * (25 - p);
+        unhit &= ~rolls;
+    }
+    s->e[12] = (float)(lost / 864.0);
 }
 
 static void bg_encode(const uint8_t *mine, const uint8_t *theirs, float *out) {
@@ -155,7 +215,7 @@ static void bg_encode(const uint8_t *mine, const uint8_t *theirs, float *out) {
     e[1] = o.e[0];
     e[2] = (o.e[0] - m.e[0]) * 2.0f;
     e[3] = (m.back + o.back) <= 25;
-    for (int k = 1; k < 7; k++) {
+    for (int k = 1; k < 13; k++) {
         e[2 + 2 * k] = m.e[k];
         e[3 + 2 * k] = o.e[k];
     }
@@ -246,7 +306,7 @@ static void long_encode(const uint8_t *mine, const uint8_t *theirs, float *out) 
 
 PyDoc_STRVAR(encode_doc,
              "encode(kind, mine, theirs, out)\n--\n\n"
-             "Encode N positions into ``out``: kind 0 the backgammon family (212 float32 per\n"
+             "Encode N positions into ``out``: kind 0 the backgammon family (224 float32 per\n"
              "row), 1 long nardy (220). ``mine`` and ``theirs`` are C-contiguous buffers of\n"
              "N * 26 uint8 counts, ``out`` a writable C-contiguous buffer of N rows of float32.");
 

@@ -3,9 +3,10 @@
 A position is encoded *after* a play, from the mover's side, with the opponent to roll next.
 Each side is 26 counts in its owner's numbering (0 = off, 1-24 = points, 25 = bar), as in
 :class:`~nardy.core.position.Position`; the geometry is backgammon's (my point ``p`` is the
-opponent's ``25 - p``), shared by nackgammon and acey-deucey. Long nardy is not encoded.
+opponent's ``25 - p``), shared by nackgammon and acey-deucey (whose checkers not yet entered
+count as on the bar everywhere below). Long nardy is not encoded.
 
-The vector (:data:`INPUTS` = 208 values) is, for the mover then for the opponent:
+The vector (:data:`INPUTS` = 224 values) is, for the mover then for the opponent:
 
 * per point 1-24 of that side's own numbering, four Tesauro-style truncated unary inputs:
   ``n >= 1``, ``n >= 2``, ``n >= 3`` and ``(n - 3) / 2`` for ``n > 3`` (96 inputs);
@@ -23,7 +24,34 @@ then the expert features, mover first where there are two:
   direct or indirect (intermediate points are not checked for blocks), the bar's checkers
   shooting too (2);
 * escapes: the share of the 36 rolls with which this side's rearmost checker could move its
-  whole roll past the other side's points in front of it (2).
+  whole roll past the other side's points in front of it (2);
+
+and, from index :data:`BASE_INPUTS` = 212 on, the positional inputs in gnubg's spirit (each
+for the mover, then for the opponent; "made" means two or more checkers):
+
+* containment: the escapes input (the same table of the 36 rolls) for the side's rearmost
+  checker standing on the worst point for it among the points from the rearmost checker's
+  own (the bar for a checker on it) down to the ace point; 1 for a side with no checker left
+  on the board or the bar (2);
+* timing: the pips the side can play without breaking a made point, over 100: every checker
+  on a point holding one, every checker above the first two on a made point, and every
+  checker on the bar, played down to the ace point (``p - 1`` pips from point ``p``, 24 from
+  the bar); the first two of a made point count nothing (2);
+* mobility: the number of single-die moves, summed over the dice 1-6: for die ``d``, the
+  points (the bar included) holding a checker of the side whose point ``d`` pips further on is
+  on the board (bearing off not counted) and not made by the other side; while the side has
+  a checker on the bar only the bar's moves count, as in backgammon; over 60 (2);
+* backbone: the side's made points in the other side's half (its points 13-24: the other's
+  outfield and home board), over 6 (2);
+* forward anchor: the advancement of the side's most advanced made point in the other's home
+  board (its points 19-24), ``(25 - p) / 6`` for point ``p``, 0 with none (2);
+* pip loss to hits: the pips the side can expect to lose to the other side's next roll, over
+  24: for each of the 36 rolls, the ``25 - p`` pips travelled by the costliest blot (on point
+  ``p``) the roll hits, direct or indirect as in shots (intermediate points not checked, the
+  bar's checkers shooting too), 0 for a roll that hits none, averaged over the 36 rolls (2).
+
+Inputs are only ever appended, so a net trained on the first ``N`` inputs reads the prefix of
+today's vector unchanged (:meth:`nardy.engine.net.Net.forward` takes its own columns).
 
 Everything is vectorised over a batch: :func:`encode` takes two ``(N, 26)`` uint8 arrays.
 The numpy code here is the definition; where the C extension ``nardy.engine._features`` is
@@ -46,7 +74,12 @@ RAW_PER_SIDE = 24 * 4 + 2
 EXPERT = 16
 """Expert inputs: pips (3), race (1), exposed blots (2), home points (2), primes (2),
 back checkers (2), shots (2), escapes (2)."""
-INPUTS = 2 * RAW_PER_SIDE + EXPERT
+POSITIONAL = 12
+"""Positional inputs, appended after the expert ones: containment (2), timing (2), mobility
+(2), backbone (2), forward anchor (2), pip loss to hits (2)."""
+BASE_INPUTS = 2 * RAW_PER_SIDE + EXPERT
+"""The length of the encoding before the positional inputs (the shipped net's inputs)."""
+INPUTS = BASE_INPUTS + POSITIONAL
 """Length of one encoded position."""
 RACE_INPUT = 2 * RAW_PER_SIDE + 3
 """The index of the race flag (1 in a race): which class's net values a row."""
@@ -119,13 +152,33 @@ def _escape_table() -> F32:
     return table
 
 
+def _roll_reaches() -> tuple[npt.NDArray[np.intp], npt.NDArray[np.int32]]:
+    """The 21 distinct rolls as ``(reach, weight)``: ``reach[k]`` the distances 1-24 that roll
+    ``k`` moves one checker (as :func:`_roll_table`; padded with 0, "no distance"),
+    ``weight[k]`` its rolls of 36 (2 for two different dice, 1 for a double)."""
+    reach = np.zeros((21, 4), dtype=np.intp)
+    weight = np.zeros(21, dtype=np.int32)
+    k = 0
+    for a in range(1, 7):
+        for b in range(a, 7):
+            distances = [a, b, a + b] if a != b else [a * n for n in range(1, 5)]
+            reach[k, : len(distances)] = distances
+            weight[k] = 1 if a == b else 2
+            k += 1
+    return reach, weight
+
+
 _UNARY = _unary_table()
 _ROLL_MASKS = _roll_masks()
 _ESCAPES = _escape_table()
+_REACH, _REACH_WEIGHT = _roll_reaches()
 _POINTS = np.arange(26, dtype=np.int32)
-_MOVER = [0, 4, 6, 8, 10, 12, 14]
-"""Where the per-side expert inputs of the mover go (pips, exposed blots, home points, prime,
-back checkers, shots, escapes); the opponent's are one further on."""
+_TO_ACE = _POINTS[:24]  # a spare on point p can play p - 1 pips before the ace point
+_ADVANCE = _POINTS[6:0:-1]  # an anchor on point 19 + i is 6 - i points advanced
+_MOVER = [0, *range(4, EXPERT + POSITIONAL, 2)]  # 2 and 3: pip lead, race flag
+"""Where the per-side expert and positional inputs of the mover go, from the first expert
+input on (pips, exposed blots, home points, prime, back checkers, shots, escapes, containment,
+timing, mobility, backbone, forward anchor, pip loss); the opponent's are one further on."""
 
 
 def longest_run(made: npt.NDArray[np.bool_]) -> npt.NDArray[np.int32]:
@@ -152,14 +205,15 @@ def raw_inputs(side: U8, out: F32 | None = None) -> F32:
 
 
 def _side_inputs(a: U8, b: U8, raw: F32) -> tuple[F32, npt.NDArray[np.int32]]:
-    """Side ``a``'s raw inputs (written into ``raw``), its seven expert inputs and its
-    rearmost checker, each row of ``a`` against the other side ``b`` (both in their owners'
-    numbering)."""
+    """Side ``a``'s raw inputs (written into ``raw``), its thirteen expert and positional
+    inputs (in :data:`_MOVER` order) and its rearmost checker, each row of ``a`` against the
+    other side ``b`` (both in their owners' numbering)."""
     rows = a.shape[0]
     waiting = CHECKERS - a.sum(axis=1, dtype=np.int32)
     b_waiting = CHECKERS - b.sum(axis=1, dtype=np.int32)
+    entering = a[:, BAR] + waiting  # checkers on the bar or not yet entered
     raw_inputs(a, raw)
-    e = np.empty((rows, 7), dtype=np.float32)
+    e = np.empty((rows, 13), dtype=np.float32)
     e[:, 0] = (a.astype(np.float32) @ _PIP_WEIGHTS + 25.0 * waiting) / 100.0
 
     # The other side in a's numbering (column p - 1 is a's point p); it moves upward from its
@@ -186,12 +240,40 @@ def _side_inputs(a: U8, b: U8, raw: F32) -> tuple[F32, npt.NDArray[np.int32]]:
     e[:, 4] = a[:, 19:25].sum(axis=1) / 5.0
 
     on_board = np.max(np.where(a[:, 1:25] > 0, _POINTS[1:25], 0), axis=1)
-    back = np.where((a[:, BAR] + waiting) > 0, 25, on_board)
+    back = np.where(entering > 0, 25, on_board)
     # Bit k of the mask: the point k + 1 pips in front of the back checker is blocked. With
     # the blocks reversed (a's point p on bit 24 - p), the point k + 1 pips in front of the
     # back checker is on bit 25 - back + k.
     blocks = _bitmask((other >= 2)[:, ::-1])
     e[:, 6] = _ESCAPES[(blocks >> (25 - back)) & 0xFFF]
+
+    # Containment: the escapes from each point q = 1..25 (column q - 1), the worst of those
+    # at or in front of the back checker.
+    from_each = _ESCAPES[(blocks[:, None] >> (25 - _POINTS[1:26])) & 0xFFF]
+    e[:, 7] = np.min(np.where(_POINTS[1:26] <= back[:, None], from_each, 1.0), axis=1)
+
+    counts = a[:, 1:25].astype(np.int32)
+    spares = np.where(counts >= 2, counts - 2, counts)  # a made point keeps its first two
+    e[:, 8] = (spares @ _TO_ACE + 24 * entering) / 100.0
+
+    # Mobility, as bit masks (bit q: a's point q): open_bits << d has bit q set where the
+    # point d pips below q is open. Entering, die d lands on a's point 25 - d (bits 19-24).
+    on_bits = _bitmask(counts > 0) << 1
+    open_bits = _bitmask(other < 2) << 1
+    moves = sum(np.bitwise_count(on_bits & (open_bits << d)).astype(np.int32) for d in range(1, 7))
+    e[:, 9] = np.where(entering > 0, np.bitwise_count(open_bits >> 19), moves) / 60.0
+
+    e[:, 10] = np.count_nonzero(made[:, 12:], axis=1) / 6.0
+    e[:, 11] = np.max(np.where(made[:, 18:], _ADVANCE, 0), axis=1) / 6.0
+
+    # Pip loss: per distinct roll, the blots it hits as a bit mask (the shooters moved by each
+    # distance it reaches; column 0 of ``moved``, "no distance", is empty), and the lowest
+    # of them (bit p: a's point p), which has travelled furthest, 25 - p pips.
+    moved = np.zeros((rows, 25), dtype=np.int64)
+    moved[:, 1:] = shooter_bits[:, None] << _POINTS[1:25]
+    hit = np.bitwise_or.reduce(moved[:, _REACH], axis=2) & blot_bits[:, None]
+    lowest = np.bitwise_count((hit & -hit) - 1).astype(np.int32)  # its lowest bit's index
+    e[:, 12] = np.where(hit != 0, 25 - lowest, 0) @ _REACH_WEIGHT / 864.0
     return e, back
 
 

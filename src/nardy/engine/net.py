@@ -13,6 +13,11 @@ see :mod:`nardy.engine.features`), with the opponent to roll:
 p(wbg) - p(lbg)``. :func:`flip` views outputs from the other side. A :class:`Net` saves to and
 loads from a compressed ``.npz`` and trains by plain gradient steps on the cross-entropy of
 each output against a target in [0, 1] (:meth:`Net.train`), which TD(λ) self-play supplies.
+
+Inputs are only ever appended to an encoding, so an older net reads the prefix: every method
+that takes encoded rows takes rows at least as wide as the net and reads the first
+:attr:`Net.inputs` columns (:meth:`Net.columns`). A net trained before the backgammon
+encoding grew from 212 to 224 inputs values today's encoding exactly as it valued the old one.
 """
 
 from __future__ import annotations
@@ -105,9 +110,20 @@ class Net:
     def hidden(self) -> int:
         return int(self.w1.shape[1])
 
+    def columns(self, x: F32) -> F32:
+        """The columns of encoded rows ``x`` this net reads: the first :attr:`inputs` (inputs
+        are only appended, so an older net reads the prefix). ``x`` itself when it is as wide
+        as the net, a view (no copy) when wider; narrower rows are refused."""
+        width = x.shape[-1]
+        if width == self.inputs:
+            return x
+        if width < self.inputs:
+            raise EngineError(f"rows of {width} inputs for a net of {self.inputs}")
+        return x[..., : self.inputs]
+
     def hidden_layer(self, x: F32) -> F32:
-        """The hidden activations of a batch ``(N, inputs)``."""
-        return _sigmoid(x @ self.w1 + self.b1)
+        """The hidden activations of a batch ``(N, inputs)`` (or wider: :meth:`columns`)."""
+        return _sigmoid(self.columns(x) @ self.w1 + self.b1)
 
     def forward(self, x: F32) -> F32:
         """The five outputs of each row of ``x``; shape ``(N, 5)``. The products run with
@@ -124,6 +140,7 @@ class Net:
         """The gradients of each output's cross-entropy against ``targets`` (shape ``(N, 5)``,
         values in [0, 1]), summed over the rows, for ``(w1, b1, w2, b2)``, and the mean
         squared error of the outputs."""
+        x = self.columns(x)
         h = self.hidden_layer(x)
         y = _sigmoid(h @ self.w2 + self.b2)
         dz2 = (y - targets).astype(np.float32)
