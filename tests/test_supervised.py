@@ -142,11 +142,10 @@ def test_a_bot_plays_with_a_race_net_of_its_own(tmp_path: Path) -> None:
     assert NeuralBot.load(tmp_path / "main.npz").evaluator(BACKGAMMON.start()).race_net is None
 
 
-def test_fit_from_a_212_input_net_fits_todays_inputs(tmp_path: Path) -> None:
-    """``fit --init`` a net from before the positional inputs: it is widened (zero weights
-    for the new inputs, the same function at epoch 0) and the saved net reads them all."""
+def _teacher_shard(tmp_path: Path) -> tuple[np.ndarray, np.ndarray, Net]:
+    """A shard of the start's plays labelled by a random net that reads every input."""
     from nardy.engine.evaluator import ROLLS
-    from nardy.engine.features import BASE_INPUTS, INPUTS
+    from nardy.engine.features import INPUTS
 
     start = BACKGAMMON.start()
     pairs = [
@@ -165,30 +164,76 @@ def test_fit_from_a_212_input_net_fits_todays_inputs(tmp_path: Path) -> None:
         variant=np.array("backgammon"),
         labels=np.array("test"),
     )
-    old = Net.random(BASE_INPUTS, 8, seed=7)
-    old.save(tmp_path / "old.npz")
+    return mine, theirs, teacher
+
+
+def _fit(tmp_path: Path, init: Net, **options: int) -> Net:
+    init.save(tmp_path / "init.npz")
     args = argparse.Namespace(
         data=tmp_path,
         cls="all",
-        out=tmp_path / "wide.npz",
-        init=str(tmp_path / "old.npz"),
-        hidden=8,
+        out=tmp_path / "fitted.npz",
+        init=str(tmp_path / "init.npz"),
+        hidden=options.get("hidden", 0),
+        inputs=options.get("inputs", 0),
         epochs=3,
         batch=16,
         rate=0.01,
         seed=1,
     )
     supervised.fit_command(args)
-    wide = Net.load(tmp_path / "wide.npz")
-    assert (wide.inputs, old.inputs) == (INPUTS, 212)
-    assert wide.meta["widened_from"] == "212"
-    assert np.any(wide.w1[BASE_INPUTS:] != 0)  # the new inputs' weights were fitted
-    # Epoch 0 is the old net's loss on the held-out rows: widening changed nothing.
+    return Net.load(tmp_path / "fitted.npz")
+
+
+def _epoch_0_is(net: Net, fitted: Net, mine: np.ndarray, theirs: np.ndarray, teacher: Net) -> None:
+    """Epoch 0 of ``fitted``'s curve is ``net``'s loss on the held-out rows (the fit started
+    from the same function), and the fit then lowered it."""
     holdout = supervised.held_out(mine, theirs)
     assert holdout.sum() >= 10
     x = encode(mine[holdout], theirs[holdout])
-    targets = teacher.forward(x)
-    before = supervised.cross_entropy(old, x[:, :BASE_INPUTS], targets)
-    curve = json.loads(wide.meta["curve"])
+    before = supervised.cross_entropy(net, x[:, : net.inputs], teacher.forward(x))
+    curve = json.loads(fitted.meta["curve"])
     assert curve[0]["test"] == pytest.approx(before, rel=1e-6)
     assert min(c["test"] for c in curve[1:]) < curve[0]["test"]
+
+
+def test_fit_from_a_212_input_net_fits_todays_inputs(tmp_path: Path) -> None:
+    """``fit --init`` a net from before the positional inputs: it is widened (zero weights
+    for the new inputs, the same function at epoch 0) and the saved net reads them all."""
+    from nardy.engine.features import BASE_INPUTS, INPUTS
+
+    mine, theirs, teacher = _teacher_shard(tmp_path)
+    old = Net.random(BASE_INPUTS, 8, seed=7)
+    wide = _fit(tmp_path, old)
+    assert (wide.inputs, old.inputs) == (INPUTS, 212)
+    assert wide.meta["widened_from"] == "212"
+    assert np.any(wide.w1[BASE_INPUTS:] != 0)  # the new inputs' weights were fitted
+    _epoch_0_is(old, wide, mine, theirs, teacher)
+
+
+def test_fit_with_more_hidden_units_or_fewer_inputs(tmp_path: Path) -> None:
+    """``--hidden`` above the init's adds units that change nothing at first (epoch 0 is the
+    init's loss) and then learn; ``--inputs`` fits on the encoding's first inputs only."""
+    from nardy.engine.features import BASE_INPUTS, INPUTS
+
+    mine, theirs, teacher = _teacher_shard(tmp_path)
+    small = Net.random(INPUTS, 8, seed=7)
+    big = _fit(tmp_path, small, hidden=12)
+    assert (big.inputs, big.hidden, big.meta["hidden_from"]) == (INPUTS, 12, "8")
+    assert np.any(big.w2[8:] != 0)  # the new units were given a part
+    _epoch_0_is(small, big, mine, theirs, teacher)
+    old = Net.random(BASE_INPUTS, 8, seed=7)
+    narrow = _fit(tmp_path, old, inputs=BASE_INPUTS)
+    assert narrow.inputs == BASE_INPUTS and "widened_from" not in narrow.meta
+    _epoch_0_is(old, narrow, mine, theirs, teacher)
+
+
+def test_more_hidden_units_are_the_same_function() -> None:
+    net = Net.random(20, 6, seed=3, scale=0.5)
+    x = np.random.default_rng(1).random((50, 20), dtype=np.float32)
+    big = net.with_hidden(10, seed=2)
+    assert big.hidden == 10 and big.inputs == 20
+    np.testing.assert_allclose(big.forward(x), net.forward(x), rtol=1e-6, atol=1e-7)
+    assert np.all(big.w2[6:] == 0) and np.any(big.w1[:, 6:] != 0)
+    with pytest.raises(ValueError, match="cannot shrink"):
+        net.with_hidden(4)

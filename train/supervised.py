@@ -31,7 +31,9 @@ run can be stopped at any time and what it wrote is usable.
 **Fit** (``fit``). Adam on minibatches of the cross-entropy of each output against the
 labels (numpy, :meth:`nardy.engine.net.Net.gradients`), from ``--init`` (the shipped net by
 default, or a saved net, or ``random`` with ``--hidden``; a net of fewer inputs than today's
-encoding is widened first, the new inputs at zero weight), on the positions of one class
+encoding is widened first, the new inputs at zero weight; ``--hidden`` above the init's adds
+hidden units with zero output weights, the same function again; ``--inputs N`` fits on the
+encoding's first N inputs only, to measure what the later ones add), on the positions of one class
 (``--class``: contact, crashed, race, ``all``, or ``contact+crashed`` for every non-race
 one). A tenth of the positions, chosen by position, is held out; the net with the lowest
 held-out loss over the epochs is saved, with its figures in its metadata.
@@ -322,18 +324,22 @@ def fit_command(args: argparse.Namespace) -> None:
     _, encode, _ = family(v)
     mine, theirs, targets = data["mine"][rows], data["theirs"][rows], data["targets"][rows]
     x = encode(mine, theirs)
+    if args.inputs:  # only the encoding's first inputs (to measure what the later ones add)
+        x = np.ascontiguousarray(x[:, : args.inputs])
     if args.init == "shipped":
         shipped = evaluator(v)
         start = shipped.race_net if args.cls == RACE and shipped.race_net else shipped.net
         net = _copy(start)
     elif args.init == "random":
-        net = Net.random(x.shape[1], args.hidden, args.seed)
+        net = Net.random(x.shape[1], args.hidden or 96, args.seed)
     else:
         net = Net.load(args.init)
     if net.inputs < x.shape[1]:
         # A net from before inputs were appended (the shipped 212-input one): the new inputs
         # start with zero weights, the same function, and the fit learns their weights.
         net = net.widened(x.shape[1])
+    if args.hidden > net.hidden:  # a bigger net starting as the init's function
+        net = net.with_hidden(args.hidden, args.seed)
     started = time.perf_counter()
     best, curve = fit(
         net,
@@ -387,7 +393,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     f.add_argument("--class", dest="cls", default="all")
     f.add_argument("--out", type=Path, required=True)
     f.add_argument("--init", default="shipped", help="shipped, random or NET.npz")
-    f.add_argument("--hidden", type=int, default=96, help="with --init random")
+    f.add_argument(
+        "--hidden",
+        type=int,
+        default=0,
+        help="hidden units: of a random net (default 96), or "
+        "more than the init's, added with zero output weights",
+    )
+    f.add_argument("--inputs", type=int, default=0, help="use only the first N inputs")
     f.add_argument("--epochs", type=int, default=20)
     f.add_argument("--batch", type=int, default=64)
     f.add_argument("--rate", type=float, default=3e-4)

@@ -102,6 +102,23 @@ class Net:
         w1 = np.concatenate([self.w1, np.zeros((extra, self.hidden), dtype=np.float32)])
         return Net(w1, self.b1, self.w2, self.b2, {**self.meta, "widened_from": self.inputs})
 
+    def with_hidden(self, hidden: int, seed: int = 0, scale: float = 0.1) -> Net:
+        """The same function with ``hidden`` hidden units: the new ones get small normal
+        input weights (reproducible by ``seed``) and zero output weights, so they change
+        nothing until training gives them a part (a bigger net that starts where this one is)."""
+        extra = hidden - self.hidden
+        if extra < 0:
+            raise EngineError(f"cannot shrink a net from {self.hidden} to {hidden} hidden units")
+        rng = np.random.default_rng(seed)
+        new_w1 = (rng.standard_normal((self.inputs, extra)) * scale).astype(np.float32)
+        return Net(
+            np.concatenate([self.w1, new_w1], axis=1),
+            np.concatenate([self.b1, np.zeros(extra, dtype=np.float32)]),
+            np.concatenate([self.w2, np.zeros((extra, OUTPUTS), dtype=np.float32)]),
+            self.b2,
+            {**self.meta, "hidden_from": self.hidden},
+        )
+
     @property
     def inputs(self) -> int:
         return int(self.w1.shape[0])
