@@ -17,11 +17,11 @@ import supervised
 
 from nardy import BACKGAMMON, Position
 from nardy.engine.evaluator import evaluator, for_net
-from nardy.engine.features import encode, sides_array
+from nardy.engine.features import INPUTS, encode, sides_array
 from nardy.engine.net import Net
 
 
-def _generate(out: Path, seed: int = 3) -> None:
+def _generate(out: Path, seed: int = 3, net: str | None = None) -> None:
     args = argparse.Namespace(
         variant="backgammon",
         out=out,
@@ -31,6 +31,7 @@ def _generate(out: Path, seed: int = 3) -> None:
         rollout=0,
         truncate=0,
         shard=5,
+        net=net,
     )
     supervised.generate(args)
 
@@ -53,6 +54,23 @@ def test_shards_hold_labelled_positions_the_net_values(tmp_path: Path) -> None:
     # 0-ply labels are the shipped evaluator's values of the positions, for the mover.
     expected = evaluator("backgammon").after(BACKGAMMON, pairs, 0)
     np.testing.assert_allclose(data["targets"], expected, atol=1e-6)
+
+
+def test_a_net_of_the_last_round_labels_the_next(tmp_path: Path) -> None:
+    """``--net PATH,RACE``: that net and its race net play and label, not the shipped one."""
+    net, race = Net.random(INPUTS, 8, seed=4, scale=0.5), Net.random(INPUTS, 8, seed=5)
+    net.save(tmp_path / "net.npz")
+    race.save(tmp_path / "race.npz")
+    _generate(tmp_path / "out", net=f"{tmp_path / 'net.npz'},{tmp_path / 'race.npz'}")
+    paths = sorted((tmp_path / "out").glob("shard-*.npz"))
+    data = supervised.load_shards(paths)
+    pairs = [(bytes(m), bytes(t)) for m, t in zip(data["mine"], data["theirs"], strict=True)]
+    expected = for_net(net, BACKGAMMON, race).after(BACKGAMMON, pairs, 0)
+    np.testing.assert_allclose(data["targets"], expected, atol=1e-6)
+    shipped = evaluator("backgammon").after(BACKGAMMON, pairs, 0)
+    assert np.abs(data["targets"] - shipped).max() > 0.05
+    with np.load(paths[0]) as first:
+        assert str(first["labels"]).startswith("ply:0:") and "race.npz" in str(first["labels"])
 
 
 def test_benchmark_positions_never_reach_the_shards(

@@ -19,7 +19,8 @@ of the benchmark (bench/data, train/benchmark_positions.py) are dropped, as are 
 games and the bear-offs the evaluator values exactly (nardy.engine.bearoff.exact_bearoffs):
 no net ever sees those.
 
-**Labels.** Each position's five cubeless probabilities by the current (shipped) evaluator
+**Labels.** Each position's five cubeless probabilities by the current (shipped) evaluator,
+or with ``--net PATH[,RACE]`` by a net of the last round (which then plays the games too),
 at ``--label-ply`` (2 by default: the average over the opponent's 21 rolls of its best reply,
 each valued by the average over our 21 replies: two rolls deeper than the net, with the exact
 bear-off database at the leaves), or by a truncated rollout (``--rollout GAMES``, with
@@ -58,7 +59,7 @@ sys.path.insert(0, str(ROOT / "src"))
 from nardy.core import CHECKERS, OFF, Position, Variant, variant  # noqa: E402
 from nardy.engine import bearoff  # noqa: E402
 from nardy.engine.classes import CLASSES, RACE, position_class  # noqa: E402
-from nardy.engine.evaluator import Evaluator, Pair, evaluator, family  # noqa: E402
+from nardy.engine.evaluator import Evaluator, Pair, evaluator, family, for_net  # noqa: E402
 from nardy.engine.features import F32, sides_array  # noqa: E402
 from nardy.engine.net import Net  # noqa: E402
 from nardy.engine.rollout import rollouts  # noqa: E402
@@ -152,9 +153,18 @@ def label(
     return np.concatenate([ev.after(v, [p], ply) for p in pairs]).astype(np.float32)
 
 
+def labeller(v: Variant, nets: str | None) -> Evaluator:
+    """The evaluator that plays the games and labels their positions: the shipped one, or
+    ``--net PATH[,RACE]`` (a round of training labelling the next round's positions)."""
+    if not nets:
+        return evaluator(v)
+    path, _, race = nets.partition(",")
+    return for_net(Net.load(path), v, Net.load(race) if race else None)
+
+
 def generate(args: argparse.Namespace) -> None:
     v = variant(args.variant)
-    ev = evaluator(v)
+    ev = labeller(v, args.net)
     exclude = benchmark_ids(v.key)
     rng = random.Random(f"supervised:{v.key}:{args.seed}")
     args.out.mkdir(parents=True, exist_ok=True)
@@ -197,6 +207,8 @@ def save_shard(
     mine, theirs = _arrays(batch)
     classes = [position_class(Position(v, t, m)) for m, t in batch]
     labels = f"rollout:{args.rollout}:{args.truncate}" if args.rollout else f"ply:{args.label_ply}"
+    if args.net:
+        labels += f":{args.net}"
     np.savez_compressed(
         args.out / f"shard-{args.seed}-{n:04d}.npz",
         mine=mine,
@@ -388,6 +400,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     gen.add_argument("--rollout", type=int, default=0, help="label by rollouts of N games")
     gen.add_argument("--truncate", type=int, default=10, help="a rollout's plays")
     gen.add_argument("--shard", type=int, default=SHARD, help="positions per shard file")
+    gen.add_argument("--net", help="PATH[,RACE]: play and label with this net, not the shipped")
     f = sub.add_parser("fit", help="train a net on labelled positions")
     f.add_argument("--data", type=Path, required=True)
     f.add_argument("--class", dest="cls", default="all")
