@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import pytest
 from hypothesis import strategies as st
 
 import nardy
@@ -382,3 +383,12 @@ def near_six_blocks(draw: st.DrawFn) -> Position:
 def plays_reach(plays: Iterable[Play]) -> set[tuple[bytes, bytes]]:
     """The set of (mine, theirs) that plays reach."""
     return {(p.position.mine, p.position.theirs) for p in plays}
+
+
+def without_shipped_net(monkeypatch: pytest.MonkeyPatch, weights: str) -> None:
+    """Make the shipped weights file ``weights`` (``acey-deucey.npz``…) look not installed,
+    to try the paths of a variant without a net now that every variant has one."""
+    from nardy.engine import evaluator as evaluator_module
+
+    installed = evaluator_module._installed
+    monkeypatch.setattr(evaluator_module, "_installed", lambda w: w != weights and installed(w))

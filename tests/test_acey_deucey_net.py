@@ -12,7 +12,7 @@ import pytest
 
 from nardy.core import ACEY_DEUCEY, CHECKERS, OFF
 from nardy.engine import features
-from nardy.engine.evaluator import ACEY_DEUCEY_FAMILY, family, race_input
+from nardy.engine.evaluator import ACEY_DEUCEY_FAMILY, evaluator, family, race_input
 from nardy.engine.features import INPUTS, RACE_INPUT, encode_sides
 from nardy.engine.net import Net
 
@@ -20,6 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "train"))
 sys.path.insert(0, str(ROOT / "bench"))
 
+import strength  # noqa: E402
 import td  # noqa: E402
 
 V = ACEY_DEUCEY
@@ -81,3 +82,14 @@ def test_training_resumes_a_net_of_fewer_inputs_widened(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="has 225 inputs"):
         td.starting_net(td.FAMILIES["acey-deucey"], tmp_path / "wide.npz", 96, 1)
     assert td.starting_net(td.FAMILIES["long"], None, 8, 1).inputs == td.FAMILIES["long"].inputs
+
+
+# -- the shipped weights -----------------------------------------------------------------------
+
+
+def test_shipped_weights_load_and_beat_random() -> None:
+    net = evaluator("acey-deucey").net
+    assert net.inputs <= INPUTS and net.meta["variant"] == "acey-deucey"
+    assert int(net.meta["games"]) > 10_000 and float(net.meta["seconds"]) > 0
+    result = strength.duel("acey-deucey", "net", "random", pairs=3, seed=1, jobs=1, check=True)
+    assert result.win_rate == 1.0 and result.ppg >= 1.5

@@ -449,7 +449,7 @@ def test_the_engine_raises_nardy_errors_never_a_bare_value_error() -> None:
                 name = getattr(node.exc.func, "id", None)
                 assert name != "ValueError", f"{source.name}:{node.lineno} raises ValueError"
     with pytest.raises(NoNetError):
-        evaluator("acey-deucey")
+        evaluator("chess")
     with pytest.raises(EngineError):
         evaluator("backgammon").rank(nardy.variant("backgammon").start(), 3, 1, 5)
     with pytest.raises(NardyError):

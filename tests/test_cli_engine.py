@@ -15,6 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import without_shipped_net
 
 from nardy import (
     BACKGAMMON,
@@ -115,7 +116,6 @@ def test_variants_say_which_have_a_net() -> None:
 @pytest.mark.parametrize(
     ("family", "ready"),
     [
-        (("backgammon", "nackgammon", "acey-deucey"), {"backgammon", "nackgammon", "acey-deucey"}),
         (("backgammon", "nackgammon"), {"backgammon", "nackgammon"}),
         (("backgammon",), {"backgammon"}),
     ],
@@ -127,8 +127,8 @@ def test_variants_follow_the_evaluators_families(
     a variant left out gets a clear error from every command that needs the net."""
     monkeypatch.setattr(evaluator_module, "BACKGAMMON_FAMILY", family)
     _, _, pairs = fields(answer("variants"))
-    assert {k for k, state in pairs.items() if state == "ready"} - {"long"} == ready
-    for name in ("nackgammon", "acey-deucey"):
+    assert {k for k, state in pairs.items() if state == "ready"} - {"long", "acey-deucey"} == ready
+    for name in ("nackgammon",):
         pos = position_id(next(v for v in variants() if v.key == name).start())
         replies = [
             answer(f"move {name} {pos} 3 1"),
@@ -143,10 +143,12 @@ def test_variants_follow_the_evaluators_families(
 
 
 def test_move_acey_deucey_without_its_net(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The backgammon net refuses acey-deucey: a clear error, not a play from the wrong net."""
-    monkeypatch.setattr(evaluator_module, "BACKGAMMON_FAMILY", ("backgammon", "nackgammon"))
+    """Acey-deucey's weights not installed: a clear error, not a play from another net."""
+    assert "acey-deucey=ready" in answer("variants")
+    without_shipped_net(monkeypatch, "acey-deucey.npz")
     reply = answer("move acey-deucey AAAAAAAAAAAAAA-ff 3 1")
     assert reply.startswith("error no net for acey-deucey: ") and "internal" not in reply
+    assert "acey-deucey.npz is not installed" in reply
     assert "acey-deucey=no-net" in answer("variants")
 
 
@@ -254,9 +256,6 @@ def test_move_in_the_other_variants_of_backgammon() -> None:
     for name in ("nackgammon", "acey-deucey"):
         pos = next(v for v in variants() if v.key == name).start()
         reply = answer(f"move {name} {position_id(pos)} 3 1")
-        if not evaluator_has_net(name):  # acey-deucey, while the backgammon net refuses it
-            assert reply.startswith(f"error no net for {name}: ")
-            continue
         _, words, pairs = fields(reply)
         assert pos.parse_play(" ".join(words), 3, 1).position == parse_position(pairs["id"], name)
 

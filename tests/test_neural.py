@@ -10,6 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import pos as make_position
+from conftest import without_shipped_net
 
 from nardy.core import CHECKERS, OFF, Position, variant
 from nardy.core.dice import FixedDice, SeededDice
@@ -427,8 +428,19 @@ def test_outputs_are_made_consistent() -> None:
     np.testing.assert_allclose(fixed[1], raw[1])
 
 
-def test_acey_deucey_has_no_net_and_the_heuristic_stands_in() -> None:
+def test_acey_deucey_has_its_net_and_without_it_the_heuristic_stands_in(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     ad = variant("acey-deucey")
+    ev = evaluator(ad)
+    bot = NeuralBot("advanced")
+    assert bot.stand_in(ad) is None and ev.variants == {"acey-deucey"}
+    for pos in random_positions("acey-deucey", 5, seed=2):
+        assert bot.choose(pos, 6, 1) == ev.rank(pos, 6, 1)[0].after
+    after_1_2 = ad.start().apply("bar/24 bar/23", 1, 2)
+    best = max(range(1, 7), key=lambda die: ev.rank(after_1_2, die, die)[0].equity)
+    assert bot.choose_double(after_1_2) == best
+    without_shipped_net(monkeypatch, "acey-deucey.npz")
     with pytest.raises(ValueError, match="no trained net for acey-deucey"):
         evaluator(ad)
     bot, heuristic = NeuralBot("world-class"), HeuristicBot()

@@ -134,9 +134,8 @@ def net_for(v: Variant) -> Evaluator:
 
     Which variants have a net is the evaluator's to say, not the engine's:
     :func:`nardy.engine.evaluator.evaluator` raises ValueError for a variant outside every
-    family (acey-deucey, whose positions the backgammon net was not trained on) or whose
-    weights are not installed, and the evaluator it returns refuses a variant its net does
-    not play. ``variants`` asks the same question.
+    family or whose weights are not installed, and the evaluator it returns refuses a
+    variant its net does not play. ``variants`` asks the same question.
     """
     try:
         ev = evaluator(v)

@@ -71,8 +71,13 @@ def add_parser(subparsers: Any) -> None:
         default=DEFAULT_LEVEL,
         help=f"the bot: a level of the neural bot, weakest first {', '.join(LEVELS)} "
         f"(default {DEFAULT_LEVEL}, as in nardy engine), or the heuristic or random bot; "
-        f"hints are always the {ADVISER}'s. Where a variant has no trained net yet "
-        f"({', '.join(_WITHOUT_NET)}), every level plays as the heuristic bot",
+        f"hints are always the {ADVISER}'s"
+        + (
+            f". Where a variant has no trained net yet ({', '.join(_WITHOUT_NET)}), every "
+            "level plays as the heuristic bot"
+            if _WITHOUT_NET
+            else ""
+        ),
     )
     parser.add_argument(
         "--chouette",

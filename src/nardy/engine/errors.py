@@ -16,4 +16,4 @@ class EngineError(NardyError):
 
 
 class NoNetError(EngineError):
-    """A variant the engine has no trained net for (acey-deucey, or weights not installed)."""
+    """A variant the engine has no trained net for (no family, or its weights not installed)."""

@@ -26,9 +26,9 @@ The noise was chosen so that ``nardy analyze`` rates the noisy levels about as t
 intermediate 12-18). Noise is in equity units (a point a game), drawn once per play considered.
 
 It plays backgammon and nackgammon with the backgammon net (nackgammon's geometry and encoding
-are backgammon's) and long nardy with its own net. Acey-deucey has no net yet (its positions,
-checkers entering from off the board, are far from backgammon's): there the heuristic bot
-(:class:`~nardy.engine.heuristic.HeuristicBot`) decides for it at every level.
+are backgammon's), acey-deucey and long nardy with nets of their own. Where a variant's net is
+not installed, the heuristic bot (:class:`~nardy.engine.heuristic.HeuristicBot`) decides for
+it at every level.
 """
 
 from __future__ import annotations
@@ -177,8 +177,8 @@ class NeuralBot:
         return evaluator(v) if self.net is None else for_net(self.net, v, self.race_net)
 
     def stand_in(self, v: Variant) -> HeuristicBot | None:
-        """The heuristic bot, which decides for this bot in a variant without a trained net
-        (acey-deucey); None where the net plays."""
+        """The heuristic bot, which decides for this bot in a variant whose net is not
+        installed; None where the net plays."""
         return None if self.net is not None or has_net(v) else self._heuristic
 
     # -- checker play ------------------------------------------------------------------------
