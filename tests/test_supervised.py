@@ -238,6 +238,7 @@ def test_fit_with_more_hidden_units_or_fewer_inputs(tmp_path: Path) -> None:
     small = Net.random(INPUTS, 8, seed=7)
     big = _fit(tmp_path, small, hidden=12)
     assert (big.inputs, big.hidden, big.meta["hidden_from"]) == (INPUTS, 12, "8")
+    assert big.meta["hidden"] == "12"
     assert np.any(big.w2[8:] != 0)  # the new units were given a part
     _epoch_0_is(small, big, mine, theirs, teacher)
     old = Net.random(BASE_INPUTS, 8, seed=7)

@@ -116,7 +116,7 @@ class Net:
             np.concatenate([self.b1, np.zeros(extra, dtype=np.float32)]),
             np.concatenate([self.w2, np.zeros((extra, OUTPUTS), dtype=np.float32)]),
             self.b2,
-            {**self.meta, "hidden_from": self.hidden},
+            {**self.meta, "hidden": hidden, "hidden_from": self.hidden},
         )
 
     @property
