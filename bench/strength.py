@@ -217,9 +217,13 @@ def make_player(spec: str, seed: str, variant_key: str) -> Player:
 
 
 def dice_stream(seed: int, pair: int, v: Variant) -> Iterator[tuple[int, int]]:
-    """The rolls of both games of pair ``pair``, turn by turn; the first is not a double
-    where the opening roll is played (backgammon)."""
-    rng = random.Random(f"dice:{seed}:{pair}")
+    """The rolls of both games of pair ``pair``, turn by turn (:func:`rolls`)."""
+    return rolls(random.Random(f"dice:{seed}:{pair}"), v)
+
+
+def rolls(rng: random.Random, v: Variant) -> Iterator[tuple[int, int]]:
+    """A game's rolls drawn from ``rng``; the first is not a double where the opening roll
+    is played (backgammon)."""
     first = v.opening_dice_played
     while True:
         d1, d2 = rng.randint(1, 6), rng.randint(1, 6)

@@ -42,7 +42,7 @@ import random
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -158,17 +158,6 @@ class NetChooser:
         return max(range(1, 7), key=best)
 
 
-def rolls(rng: random.Random, v: Variant) -> Iterator[tuple[int, int]]:
-    """A game's rolls; the first is never a double where the opening roll is played."""
-    first = v.opening_dice_played
-    while True:
-        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
-        if first and d1 == d2:
-            continue
-        first = False
-        yield d1, d2
-
-
 def self_play_game(
     net: Net,
     rng: random.Random,
@@ -183,7 +172,7 @@ def self_play_game(
 
     v = family.variant
     chooser = NetChooser(net, family, trace)
-    dice = rolls(rng, v)
+    dice = strength.rolls(rng, v)
     pos = v.start()
     xs: list[F32] = []
     ys: list[F32] = []
