@@ -13,7 +13,7 @@ from typing import Any
 from websockets.sync.client import ClientConnection
 
 from nardy.server.rooms import Member
-from tests.server.serverutil import Client, receive
+from tests.server.serverutil import Client, ServerProcess, receive
 
 Policy = Callable[[dict[str, Any], int], dict[str, Any]]
 
@@ -73,6 +73,55 @@ class Seat:
 
     def close(self) -> None:
         self.ws.close()
+
+
+_names = (f"u{n:05d}" for n in itertools.count())
+
+
+def new_name() -> str:
+    """A user name no other test of this process has signed up with."""
+    return next(_names)
+
+
+def players(server: ServerProcess) -> tuple[Client, Client]:
+    """Two newly signed-up players."""
+    a, b = Client(server), Client(server)
+    a.sign_up(new_name())
+    b.sign_up(new_name())
+    return a, b
+
+
+def start_game(
+    server: ServerProcess, settings: dict[str, Any] | None = None, clock: Any = None
+) -> tuple[Client, Client, str]:
+    """Two signed-up players in a game under way: the first created the seek (with this
+    clock, if any), the second joined it."""
+    a, b = players(server)
+    body: dict[str, Any] = {"settings": settings or {"match-length": 1}}
+    if clock is not None:
+        body["clock"] = clock
+    r = a.post("/api/games", body)
+    assert r.status_code == 201, r.text
+    game = r.json()["id"]
+    r = b.post(f"/api/games/{game}/join")
+    assert r.status_code == 200 and r.json()["status"] == "playing", r.text
+    return a, b, game
+
+
+def sit(a: Client, b: Client, game: str) -> list[Seat]:
+    """Both players' sockets in the game, in seat order."""
+    both = [Seat(a, game), Seat(b, game)]
+    assert [s.seat for s in both] == [0, 1]
+    return both
+
+
+def roll_opening(seats: list[Seat]) -> Seat:
+    """Roll the opening; the seat that moves first."""
+    reply = seats[0].act({"type": "roll-opening"})
+    assert reply["type"] == "events", reply
+    for s in seats:
+        s.until(reply["seq"])
+    return next(s for s in seats if s.awaited())
 
 
 def queued(member: Member) -> list[dict[str, Any]]:

@@ -20,13 +20,11 @@ from nardy.server import clocks, protocol
 from nardy.server.clocks import ClockError, ClockSettings, ClockState, clock_from
 from nardy.server.rooms import Member, Rooms
 from nardy.server.store import Store
-from tests.server.gameplay import Seat, wait_for
+from tests.server.gameplay import Seat, new_name, roll_opening, sit, start_game, wait_for
 from tests.server.serverutil import Client, ServerProcess
 
 GRACE = 0.6
 """The server's grace period in these tests, in seconds."""
-
-_names = iter(f"c{n:04d}" for n in range(10_000))
 
 
 @pytest.fixture(scope="module")
@@ -41,38 +39,6 @@ def server(
     ).start()
     yield process
     process.kill()
-
-
-def _start(
-    server: ServerProcess, settings: dict[str, Any], clock: Any = None
-) -> tuple[Client, Client, str]:
-    """Two signed-up players in a game with this clock, seated: the first created the seek."""
-    a, b = Client(server), Client(server)
-    a.sign_up(next(_names))
-    b.sign_up(next(_names))
-    body: dict[str, Any] = {"settings": settings}
-    if clock is not None:
-        body["clock"] = clock
-    r = a.post("/api/games", body)
-    assert r.status_code == 201, r.text
-    game = r.json()["id"]
-    assert b.post(f"/api/games/{game}/join").status_code == 200
-    return a, b, game
-
-
-def _seats(a: Client, b: Client, game: str) -> list[Seat]:
-    seats = [Seat(a, game), Seat(b, game)]
-    assert [s.seat for s in seats] == [0, 1]
-    return seats
-
-
-def _opening(seats: list[Seat]) -> Seat:
-    """Roll the opening; the seat that moves first."""
-    reply = seats[0].act({"type": "roll-opening"})
-    assert reply["type"] == "events", reply
-    for s in seats:
-        s.until(reply["seq"])
-    return next(s for s in seats if s.awaited())
 
 
 def _forfeit(message: dict[str, Any]) -> dict[str, Any]:
@@ -99,7 +65,7 @@ def test_the_lobby_refuses_a_bad_clock_and_creates_nothing(
     server: ServerProcess, clock: Any
 ) -> None:
     client = Client(server)
-    client.sign_up(next(_names))
+    client.sign_up(new_name())
     r = client.post("/api/games", {"settings": {"match-length": 1}, "clock": clock})
     assert r.status_code == 400 and r.json()["error"] == "invalid-clock", r.text
     assert client.get("/api/me/games").json() == []
@@ -107,7 +73,7 @@ def test_the_lobby_refuses_a_bad_clock_and_creates_nothing(
 
 def test_no_clock_by_default_and_the_presets(server: ServerProcess) -> None:
     client = Client(server)
-    client.sign_up(next(_names))
+    client.sign_up(new_name())
     plain = client.post("/api/games", {"settings": {"match-length": 1}}).json()
     assert plain["clock"] is None
     bot = client.post("/api/games", {"settings": {"match-length": 1}, "opponent": "bot"}).json()
@@ -119,11 +85,11 @@ def test_no_clock_by_default_and_the_presets(server: ServerProcess) -> None:
 
 
 def test_a_move_within_the_delay_costs_no_reserve(server: ServerProcess) -> None:
-    a, b, game = _start(server, {"match-length": 3}, {"delay": 5, "reserve": 2})
-    seats = _seats(a, b, game)
+    a, b, game = start_game(server, {"match-length": 3}, {"delay": 5, "reserve": 2})
+    seats = sit(a, b, game)
     assert seats[0].state["clock"]["reserve"] == [6.0, 6.0]  # 2 s a point, 3 points
     assert seats[0].state["clock"]["running"] is None  # the opening roll is both players'
-    mover = _opening(seats)
+    mover = roll_opening(seats)
     assert mover.state["clock"]["running"] == mover.seat
     while "move" in mover.awaited():
         m = mover.state["awaiting"]["moves"][0]
@@ -134,9 +100,9 @@ def test_a_move_within_the_delay_costs_no_reserve(server: ServerProcess) -> None
 
 
 def test_running_out_of_time_loses_the_match(server: ServerProcess) -> None:
-    a, b, game = _start(server, {"match-length": 3}, {"delay": 0.2, "reserve": 0.3})
-    seats = _seats(a, b, game)
-    mover = _opening(seats)
+    a, b, game = start_game(server, {"match-length": 3}, {"delay": 0.2, "reserve": 0.3})
+    seats = sit(a, b, game)
+    mover = roll_opening(seats)
     started = time.monotonic()
     for s in seats:  # nobody moves: the server's timer ends the match for everyone
         message = wait_for(s, "events")
@@ -150,9 +116,9 @@ def test_running_out_of_time_loses_the_match(server: ServerProcess) -> None:
 
 
 def test_a_money_game_lost_on_time_refills_the_reserves(server: ServerProcess) -> None:
-    a, b, game = _start(server, {"match-length": 0}, {"delay": 0.1, "reserve": 0.4})
-    seats = _seats(a, b, game)
-    mover = _opening(seats)
+    a, b, game = start_game(server, {"match-length": 0}, {"delay": 0.1, "reserve": 0.4})
+    seats = sit(a, b, game)
+    mover = roll_opening(seats)
     message = wait_for(seats[0], "events")
     assert _forfeit(message)["player"] == mover.seat
     state = message["state"]
@@ -162,9 +128,9 @@ def test_a_money_game_lost_on_time_refills_the_reserves(server: ServerProcess) -
 
 
 def test_a_player_may_not_forfeit_for_the_server(server: ServerProcess) -> None:
-    a, b, game = _start(server, {"match-length": 1}, "standard")
-    seats = _seats(a, b, game)
-    mover = _opening(seats)
+    a, b, game = start_game(server, {"match-length": 1}, "standard")
+    seats = sit(a, b, game)
+    mover = roll_opening(seats)
     reply = mover.act({"type": "forfeit", "reason": "time"})
     assert reply["type"] == "refused" and reply["code"] == "referee-only"
 
@@ -172,9 +138,9 @@ def test_a_player_may_not_forfeit_for_the_server(server: ServerProcess) -> None:
 def test_the_clock_goes_on_after_a_restart(tmp_path: Path, database_url: str | None) -> None:
     server = ServerProcess(tmp_path, database_url, NARDY_AUTH_RATE="1000/60").start()
     try:
-        a, b, game = _start(server, {"match-length": 1}, {"delay": 0.1, "reserve": 0.5})
-        seats = _seats(a, b, game)
-        mover = _opening(seats)
+        a, b, game = start_game(server, {"match-length": 1}, {"delay": 0.1, "reserve": 0.5})
+        seats = sit(a, b, game)
+        mover = roll_opening(seats)
         server.kill(signal.SIGKILL)
         server.start()  # the room is restored, its clock still running, and runs out
         deadline = time.monotonic() + 20
@@ -188,9 +154,9 @@ def test_the_clock_goes_on_after_a_restart(tmp_path: Path, database_url: str | N
 
 
 def test_an_absent_players_game_is_claimed_after_the_grace_period(server: ServerProcess) -> None:
-    a, b, game = _start(server, {"match-length": 5})
-    seats = _seats(a, b, game)
-    _opening(seats)
+    a, b, game = start_game(server, {"match-length": 5})
+    seats = sit(a, b, game)
+    roll_opening(seats)
     seats[1].close()
     absent = wait_for(seats[0], "absent")
     assert absent["seat"] == 1 and absent["claim-in"] == GRACE
@@ -206,8 +172,8 @@ def test_an_absent_players_game_is_claimed_after_the_grace_period(server: Server
 
 
 def test_a_player_back_in_time_cannot_be_claimed(server: ServerProcess) -> None:
-    a, b, game = _start(server, {"match-length": 1})
-    seats = _seats(a, b, game)
+    a, b, game = start_game(server, {"match-length": 1})
+    seats = sit(a, b, game)
     seats[0].close()
     assert wait_for(seats[1], "absent")["seat"] == 0
     back = Seat(a, game)
@@ -221,11 +187,11 @@ def test_a_rematch_starts_with_the_same_settings_and_the_seats_swapped(
     server: ServerProcess,
 ) -> None:
     clock = {"delay": 0.1, "reserve": 0.2}
-    a, b, game = _start(server, {"match-length": 1, "cube": False}, clock)
-    seats = _seats(a, b, game)
+    a, b, game = start_game(server, {"match-length": 1, "cube": False}, clock)
+    seats = sit(a, b, game)
     seats[0].send_raw({"type": "rematch"})
     assert wait_for(seats[0], "refused")["code"] == "wrong-phase"  # the match is not over
-    _opening(seats)
+    roll_opening(seats)
     for s in seats:
         wait_for(s, "events")  # the first player's time runs out
     seats[0].send_raw({"type": "rematch"})
@@ -250,10 +216,10 @@ def test_after_a_restart_a_player_who_does_not_come_back_is_absent(
         tmp_path, database_url, NARDY_AUTH_RATE="1000/60", NARDY_GRACE_SECONDS=str(GRACE)
     ).start()
     try:
-        a, b, game = _start(server, {"match-length": 3})
-        seats = _seats(a, b, game)
+        a, b, game = start_game(server, {"match-length": 3})
+        seats = sit(a, b, game)
         assert seats[1].state["absent"] == []  # both came from the lobby: nobody is absent
-        _opening(seats)
+        roll_opening(seats)
         server.kill(signal.SIGKILL)
         server.start()
         back = Seat(a, game)
@@ -363,7 +329,7 @@ async def _late_action(tmp_path: Path) -> None:
 
 def test_the_bot_agrees_to_a_rematch_at_once(server: ServerProcess) -> None:
     me = Client(server)
-    me.sign_up(next(_names))
+    me.sign_up(new_name())
     body = {
         "settings": {"match-length": 1},
         "opponent": "bot",

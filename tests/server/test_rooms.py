@@ -14,45 +14,17 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from tests.server.gameplay import Seat, play_out, public
+from tests.server.gameplay import (
+    Seat,
+    new_name,
+    play_out,
+    players,
+    public,
+    roll_opening,
+    sit,
+    start_game,
+)
 from tests.server.serverutil import Client, ServerProcess
-
-_names = iter(f"p{n:04d}" for n in range(10_000))
-
-
-def _players(server: ServerProcess) -> tuple[Client, Client]:
-    a, b = Client(server), Client(server)
-    a.sign_up(next(_names))
-    b.sign_up(next(_names))
-    return a, b
-
-
-def _start(
-    server: ServerProcess, settings: dict[str, Any] | None = None
-) -> tuple[Client, Client, str]:
-    """Two signed-up players; the first creates a seek, the second joins it."""
-    a, b = _players(server)
-    r = a.post("/api/games", {"settings": settings or {"match-length": 1}})
-    assert r.status_code == 201, r.text
-    game = r.json()["id"]
-    r = b.post(f"/api/games/{game}/join")
-    assert r.status_code == 200 and r.json()["status"] == "playing", r.text
-    return a, b, game
-
-
-def _seats(a: Client, b: Client, game: str) -> list[Seat]:
-    seats = [Seat(a, game), Seat(b, game)]
-    assert [s.seat for s in seats] == [0, 1]
-    return seats
-
-
-def _opening(seats: list[Seat]) -> Seat:
-    """Roll the opening; the seat that moves first."""
-    reply = seats[0].act({"type": "roll-opening"})
-    assert reply["type"] == "events"
-    for s in seats:
-        s.until(reply["seq"])
-    return next(s for s in seats if s.awaited())
 
 
 def _play_until(seats: list[Seat], ready: Callable[[Seat], bool]) -> Seat:
@@ -80,8 +52,8 @@ def _until_double(seats: list[Seat]) -> Seat:
 def test_two_players_play_a_match_to_the_end_and_find_it_in_their_history(
     server: ServerProcess,
 ) -> None:
-    a, b, game = _start(server, {"match-length": 1})
-    seats = _seats(a, b, game)
+    a, b, game = start_game(server, {"match-length": 1})
+    seats = sit(a, b, game)
     actions = play_out(seats)
     assert actions > 20
     assert public(seats[1].state) == public(seats[0].state)  # both heard everything
@@ -107,13 +79,13 @@ def test_two_players_play_a_match_to_the_end_and_find_it_in_their_history(
 def test_every_single_move_reaches_the_opponent_and_spectators_as_it_is_made(
     server: ServerProcess,
 ) -> None:
-    a, b, game = _start(server)
-    seats = _seats(a, b, game)
+    a, b, game = start_game(server)
+    seats = sit(a, b, game)
     watcher = Client(server)
     assert game in [g["id"] for g in watcher.get("/api/games/live").json()]
     spectator = Seat(watcher, game)
     assert spectator.seat is None
-    mover = _opening(seats)
+    mover = roll_opening(seats)
     spectator.until(mover.seq)
     move = mover.state["awaiting"]["moves"][0]
     reply = mover.act({"type": "move", "from": move["from"], "to": move["to"]})
@@ -138,9 +110,9 @@ def test_every_single_move_reaches_the_opponent_and_spectators_as_it_is_made(
 
 
 def test_refusals_carry_the_cores_codes_and_change_nothing(server: ServerProcess) -> None:
-    a, b, game = _start(server)
-    seats = _seats(a, b, game)
-    mover = _opening(seats)
+    a, b, game = start_game(server)
+    seats = sit(a, b, game)
+    mover = roll_opening(seats)
     before = mover.state
     legal = {(m["from"], m["to"]) for m in before["awaiting"]["moves"]}
     illegal = next(
@@ -165,9 +137,9 @@ def test_refusals_carry_the_cores_codes_and_change_nothing(server: ServerProcess
 
 
 def test_reconnecting_mid_turn_restores_the_exact_state(server: ServerProcess) -> None:
-    a, b, game = _start(server)
-    seats = _seats(a, b, game)
-    mover = _opening(seats)
+    a, b, game = start_game(server)
+    seats = sit(a, b, game)
+    mover = roll_opening(seats)
     move = mover.state["awaiting"]["moves"][0]
     reply = mover.act({"type": "move", "from": move["from"], "to": move["to"]})
     mid_turn = reply["state"]
@@ -180,9 +152,9 @@ def test_reconnecting_mid_turn_restores_the_exact_state(server: ServerProcess) -
 
 
 def test_a_double_is_taken_or_passed(server: ServerProcess) -> None:
-    a, b, game = _start(server, {"match-length": 3})
-    seats = _seats(a, b, game)
-    _opening(seats)
+    a, b, game = start_game(server, {"match-length": 3})
+    seats = sit(a, b, game)
+    roll_opening(seats)
     doubler = _until_double(seats)
     taker = seats[1 - (doubler.seat or 0)]
     reply = doubler.act({"type": "double"})
@@ -199,11 +171,11 @@ def test_a_double_is_taken_or_passed(server: ServerProcess) -> None:
 
 
 def test_money_play_rates_each_game_in_its_own_pool(server: ServerProcess) -> None:
-    a, b, game = _start(server, {"match-length": 0})
-    seats = _seats(a, b, game)
+    a, b, game = start_game(server, {"match-length": 0})
+    seats = sit(a, b, game)
     for number in (1, 2):
         if any("roll-opening" in s.awaited() for s in seats):
-            _opening(seats)
+            roll_opening(seats)
         doubler = _until_double(seats)
         reply = doubler.act({"type": "double"})
         other = seats[1 - (doubler.seat or 0)]
@@ -221,9 +193,9 @@ def test_money_play_rates_each_game_in_its_own_pool(server: ServerProcess) -> No
 
 
 def test_a_resignation_is_declined_then_accepted(server: ServerProcess) -> None:
-    a, b, game = _start(server, {"match-length": 1})
-    seats = _seats(a, b, game)
-    _opening(seats)
+    a, b, game = start_game(server, {"match-length": 1})
+    seats = sit(a, b, game)
+    roll_opening(seats)
     resigner = _play_until(seats, lambda s: {"resign", "roll"} <= set(s.awaited()))
     other = seats[1 - (resigner.seat or 0)]
     reply = resigner.act({"type": "resign", "level": 1})
@@ -242,7 +214,7 @@ def test_a_resignation_is_declined_then_accepted(server: ServerProcess) -> None:
 
 def test_playing_the_bot(server: ServerProcess) -> None:
     client = Client(server)
-    client.sign_up(next(_names))
+    client.sign_up(new_name())
     r = client.post(
         "/api/games",
         {"settings": {"match-length": 1}, "opponent": "bot", "bot": "heuristic", "bot-delay-ms": 0},
@@ -284,14 +256,14 @@ def test_a_guest_plays_at_once_and_keeps_the_games_when_claiming_an_account(
     game = r.json()["id"]
     seat = Seat(guest, game)
     assert seat.seat == 0
-    guest.sign_up(next(_names))
+    guest.sign_up(new_name())
     assert [g["id"] for g in guest.get("/api/me/games").json()] == [game]
     assert Seat(guest, game).seat == 0
 
 
 def test_bad_settings_and_bots_are_refused(server: ServerProcess) -> None:
     client = Client(server)
-    client.sign_up(next(_names))
+    client.sign_up(new_name())
     for body in (
         {"settings": {"match-length": 3, "jacoby": True}},
         {"settings": {"variant": "chess"}},
@@ -307,7 +279,7 @@ def test_bad_settings_and_bots_are_refused(server: ServerProcess) -> None:
 
 
 def test_seeks_filter_and_invitations_stay_private(server: ServerProcess) -> None:
-    a, b = _players(server)
+    a, b = players(server)
     long_game = a.post("/api/games", {"settings": {"variant": "long", "match-length": 5}}).json()
     a.post("/api/games", {"settings": {"match-length": 7}})
     found = b.get("/api/seeks", params={"variant": "long", "length": 5}).json()
@@ -319,7 +291,7 @@ def test_seeks_filter_and_invitations_stay_private(server: ServerProcess) -> Non
     invite = a.post("/api/games", {"settings": {}, "opponent": "invite"}).json()
     token = invite["invitation"]
     nosy = Client(server)
-    nosy.sign_up(next(_names))
+    nosy.sign_up(new_name())
     assert invite["id"] not in [g["id"] for g in nosy.get("/api/seeks").json()]
     assert nosy.get(f"/api/games/{invite['id']}").status_code == 404
     assert nosy.post(f"/api/games/{invite['id']}/join").status_code == 404
@@ -333,7 +305,7 @@ def test_seeks_filter_and_invitations_stay_private(server: ServerProcess) -> Non
 
 
 def test_a_websocket_from_another_origin_is_refused(server: ServerProcess) -> None:
-    a, _b, game = _start(server)
+    a, _b, game = start_game(server)
     with pytest.raises(Exception, match="403"):
         Seat(a, game, origin="https://evil.example")
     assert Seat(a, game, origin=server.url).seat == 0
@@ -342,7 +314,7 @@ def test_a_websocket_from_another_origin_is_refused(server: ServerProcess) -> No
 def test_bad_messages_get_errors_and_repeated_abuse_closes_the_socket(
     server: ServerProcess,
 ) -> None:
-    a, _b, game = _start(server)
+    a, _b, game = start_game(server)
     seat = Seat(a, game)
     for raw, code in [
         ("nonsense", "malformed"),
@@ -365,15 +337,15 @@ def test_bad_messages_get_errors_and_repeated_abuse_closes_the_socket(
 def test_sigkill_mid_game_and_the_game_goes_on(tmp_path: Path, database_url: str | None) -> None:
     server = ServerProcess(tmp_path, database_url, NARDY_AUTH_RATE="1000/60").start()
     try:
-        a, b, game = _start(server, {"match-length": 1})
-        seats = _seats(a, b, game)
-        mover = _opening(seats)
+        a, b, game = start_game(server, {"match-length": 1})
+        seats = sit(a, b, game)
+        mover = roll_opening(seats)
         move = mover.state["awaiting"]["moves"][0]
         reply = mover.act({"type": "move", "from": move["from"], "to": move["to"]})
         committed = reply["state"]
         server.kill(signal.SIGKILL)
         server.start()  # the same port, data directory and database
-        seats = _seats(a, b, game)
+        seats = sit(a, b, game)
         assert public(seats[0].state) == public(committed)  # mid-turn, nothing re-rolled
         assert play_out(seats) > 0
         assert seats[0].state["status"] == "finished"
@@ -388,7 +360,7 @@ def test_the_bot_plays_after_the_person_wins_the_opening_roll_during_its_delay(
     delay and wins it moves first; the bot must then answer with its own turn, not with a
     decision about the moment before the person's roll."""
     client = Client(server)
-    client.sign_up(next(_names))
+    client.sign_up(new_name())
     won = 0
     for _ in range(16):  # until the person has won the opening roll three times
         r = client.post(
