@@ -83,28 +83,41 @@ def new_name() -> str:
     return next(_names)
 
 
-def players(server: ServerProcess) -> tuple[Client, Client]:
-    """Two newly signed-up players."""
-    a, b = Client(server), Client(server)
+def players(server: ServerProcess, other: ServerProcess | None = None) -> tuple[Client, Client]:
+    """Two newly signed-up players, the second on ``other`` if given (another process)."""
+    a, b = Client(server), Client(other or server)
     a.sign_up(new_name())
     b.sign_up(new_name())
     return a, b
 
 
-def start_game(
-    server: ServerProcess, settings: dict[str, Any] | None = None, clock: Any = None
-) -> tuple[Client, Client, str]:
-    """Two signed-up players in a game under way: the first created the seek (with this
-    clock, if any), the second joined it."""
-    a, b = players(server)
+def seek(a: Client, settings: dict[str, Any] | None = None, clock: Any = None) -> str:
+    """A seek by ``a`` (one point by default, with this clock if any); its game id."""
     body: dict[str, Any] = {"settings": settings or {"match-length": 1}}
     if clock is not None:
         body["clock"] = clock
     r = a.post("/api/games", body)
     assert r.status_code == 201, r.text
-    game = r.json()["id"]
+    return str(r.json()["id"])
+
+
+def join(b: Client, game: str) -> None:
+    """``b`` joins the seek, and the game is under way."""
     r = b.post(f"/api/games/{game}/join")
     assert r.status_code == 200 and r.json()["status"] == "playing", r.text
+
+
+def start_game(
+    server: ServerProcess,
+    settings: dict[str, Any] | None = None,
+    clock: Any = None,
+    other: ServerProcess | None = None,
+) -> tuple[Client, Client, str]:
+    """Two signed-up players in a game under way: the first created the seek (with this
+    clock, if any), the second (on ``other``, if given) joined it."""
+    a, b = players(server, other)
+    game = seek(a, settings, clock)
+    join(b, game)
     return a, b, game
 
 

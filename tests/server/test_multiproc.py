@@ -20,11 +20,19 @@ from typing import Any
 import pytest
 
 from tests.server.conftest import _postgres_database
-from tests.server.gameplay import Seat, play_out, public, wait_for
+from tests.server.gameplay import (
+    Seat,
+    join,
+    new_name,
+    play_out,
+    players,
+    public,
+    seek,
+    start_game,
+    wait_for,
+)
 from tests.server.serverutil import Client, ServerProcess
 from tests.server.test_bus import REDIS_URL, redis_available
-
-_names = iter(f"m{n:04d}" for n in range(10_000))
 
 
 @pytest.fixture
@@ -56,28 +64,6 @@ def two(tmp_path: Path, postgres_url: str) -> Iterator[tuple[ServerProcess, Serv
     second.kill()
 
 
-def _seek(a: Client, settings: dict[str, Any] | None = None) -> str:
-    r = a.post("/api/games", {"settings": settings or {"match-length": 1}})
-    assert r.status_code == 201, r.text
-    return str(r.json()["id"])
-
-
-def _join(b: Client, game: str) -> None:
-    r = b.post(f"/api/games/{game}/join")
-    assert r.status_code == 200 and r.json()["status"] == "playing", r.text
-
-
-def _apart(first: ServerProcess, second: ServerProcess) -> tuple[Client, Client, str]:
-    """Two players signed up on different processes; the first's seek, joined by the
-    second."""
-    a, b = Client(first), Client(second)
-    a.sign_up(next(_names))
-    b.sign_up(next(_names))
-    game = _seek(a)
-    _join(b, game)
-    return a, b, game
-
-
 def _step(mover: Seat, seats: list[Seat]) -> dict[str, Any]:
     """The mover's next plain action (the first legal single move, else confirm or roll);
     every seat hears it."""
@@ -100,7 +86,7 @@ def test_players_on_two_processes_play_and_one_process_is_killed(
     two: tuple[ServerProcess, ServerProcess],
 ) -> None:
     first, second = two
-    a, b, game = _apart(first, second)
+    a, b, game = start_game(first, other=second)
     seats = [Seat(a, game), Seat(b, game)]
     assert [s.seat for s in seats] == [0, 1]
     watcher = Seat(Client(second), game)
@@ -136,13 +122,11 @@ def test_a_seek_joined_on_another_process_starts_the_waiting_players_room(
     two: tuple[ServerProcess, ServerProcess],
 ) -> None:
     first, second = two
-    a, b = Client(first), Client(second)
-    a.sign_up(next(_names))
-    b.sign_up(next(_names))
-    game = _seek(a)
+    a, b = players(first, second)
+    game = seek(a)
     waiting = Seat(a, game)
     assert waiting.state["status"] == "open" and waiting.seat == 0
-    _join(b, game)
+    join(b, game)
     while waiting.state["status"] != "playing":
         waiting.next()
     joined = Seat(b, game)
@@ -173,10 +157,10 @@ def test_chat_crosses_processes_and_is_kept_in_the_database(
     two: tuple[ServerProcess, ServerProcess],
 ) -> None:
     first, second = two
-    a, b, game = _apart(first, second)
+    a, b, game = start_game(first, other=second)
     one, two_ = Seat(a, game), Seat(b, game)
     fan = Client(first)
-    fan.sign_up(next(_names))
+    fan.sign_up(new_name())
     watcher = Seat(fan.on(second), game)
     _chat(one, "good luck")
     _chat(two_, "you too")
@@ -204,7 +188,7 @@ def test_a_bot_that_two_processes_hold_acts_once(
 ) -> None:
     first, second = two
     person = Client(first)
-    person.sign_up(next(_names))
+    person.sign_up(new_name())
     r = person.post(
         "/api/games",
         {"settings": {"match-length": 1}, "opponent": "bot", "bot": "heuristic", "bot-delay-ms": 0},
@@ -248,11 +232,7 @@ def test_workers_serve_one_address(tmp_path: Path, postgres_url: str) -> None:
     a game together."""
     server = _process(tmp_path, "workers", postgres_url, "--workers", "2").start()
     try:
-        a, b = Client(server), Client(server)
-        a.sign_up(next(_names))
-        b.sign_up(next(_names))
-        game = _seek(a)
-        _join(b, game)
+        a, b, game = start_game(server)
         # Several sockets each, so that (with the kernel spreading connections over the
         # workers) the game's news must cross between the two processes.
         seats = [Seat(a, game), Seat(b, game)]
@@ -280,11 +260,7 @@ def test_presence_and_the_rematch_cross_processes(tmp_path: Path, postgres_url: 
     first = _process(tmp_path, "first", postgres_url, NARDY_GRACE_SECONDS="0.5").start()
     second = _process(tmp_path, "second", postgres_url, NARDY_GRACE_SECONDS="0.5").start()
     try:
-        a, b = Client(first), Client(first)
-        a.sign_up(next(_names))
-        b.sign_up(next(_names))
-        game = _seek(a)
-        _join(b, game)
+        a, b, game = start_game(first)
         seats = [Seat(a, game), Seat(b, game)]
         reply = seats[0].act({"type": "roll-opening"})
         for s in seats:
