@@ -4,15 +4,18 @@ a simple policy that always sends one of the actions the state says are open."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import Any
 
 from websockets.sync.client import ClientConnection
 
-from nardy.server.rooms import Member
+from nardy.server.rooms import Member, Room, Rooms
+from nardy.server.store import GameRow, Store
 from tests.server.serverutil import Client, ServerProcess, receive
 
 Policy = Callable[[dict[str, Any], int], dict[str, Any]]
@@ -135,6 +138,29 @@ def roll_opening(seats: list[Seat]) -> Seat:
     for s in seats:
         s.until(reply["seq"])
     return next(s for s in seats if s.awaited())
+
+
+@contextlib.asynccontextmanager
+async def playing_room(
+    path: Path, settings: dict[str, Any], clock: dict[str, Any] | None = None
+) -> AsyncIterator[tuple[Store, GameRow, Room]]:
+    """A game two guests are playing, in process: a new SQLite store at ``path`` (closed
+    afterwards, its rooms closed first), the game's row (``seats`` holds the guests' ids) and
+    its room."""
+    store = Store.open(f"sqlite:///{path}")
+    try:
+        a = store.create_user("a", None, {}, guest=True)
+        b = store.create_user("b", None, {}, guest=True)
+        row = store.create_game(
+            "g", settings, a.id, (a.id, b.id), status="playing", private=False, clock=clock
+        )
+        rooms = Rooms(store)
+        room = await rooms.get(row.id)
+        assert room is not None and room.match is not None
+        yield store, row, room
+        await rooms.close()
+    finally:
+        store.close()
 
 
 def queued(member: Member) -> list[dict[str, Any]]:

@@ -18,9 +18,16 @@ import pytest
 
 from nardy.server import clocks, protocol
 from nardy.server.clocks import ClockError, ClockSettings, ClockState, clock_from
-from nardy.server.rooms import Member, Rooms
-from nardy.server.store import Store
-from tests.server.gameplay import Seat, new_name, roll_opening, sit, start_game, wait_for
+from nardy.server.rooms import Member
+from tests.server.gameplay import (
+    Seat,
+    new_name,
+    playing_room,
+    roll_opening,
+    sit,
+    start_game,
+    wait_for,
+)
 from tests.server.serverutil import Client, ServerProcess
 
 GRACE = 0.6
@@ -295,17 +302,9 @@ def test_an_action_after_the_time_ran_out_loses_on_time_before_the_timer_fires(
 
 
 async def _late_action(tmp_path: Path) -> None:
-    store = Store.open(f"sqlite:///{tmp_path / 'late.sqlite3'}")
-    try:
-        a = store.create_user("a", None, {}, guest=True)
-        b = store.create_user("b", None, {}, guest=True)
-        row = store.create_game(
-            "late", {"match-length": 3}, a.id, (a.id, b.id), status="playing", private=False,
-            clock=ClockSettings(5.0, 60.0).to_json(),
-        )  # fmt: skip
-        rooms = Rooms(store)
-        room = await rooms.get(row.id)
-        assert room is not None and room.match is not None
+    clock = ClockSettings(5.0, 60.0).to_json()
+    async with playing_room(tmp_path / "late.sqlite3", {"match-length": 3}, clock) as played:
+        store, row, room = played
         watcher = Member(None, None)
         await room.join(watcher)
         assert await room.act(0, {"type": "roll-opening"}) is None
@@ -322,9 +321,6 @@ async def _late_action(tmp_path: Path) -> None:
         stored = store.game(row.id)
         assert stored is not None and stored.status == "finished" and stored.seq == 2
         assert stored.clock_state is not None and stored.clock_state["running"] is None
-        await rooms.close()
-    finally:
-        store.close()
 
 
 def test_the_bot_agrees_to_a_rematch_at_once(server: ServerProcess) -> None:

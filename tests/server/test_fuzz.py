@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from nardy.core.match import Match
 from nardy.server import protocol
-from nardy.server.rooms import Member, Rooms
-from nardy.server.store import Store
+from nardy.server.rooms import Member
+from tests.server.gameplay import playing_room
 
 KINDS = [
     "roll-opening", "roll", "move", "undo", "confirm", "play", "double", "take", "pass",
@@ -76,17 +76,10 @@ def test_no_message_crashes_a_room_or_changes_it_wrongly(
 
 
 async def _run(tmp_path: Path, session: list[tuple[int | None, str | None]], variant: str) -> None:
-    store = Store.open(f"sqlite:///{tmp_path / f'{secrets.token_hex(6)}.sqlite3'}")
-    try:
-        a = store.create_user("a", None, {}, guest=True)
-        b = store.create_user("b", None, {}, guest=True)
-        row = store.create_game(
-            "g", {"variant": variant, "match-length": 3}, a.id, (a.id, b.id),
-            status="playing", private=False,
-        )  # fmt: skip
-        rooms = Rooms(store)
-        room = await rooms.get(row.id)
-        assert room is not None and room.match is not None
+    path = tmp_path / f"{secrets.token_hex(6)}.sqlite3"
+    async with playing_room(path, {"variant": variant, "match-length": 3}) as played:
+        store, row, room = played
+        assert room.match is not None
         watcher = Member(None, None)
         await room.join(watcher)
         for sender, text in session:
@@ -112,6 +105,3 @@ async def _run(tmp_path: Path, session: list[tuple[int | None, str | None]], var
             assert stored is not None and stored.seq == room.seq
             assert _public(dict(stored.snapshot or {})) == _public(room.match.snapshot())
             assert Match.restore(dict(stored.snapshot or {})).awaiting() == room.match.awaiting()
-        await rooms.close()
-    finally:
-        store.close()

@@ -12,22 +12,14 @@ import pytest
 
 from nardy.core.match import Match
 from nardy.server import protocol
-from nardy.server.rooms import Member, Rooms
-from nardy.server.store import Store
+from nardy.server.rooms import Member
+from tests.server.gameplay import playing_room
 
 
 async def _one_action(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    store = Store.open(f"sqlite:///{tmp_path / 'costs.sqlite3'}")
-    try:
-        a = store.create_user("a", None, {}, guest=True)
-        b = store.create_user("b", None, {}, guest=True)
-        row = store.create_game(
-            "g", {"match-length": 3}, a.id, (a.id, b.id), status="playing", private=False
-        )
-        rooms = Rooms(store)
-        room = await rooms.get(row.id)
-        assert room is not None and room.match is not None
-        members = [Member(a.id, 0), Member(b.id, 1), Member(None, None)]
+    async with playing_room(tmp_path / "costs.sqlite3", {"match-length": 3}) as played:
+        _, row, room = played
+        members = [Member(row.seats[0], 0), Member(row.seats[1], 1), Member(None, None)]
         for member in members:
             await room.join(member)
             member.queue.get_nowait()  # the welcome
@@ -55,9 +47,6 @@ async def _one_action(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         assert heard["type"] == "events" and heard["seq"] == 1
         assert heard["state"]["match"] == room.committed
         assert calls == {"encode": 1, "snapshot": 1}
-        await rooms.close()
-    finally:
-        store.close()
 
 
 def test_an_action_takes_one_snapshot_and_one_encoding_for_the_whole_room(
