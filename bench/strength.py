@@ -117,11 +117,6 @@ class BotPlayer:
         after = self.bot.choose_play(position, d1, d2).position
         return after.mine, after.theirs
 
-    def choose_double(self, position: Position) -> int:
-        if not isinstance(self.bot, NamesDoubles):
-            raise TypeError(f"{self.name} cannot name a double")
-        return self.bot.choose_double(position)
-
 
 class GnubgPlayer:
     """GNU Backgammon's neural net (gnubg-nn), cubeless money play at ``plies`` (0 = the
@@ -269,9 +264,10 @@ def play_turn(
             return mine, theirs
         pos = Position(v, mine, theirs)
         if goes_on == "name":
-            if not isinstance(player, NamesDoubles):
+            namer = player.bot if isinstance(player, BotPlayer) else player
+            if not isinstance(namer, NamesDoubles):
                 raise TypeError(f"{player.name} cannot name a double")
-            d1 = d2 = player.choose_double(pos)
+            d1 = d2 = namer.choose_double(pos)
             chosen = True
         else:
             d1, d2 = next(dice)

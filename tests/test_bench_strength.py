@@ -215,12 +215,12 @@ def test_an_acey_deucey_turn_goes_on_after_a_1_2_with_the_named_double_and_a_rol
     v = ACEY_DEUCEY
     named: list[Position] = []
 
-    class Namer(strength.BotPlayer):
+    class Namer(RandomBot):
         def choose_double(self, position: Position) -> int:
             named.append(position)
             return 6
 
-    player = Namer(RandomBot(seed=1))
+    player = strength.BotPlayer(Namer(seed=1))
     start = v.start()
     after = Position(v, *strength.play_turn(v, player, start, iter([(1, 2), (5, 3)]), check=True))
     # 1-2, then the named 6-6, then 5-3: 35 pips, nothing to hit (no opposing checker is in).
