@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.server.gameplay import Seat
+from tests.server.gameplay import Seat, start_game
 from tests.server.serverutil import Client, ServerProcess
-from tests.server.test_rooms import _start
 
 _names = iter(f"c{n:04d}" for n in range(10_000))
 
@@ -29,7 +28,7 @@ def _lines(seat: Seat, timeout: float = 0.5) -> list[dict[str, Any]]:
 
 
 def test_players_hear_each_other_and_spectators_hear_everyone(server: ServerProcess) -> None:
-    a, b, game = _start(server)
+    a, b, game = start_game(server)
     one, two = Seat(a, game), Seat(b, game)
     fan = Client(server)
     fan.sign_up(next(_names))
@@ -51,7 +50,7 @@ def test_players_hear_each_other_and_spectators_hear_everyone(server: ServerProc
 
 
 def test_mute_and_the_limits(server: ServerProcess) -> None:
-    a, b, game = _start(server)
+    a, b, game = start_game(server)
     one, two = Seat(a, game), Seat(b, game)
     two.send_raw({"type": "mute", "muted": True, "ref": 1})
     assert two.next()["type"] == "pong"

@@ -11,9 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.server.gameplay import Seat, play_out
+from tests.server.gameplay import Seat, play_out, start_game
 from tests.server.serverutil import ROOT, ServerProcess
-from tests.server.test_rooms import _start
 
 
 def _verify(path: Path) -> subprocess.CompletedProcess[str]:
@@ -29,7 +28,7 @@ def _verify(path: Path) -> subprocess.CompletedProcess[str]:
 def test_committed_seeded_hidden_revealed_and_verified(
     server: ServerProcess, tmp_path: Path
 ) -> None:
-    a, b, game = _start(server, {"match-length": 1})
+    a, b, game = start_game(server, {"match-length": 1})
     seats = [Seat(a, game), Seat(b, game)]
     dice = seats[0].state["dice"]
     assert dice["game"] is None  # no game has started: the first game's dice are "next"

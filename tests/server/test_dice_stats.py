@@ -16,9 +16,8 @@ from nardy.notation.record import record_dice
 from nardy.server import dicestats, gamedice
 from nardy.server.dicestats import DiceStats, catch_up, figures, tally
 from nardy.server.store import Store
-from tests.server.gameplay import Seat, play_out
+from tests.server.gameplay import Seat, play_out, start_game
 from tests.server.serverutil import Client, ServerProcess
-from tests.server.test_rooms import _start
 
 
 @pytest.fixture
@@ -192,7 +191,7 @@ def counting_server(
 def test_the_server_shows_the_rolls_of_the_games_played(counting_server: ServerProcess) -> None:
     anyone = Client(counting_server)  # not signed in: the page is public
     before = anyone.get("/api/dice/stats").json()
-    a, b, game = _start(counting_server, {"match-length": 1})
+    a, b, game = start_game(counting_server, {"match-length": 1})
     play_out([Seat(a, game), Seat(b, game)])
     records = a.get(f"/api/games/{game}/record.json").json()
     rolls = [roll for record in records for roll in rolls_of(record_dice(record))]
