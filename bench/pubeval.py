@@ -155,8 +155,11 @@ class PubEvalBot:
     def __init__(self, seed: int | str | None = None) -> None:
         del seed
 
-    def choose(self, position: Position, d1: int, d2: int) -> tuple[Side, Side]:
+    def choose(
+        self, position: Position, d1: int, d2: int, chosen: bool = False
+    ) -> tuple[Side, Side]:
         """The (mine, theirs) after the chosen play, still from the mover's side."""
+        del chosen  # backgammon's evaluation function: no double is ever named
         v = position.variant
         paths = v.play_paths(position.mine, position.theirs, d1, d2)
         if len(paths) == 1:

@@ -82,8 +82,11 @@ class Player(Protocol):
 
     name: str
 
-    def choose(self, position: Position, d1: int, d2: int) -> tuple[Side, Side]:
-        """The (mine, theirs) one legal play of ``d1``-``d2`` reaches, from the mover's side."""
+    def choose(
+        self, position: Position, d1: int, d2: int, chosen: bool = False
+    ) -> tuple[Side, Side]:
+        """The (mine, theirs) one legal play of ``d1``-``d2`` reaches, from the mover's side
+        (``chosen``: the dice are acey-deucey's double named after a 1-2)."""
         ...
 
 
@@ -101,7 +104,7 @@ class PlaysChooser(Protocol):
 
     name: str
 
-    def choose_play(self, position: Position, d1: int, d2: int) -> Play:
+    def choose_play(self, position: Position, d1: int, d2: int, chosen: bool = False) -> Play:
         """One of ``position.legal_plays(d1, d2)``."""
         ...
 
@@ -113,8 +116,10 @@ class BotPlayer:
         self.bot = bot
         self.name = bot.name
 
-    def choose(self, position: Position, d1: int, d2: int) -> tuple[Side, Side]:
-        after = self.bot.choose_play(position, d1, d2).position
+    def choose(
+        self, position: Position, d1: int, d2: int, chosen: bool = False
+    ) -> tuple[Side, Side]:
+        after = self.bot.choose_play(position, d1, d2, chosen=chosen).position
         return after.mine, after.theirs
 
 
@@ -130,7 +135,10 @@ class GnubgPlayer:
         self.plies = plies
         self.name = f"gnubg{plies}"
 
-    def choose(self, position: Position, d1: int, d2: int) -> tuple[Side, Side]:
+    def choose(
+        self, position: Position, d1: int, d2: int, chosen: bool = False
+    ) -> tuple[Side, Side]:
+        del chosen  # backgammon only: no double is ever named
         v = position.variant
         paths = v.play_paths(position.mine, position.theirs, d1, d2)
         if len(paths) == 1:
@@ -252,7 +260,7 @@ def play_turn(
     d1, d2 = next(dice)
     chosen = False
     while True:
-        mine, theirs = player.choose(pos, d1, d2)
+        mine, theirs = player.choose(pos, d1, d2, chosen=chosen)
         goes_on = None
         if check or chosen or v.earns_chosen_double(d1, d2):
             paths = v.play_paths(pos.mine, pos.theirs, d1, d2)

@@ -50,9 +50,14 @@ class NetBot(HeuristicBot):
     name = "net0"
 
     def choose_play(
-        self, position: Position, d1: int, d2: int, stakes: Stakes | None = None
+        self,
+        position: Position,
+        d1: int,
+        d2: int,
+        stakes: Stakes | None = None,
+        chosen: bool = False,
     ) -> Play:
-        return rank_plays(position, d1, d2, 0, stakes=stakes)[0].play
+        return rank_plays(position, d1, d2, 0, stakes=stakes, chosen=chosen)[0].play
 
 
 @functools.cache

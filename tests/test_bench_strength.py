@@ -117,9 +117,11 @@ class _Recorder:
     def __init__(self, log: list[tuple[int, int]], inner: strength.Player) -> None:
         self.log, self.inner, self.name = log, inner, "recorder"
 
-    def choose(self, position: Position, d1: int, d2: int) -> tuple[Side, Side]:
+    def choose(
+        self, position: Position, d1: int, d2: int, chosen: bool = False
+    ) -> tuple[Side, Side]:
         self.log.append((d1, d2))
-        return self.inner.choose(position, d1, d2)
+        return self.inner.choose(position, d1, d2, chosen=chosen)
 
 
 @pytest.fixture

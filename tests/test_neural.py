@@ -439,7 +439,7 @@ def test_acey_deucey_has_its_net_and_without_it_the_heuristic_stands_in(
     for pos in random_positions("acey-deucey", 5, seed=2):
         assert bot.choose(pos, 6, 1) == ev.rank(pos, 6, 1)[0].after
     after_1_2 = ad.start().apply("bar/24 bar/23", 1, 2)
-    best = max(range(1, 7), key=lambda die: ev.rank(after_1_2, die, die)[0].equity)
+    best = ev.named_double(ad, (after_1_2.mine, after_1_2.theirs), 0)[0]
     assert bot.choose_double(after_1_2) == best
     without_shipped_net(monkeypatch, "acey-deucey.npz")
     with pytest.raises(ValueError, match="no trained net for acey-deucey"):
@@ -450,6 +450,52 @@ def test_acey_deucey_has_its_net_and_without_it_the_heuristic_stands_in(
     assert bot.choose_double(ad.start()) == heuristic.choose_double(ad.start())
     game = Game(Settings(variant="acey-deucey"), SeededDice(3))
     assert play_game(game, (bot, RandomBot(seed=3))).winner in (0, 1)
+
+
+def test_acey_deucey_values_a_1_2_by_the_double_named_after_it_and_the_roll_after() -> None:
+    """RULES.md 2: a 1-2 played in full is followed by a double the mover names and, that
+    played in full, by another roll; the bot, the hint and the analysis value plays so."""
+    ad = variant("acey-deucey")
+    ev = evaluator(ad)
+    # Both sides bearing off, the opponent sure to finish next turn. The mover's 1, 1 and 4
+    # checkers on the 1, 2 and 6 points: 2/off 1/off, then 6-6, wins at once.
+    near = make_position("acey-deucey", {0: 9, 1: 1, 2: 1, 6: 4}, {0: 13, 1: 1, 2: 1})
+    won = (1.0, 0.0, 0.0, 0.0, 0.0)
+    both_off = near.apply("2/off 1/off", 1, 2)
+    for ply in (0, 1, 2):
+        ranked = ev.rank(near, 1, 2, ply)
+        np.testing.assert_allclose(ranked[0].outputs, won, atol=1e-5)  # 6/5 2/off, 6-6 too
+        it = next(c for c in ranked if c.after == (both_off.mine, both_off.theirs))
+        np.testing.assert_allclose(it.outputs, won, atol=1e-5)
+        assert ev.named_double(ad, it.after, ply)[0] == 6
+    # As if the 1-2 ended the turn, the same play would lose: the opponent would finish.
+    assert ev.after(ad, [it.after], 0)[0][0] < 0.5
+    # A named double played in full: the mover rolls again, so each play is worth the
+    # mover's chances on roll there; rolled, the same double ends the turn.
+    middle = make_position("acey-deucey", {6: 4, 8: 3, 13: 4, 24: 4}, {6: 5, 8: 5, 13: 5})
+    for chosen, seen_by in ((True, "mover"), (False, "opponent")):
+        for c in ev.rank(middle, 3, 3, 0, chosen=chosen)[:5]:
+            mine, theirs = c.after
+            expected = (
+                flip(ev.after(ad, [(theirs, mine)], 0))[0]
+                if seen_by == "mover"
+                else ev.after(ad, [c.after], 0)[0]
+            )
+            np.testing.assert_allclose(c.outputs, expected, atol=1e-6)
+    # In a game: the bot plays the 1-2 for a double that wins, names it and wins (after
+    # another roll, if need be); the analysis at the bot's ply finds no error in its plays.
+    game = Game(Settings(variant="acey-deucey"), FixedDice([1, 2]), first_player=0, position=near)
+    bots = (NeuralBot("advanced"), NeuralBot("advanced"))
+    said = [step(game, bots) for _ in range(3)]
+    assert said[0] == "rolls 1-2" and said[2].startswith("names ")
+    while not game.over:
+        step(game, bots)
+    assert game.result is not None and game.result.winner == 0
+    from nardy.engine.analysis import analyze_game
+
+    plays = analyze_game(game, ply=0).plays
+    assert len(plays) >= 2 and all(p.player == 0 for p in plays)
+    assert all(p.loss == 0.0 and p.played == p.best for p in plays)
 
 
 def test_for_net_uses_the_given_net() -> None:

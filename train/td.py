@@ -128,7 +128,12 @@ class NetChooser:
         self.x: F32 | None = None
         self.y: F32 | None = None
 
-    def choose(self, position: Position, d1: int, d2: int) -> tuple[Side, Side]:
+    def choose(
+        self, position: Position, d1: int, d2: int, chosen: bool = False
+    ) -> tuple[Side, Side]:
+        # Self-play ranks every play by the net's value after it, as if it ended the turn
+        # (the bot looks ahead to a named double and the roll after: Evaluator.played).
+        del chosen
         family, mine, theirs = self.family, position.mine, position.theirs
         after = list(family.variant.play_paths(mine, theirs, d1, d2))
         finished = [i for i, (m, _) in enumerate(after) if m[OFF] == CHECKERS]
@@ -146,7 +151,8 @@ class NetChooser:
         return after[i]
 
     def choose_double(self, position: Position) -> int:
-        """Acey-deucey: the double whose best play is worth most at 0-ply (as NeuralBot)."""
+        """Acey-deucey: the double whose best play the net values most, as if it ended the
+        turn (the trainer's simplification; NeuralBot values the roll that follows too)."""
         v, mine, theirs = self.family.variant, position.mine, position.theirs
 
         def best(die: int) -> float:

@@ -171,7 +171,7 @@ class ChouetteBots:
                 seat.act(actions.Undo)
             dice = game.dice
             assert dice is not None
-            play = bot.choose_play(game.position, *dice)
+            play = bot.choose_play(game.position, *dice, chosen=game.dice_chosen)
             seat.act(actions.Play, str(play))
             return f"plays {play}" if play.moves else "cannot move"
         if phase is Phase.CHOOSE_DOUBLE:

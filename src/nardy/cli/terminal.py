@@ -699,11 +699,11 @@ class Terminal(abc.ABC):
             assert dice is not None
             again = " (from the start of the turn: undo first)" if game.moves_made else ""
             if not advice:
-                play = adviser.choose_play(game.turn_start, *dice)
+                play = adviser.choose_play(game.turn_start, *dice, chosen=game.dice_chosen)
                 return f"{play}{again}" if play.moves else "no legal move"
             return self._ranked_hint(game, player, dice, count, again)
         if phase is Phase.CHOOSE_DOUBLE:
-            return str(adviser.choose_double(game.position))
+            return str(adviser.choose_double(game.position, Stakes.of(game, player)))
         if phase in (Phase.DOUBLED, Phase.BEAVERED):
             if (
                 phase is Phase.DOUBLED
@@ -731,7 +731,9 @@ class Terminal(abc.ABC):
         position = game.turn_start
         stakes = Stakes.of(game, player)
         ply = self.adviser.level.ply
-        ranked = self.adviser.evaluator(position).rank(position, *dice, ply, stakes.equities)
+        ranked = self.adviser.evaluator(position).rank(
+            position, *dice, ply, stakes.equities, chosen=game.dice_chosen
+        )
         plays = {(p.position.mine, p.position.theirs): p for p in position.legal_plays(*dice)}
         if not plays:
             return "no legal move"

@@ -221,6 +221,12 @@ class Game:
         return self._current.dice
 
     @property
+    def dice_chosen(self) -> bool:
+        """Whether the dice on the table are acey-deucey's double named after a 1-2
+        (RULES.md 2), not rolled: played in full, the mover rolls again."""
+        return self._current.chosen
+
+    @property
     def over(self) -> bool:
         return self.phase is Phase.OVER
 

@@ -197,9 +197,11 @@ def rank_plays(
     ply: int = 1,
     ev: Evaluator | None = None,
     stakes: Stakes | None = None,
+    chosen: bool = False,
 ) -> list[RankedPlay]:
     """Every legal play of ``d1``-``d2`` in ``position``, best first, valued for ``stakes``
-    (money by default).
+    (money by default) and by what follows each play (``chosen``: the dice are acey-deucey's
+    double named after a 1-2; :meth:`Evaluator.played`).
 
     Plays are compared at the deepest ply they reached: all at 0-ply, the most promising
     ones at 1-ply and then ``ply`` (the evaluator's move filter, by the same measure:
@@ -210,12 +212,13 @@ def rank_plays(
     ev = ev or load_evaluator(position.variant)
     stakes = stakes or Stakes()
     plays = _plays_by_result(position, d1, d2)
-    candidates = ev.rank(position, d1, d2, ply, stakes.equities)
+    candidates = ev.rank(position, d1, d2, ply, stakes.equities, chosen)
     if len(candidates) == 1 and candidates[0].ply < ply:
         # A forced play, or no legal move at all: nothing to choose, but valued at the ply
         # asked, like the plays of any other roll.
         only = candidates[0].after
-        outputs = ev.after(position.variant, [only], ply)[0]
+        then = position.variant.after_play(d1, d2, len(plays[only].moves), chosen)
+        outputs = ev.played(position.variant, [only], ply, then, stakes.equities)[0]
         candidates = [Candidate(only, outputs, ply, stakes.equity(outputs))]
     return [
         RankedPlay(plays[c.after], c.outputs, c.ply, c.value, stakes.mwc(c.outputs))
@@ -697,6 +700,8 @@ class _TurnTask:
     cube_actions: tuple[str, ...]
     resignations: tuple[tuple[int, bool, bool], ...] = ()
     """The resignations offered in the turn: (level, accepted, after the roll)."""
+    chosen: bool = False
+    """The dice are acey-deucey's double named after a 1-2."""
 
     @property
     def doubled(self) -> bool:
@@ -758,6 +763,7 @@ def _turn_tasks(game: Game, index: int, score: tuple[int, int]) -> list[_TurnTas
                 before_roll if may_double else None,
                 turn.cube,
                 resignations,
+                turn.chosen,
             )
         )
     return tasks
@@ -839,7 +845,7 @@ def _judge_resignations(
     stakes, opponent = task.stakes, 1 - task.player
     for level, accepted, after_roll in task.resignations:
         if after_roll and task.dice is not None:
-            best = rank_plays(before, *task.dice, ply, ev, stakes)[0]
+            best = rank_plays(before, *task.dice, ply, ev, stakes, task.chosen)[0]
             theirs: F32 = flip(best.outputs[None, :])[0]
             reached = best.play.position.swap()
             play_on = stakes.swap().decision(theirs, reached).equity
@@ -884,12 +890,14 @@ def _judge_resignations(
 def _judge(ev: Evaluator, before: Position, task: _TurnTask, ply: int) -> CheckerPlay:
     """The play made against the best play of the roll, both at the deepest ply reached."""
     assert task.dice is not None and task.after is not None
-    ranked = rank_plays(before, *task.dice, ply, ev, task.stakes)
+    ranked = rank_plays(before, *task.dice, ply, ev, task.stakes, task.chosen)
     best = ranked[0]
     mine = next(r for r in ranked if (r.play.position.mine, r.play.position.theirs) == task.after)
     played = mine.equity
     if mine.ply < best.ply:  # pruned: valued as deep as the best after all
-        deeper = ev.after(before.variant, [task.after], best.ply)[0]
+        then = before.variant.after_play(*task.dice, len(mine.play.moves), task.chosen)
+        measure = task.stakes.equities
+        deeper = ev.played(before.variant, [task.after], best.ply, then, measure)[0]
         played = task.stakes.equity(deeper)
     best_play = task.play if best is mine or played >= best.equity else str(best.play)
     return CheckerPlay(

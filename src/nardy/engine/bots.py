@@ -53,10 +53,16 @@ class Bot(Protocol):
     """A short name for the bot, as ``--bots`` and records name it."""
 
     def choose_play(
-        self, position: Position, d1: int, d2: int, stakes: Stakes | None = None
+        self,
+        position: Position,
+        d1: int,
+        d2: int,
+        stakes: Stakes | None = None,
+        chosen: bool = False,
     ) -> Play:
         """One of ``position.legal_plays(d1, d2)``: what to play with this roll, for what
-        the game is played for (``stakes``, from the mover's side; None: money play)."""
+        the game is played for (``stakes``, from the mover's side; None: money play);
+        ``chosen``: the dice are acey-deucey's double named after a 1-2."""
         ...
 
     def should_double(self, game: Game, player: int) -> bool:
@@ -82,7 +88,7 @@ class Bot(Protocol):
         or backgammon (3), or 0 to play on (asked only where the variant has the levels)."""
         ...
 
-    def choose_double(self, position: Position) -> int:
+    def choose_double(self, position: Position, stakes: Stakes | None = None) -> int:
         """Acey-deucey: the double (1-6) to name and play after the 1-2 (RULES.md 2)."""
         ...
 
@@ -170,10 +176,12 @@ def decision(game: Game | Match, player: int, bot: Bot) -> actions.Action:
     if actions.Play.kind in kinds:
         dice = current.dice
         assert dice is not None
-        play = bot.choose_play(current.turn_start, *dice, Stakes.of(current, player))
+        stakes = Stakes.of(current, player)
+        play = bot.choose_play(current.turn_start, *dice, stakes, current.dice_chosen)
         return actions.Play(player, str(play))
     if actions.ChooseDouble.kind in kinds:
-        return actions.ChooseDouble(player, bot.choose_double(current.position))
+        die = bot.choose_double(current.position, Stakes.of(current, player))
+        return actions.ChooseDouble(player, die)
     if actions.Accept.kind in kinds:
         pending = current.resignation()
         assert pending is not None

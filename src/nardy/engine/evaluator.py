@@ -18,8 +18,12 @@ valued exactly. In long nardy "gammon" means mars and the backgammon outputs are
 :meth:`Evaluator.rank` lists the plays of a roll best first, with pruning: every play is valued
 at 0-ply, the best :data:`PRUNE` of them (and only those within :data:`PRUNE_MARGIN` of the
 best) at 1-ply, and the best few of those at 2-ply — the move filter GNU Backgammon uses in
-spirit. The lookahead treats every roll as an ordinary roll: acey-deucey's 1-2 bonus and long
-nardy's last roll are not looked ahead for.
+spirit. A play is valued by what follows it (:meth:`Evaluator.played`,
+:meth:`Variant.after_play`): usually the opponent's roll, but after acey-deucey's 1-2 played in
+full the mover names a double (the best of the six, :meth:`Evaluator.named_double`), and after
+a named double played in full rolls again. Inside the lookahead every roll is an ordinary
+roll: the opponent's or our own 1-2 bonus two rolls ahead, and long nardy's last roll, are
+not looked ahead for.
 
 :func:`evaluator` gives the shipped evaluator of a variant (loaded once per process).
 """
@@ -30,6 +34,7 @@ import functools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -56,6 +61,11 @@ MAX_PLY = 2
 Pair = tuple[Side, Side]
 """A position as ``(mine, theirs)``, each side in its owner's numbering."""
 Encoder = Callable[[np.ndarray, np.ndarray], F32]
+Then = Literal["name", "roll"] | None
+"""What follows a play (:meth:`Variant.after_play`): the mover names a double, rolls again, or
+(None) the turn passes."""
+NAMED_DEEPER = 3
+"""How many of the six doubles, the best at 0-ply, are valued deeper when a double is named."""
 
 
 def terminal_outputs(v: Variant, mine: Side, theirs: Side) -> F32:
@@ -178,6 +188,69 @@ class Evaluator:
             out[:, [2, 4]] = 0.0
         return out
 
+    def played(
+        self,
+        v: Variant,
+        pairs: Sequence[Pair],
+        ply: int = 0,
+        then: Then = None,
+        measure: Measure | None = None,
+    ) -> F32:
+        """Outputs ``(N, 5)`` of positions just reached by plays, for the side that moved,
+        by what follows the plays (``then``, :meth:`Variant.after_play`): the opponent's roll
+        (None: :meth:`after`); the mover's roll again (``"roll"``, after an acey-deucey
+        double named and played in full); or the double the mover names first (``"name"``,
+        after a 1-2 played in full: the best of the six by ``measure``,
+        :meth:`named_double`). A finished game is valued exactly whatever would follow."""
+        if then is None or not pairs:
+            return self.after(v, pairs, ply)
+        out = np.empty((len(pairs), OUTPUTS), dtype=np.float32)
+        done = [i for i, (mine, _) in enumerate(pairs) if mine[OFF] == CHECKERS]
+        live = [i for i, (mine, _) in enumerate(pairs) if mine[OFF] != CHECKERS]
+        for i in done:
+            out[i] = terminal_outputs(v, *pairs[i])
+        if live and then == "roll":
+            # The mover on roll: the position seen as the opponent's just-played one, flipped.
+            out[live] = flip(self.after(v, [(pairs[i][1], pairs[i][0]) for i in live], ply))
+        elif live:
+            for i in live:
+                out[i] = self.named_double(v, pairs[i], ply, measure)[1]
+        if not v.has_backgammons:
+            out[:, [2, 4]] = 0.0
+        return out
+
+    def named_double(
+        self, v: Variant, pair: Pair, ply: int = 0, measure: Measure | None = None
+    ) -> tuple[int, F32]:
+        """Acey-deucey (RULES.md 2): the double for the mover to name in ``pair`` (a 1-2 just
+        played in full) and the outputs it is worth: for each of the six, its best play,
+        valued by what follows (another roll when the double is played in full). Every play
+        is valued at 0-ply; the :data:`NAMED_DEEPER` best doubles' best plays at ``ply``."""
+        measure = measure or equity
+        mine, theirs = pair
+        options: list[tuple[int, list[Pair], Then]] = []
+        for die in range(1, 7):
+            paths = v.play_paths(mine, theirs, die, die)
+            if not paths:  # nothing of it can be played: the turn passes
+                options.append((die, [pair], None))
+                continue
+            moves = len(next(iter(paths.values())))
+            options.append((die, list(paths), v.after_play(die, die, moves, chosen=True)))
+        best: list[tuple[float, int, Pair, Then, F32]] = []
+        for die, plays, then in options:
+            outs = self.played(v, plays, 0, then)
+            values = measure(outs)
+            i = int(np.argmax(values))
+            best.append((float(values[i]), die, plays[i], then, outs[i]))
+        best.sort(key=lambda b: -b[0])
+        if ply > 0:
+            deeper = []
+            for _, die, play, then, _ in best[:NAMED_DEEPER]:
+                outs = self.played(v, [play], ply, then)
+                deeper.append((float(measure(outs)[0]), die, play, then, outs[0]))
+            best = sorted(deeper, key=lambda b: -b[0])
+        return best[0][1], best[0][4]
+
     # -- on roll -----------------------------------------------------------------------------
 
     def best_plays(self, v: Variant, pairs: Sequence[Pair]) -> tuple[list[Pair], F32]:
@@ -239,20 +312,25 @@ class Evaluator:
         d2: int,
         ply: int = 0,
         measure: Measure | None = None,
+        chosen: bool = False,
     ) -> list[Candidate]:
         """Every play of the roll, best first by ``measure`` (cubeless money equity by
         default) at the deepest ply it reached (ties: the shallower value). Plays reaching
-        the same position are one candidate. The move filter keeps the plays to look at
-        deeper by the same measure."""
+        the same position are one candidate, valued by what follows them (:meth:`played`;
+        ``chosen``: the dice are acey-deucey's double named after a 1-2). The move filter
+        keeps the plays to look at deeper by the same measure."""
         self.check(position.variant)
         if not 0 <= ply <= MAX_PLY:
             raise EngineError(f"the ply is 0-{MAX_PLY}, not {ply}")
         measure = measure or equity
         v = position.variant
-        pairs: list[Pair] = list(v.play_paths(position.mine, position.theirs, d1, d2))
+        paths = v.play_paths(position.mine, position.theirs, d1, d2)
+        pairs: list[Pair] = list(paths)
+        moves = len(next(iter(paths.values()))) if paths else 0
+        then = v.after_play(d1, d2, moves, chosen)
         if not pairs:
             pairs = [(position.mine, position.theirs)]
-        outs = self.after(v, pairs, 0)
+        outs = self.played(v, pairs, 0, then, measure)
         cands = [
             Candidate(p, o, 0, float(x)) for p, o, x in zip(pairs, outs, measure(outs), strict=True)
         ]
@@ -264,7 +342,7 @@ class Evaluator:
                 for i, c in enumerate(cands[: PRUNE[depth]])
                 if best - c.value <= PRUNE_MARGIN[depth]
             ]
-            outs = self.after(v, [cands[i].after for i in deeper], depth)
+            outs = self.played(v, [cands[i].after for i in deeper], depth, then, measure)
             for i, o, x in zip(deeper, outs, measure(outs), strict=True):
                 cands[i] = Candidate(cands[i].after, o, depth, float(x))
         cands.sort(key=lambda c: (-c.ply, -c.value))

@@ -100,9 +100,14 @@ class RandomBot:
         return 0  # plays every game out
 
     def choose_play(
-        self, position: Position, d1: int, d2: int, stakes: Stakes | None = None
+        self,
+        position: Position,
+        d1: int,
+        d2: int,
+        stakes: Stakes | None = None,
+        chosen: bool = False,
     ) -> Play:
-        del stakes  # any play will do
+        del stakes, chosen  # any play will do
         return self._rng.choice(position.legal_plays(d1, d2))
 
     def should_double(self, game: Game, player: int) -> bool:
@@ -121,7 +126,7 @@ class RandomBot:
     def accept_resignation(self, game: Game, player: int, level: int) -> bool:
         return level >= 3 or self._rng.random() < 0.5
 
-    def choose_double(self, position: Position) -> int:
+    def choose_double(self, position: Position, stakes: Stakes | None = None) -> int:
         return self._rng.randint(1, 6)
 
 
@@ -161,15 +166,20 @@ class HeuristicBot:
         return 0  # plays every game out
 
     def choose_play(
-        self, position: Position, d1: int, d2: int, stakes: Stakes | None = None
+        self,
+        position: Position,
+        d1: int,
+        d2: int,
+        stakes: Stakes | None = None,
+        chosen: bool = False,
     ) -> Play:
-        del stakes  # the heuristic plays the same at every score
+        del stakes, chosen  # the heuristic plays the same at every score, every turn
         plays = position.legal_plays(d1, d2)
         if len(plays) == 1:
             return plays[0]
         return max(plays, key=lambda play: self.evaluate(play.position))
 
-    def choose_double(self, position: Position) -> int:
+    def choose_double(self, position: Position, stakes: Stakes | None = None) -> int:
         def best(die: int) -> float:
             return max(self.evaluate(p.position) for p in position.legal_plays(die, die))
 

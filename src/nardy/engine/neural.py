@@ -184,38 +184,55 @@ class NeuralBot:
     # -- checker play ------------------------------------------------------------------------
 
     def choose(
-        self, position: Position, d1: int, d2: int, stakes: Stakes | None = None
+        self,
+        position: Position,
+        d1: int,
+        d2: int,
+        stakes: Stakes | None = None,
+        chosen: bool = False,
     ) -> tuple[Side, Side]:
         """The (mine, theirs) reached by the chosen play, still from the mover's side.
 
         Plays are ranked by what they are worth at ``stakes`` (money by default; in a match
-        the match winning chance at the score), as ``hint`` and ``analyze`` rank them."""
+        the match winning chance at the score), as ``hint`` and ``analyze`` rank them, and
+        by what follows them (``chosen``: acey-deucey's named double, :meth:`Evaluator.rank`)."""
         if stand_in := self.stand_in(position.variant):
             after = stand_in.choose_play(position, d1, d2).position
             return after.mine, after.theirs
         measure = None if stakes is None else stakes.equities
-        ranked = self.evaluator(position).rank(position, d1, d2, self.level.ply, measure)
+        ranked = self.evaluator(position).rank(
+            position, d1, d2, self.level.ply, measure, chosen=chosen
+        )
         if self.level.noise and len(ranked) > 1:
             noisy = [c.value + self._rng.gauss(0.0, self.level.noise) for c in ranked]
             return ranked[int(np.argmax(noisy))].after
         return ranked[0].after
 
     def choose_play(
-        self, position: Position, d1: int, d2: int, stakes: Stakes | None = None
+        self,
+        position: Position,
+        d1: int,
+        d2: int,
+        stakes: Stakes | None = None,
+        chosen: bool = False,
     ) -> Play:
         """The chosen play (the one :meth:`choose` reaches) as a legal :class:`Play`."""
         plays = position.legal_plays(d1, d2)
         if len(plays) == 1:
             return plays[0]
-        mine, theirs = self.choose(position, d1, d2, stakes)
+        mine, theirs = self.choose(position, d1, d2, stakes, chosen)
         return next(p for p in plays if p.position.mine == mine and p.position.theirs == theirs)
 
-    def choose_double(self, position: Position) -> int:
-        """Acey-deucey: the double whose best play the net values highest (at 0-ply)."""
+    def choose_double(self, position: Position, stakes: Stakes | None = None) -> int:
+        """Acey-deucey: the double whose best play is worth most at the level's ply, by
+        what follows it (another roll when it is played in full): the value the ranking of
+        the 1-2 gave it (:meth:`Evaluator.named_double`)."""
         if stand_in := self.stand_in(position.variant):
             return stand_in.choose_double(position)
+        measure = None if stakes is None else stakes.equities
+        pair = (position.mine, position.theirs)
         ev = self.evaluator(position)
-        return max(range(1, 7), key=lambda die: ev.rank(position, die, die)[0].equity)
+        return ev.named_double(position.variant, pair, self.level.ply, measure)[0]
 
     # -- the cube and resignations -----------------------------------------------------------
 
