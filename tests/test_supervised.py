@@ -73,6 +73,37 @@ def test_a_net_of_the_last_round_labels_the_next(tmp_path: Path) -> None:
         assert str(first["labels"]).startswith("ply:0:") and "race.npz" in str(first["labels"])
 
 
+def test_relabel_gives_the_same_positions_other_labels(tmp_path: Path) -> None:
+    """``relabel``: each shard's positions, in order, labelled as asked, under its own name;
+    a shard already written is kept (a stopped run goes on where it was)."""
+    _generate(tmp_path / "a")
+    net = Net.random(INPUTS, 8, seed=6, scale=0.5)
+    net.save(tmp_path / "net.npz")
+    args = argparse.Namespace(
+        variant="backgammon",
+        data=tmp_path / "a",
+        out=tmp_path / "b",
+        label_ply=0,
+        rollout=0,
+        truncate=0,
+        net=str(tmp_path / "net.npz"),
+    )
+    supervised.relabel(args)
+    names = sorted(p.name for p in (tmp_path / "a").glob("shard-*.npz"))
+    assert sorted(p.name for p in (tmp_path / "b").glob("shard-*.npz")) == names
+    before = supervised.load_shards(sorted((tmp_path / "a").glob("shard-*.npz")))
+    after = supervised.load_shards(sorted((tmp_path / "b").glob("shard-*.npz")))
+    for key in ("mine", "theirs", "classes"):
+        np.testing.assert_array_equal(before[key], after[key])
+    pairs = [(bytes(m), bytes(t)) for m, t in zip(after["mine"], after["theirs"], strict=True)]
+    expected = for_net(net, BACKGAMMON).after(BACKGAMMON, pairs, 0)
+    np.testing.assert_allclose(after["targets"], expected, atol=1e-6)
+    first = tmp_path / "b" / names[0]
+    stamp = first.stat().st_mtime_ns
+    supervised.relabel(args)
+    assert first.stat().st_mtime_ns == stamp
+
+
 def test_benchmark_positions_never_reach_the_shards(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -29,6 +29,11 @@ bear-off database at the leaves), or by a truncated rollout (``--rollout GAMES``
 as it is full (``mine``, ``theirs``: the sides as 26 counts; ``targets``; ``classes``), so a
 run can be stopped at any time and what it wrote is usable.
 
+**Relabel** (``relabel --data DIR --out DIR``): the positions of DIR's shards, each shard
+labelled anew as ``--label-ply``, ``--rollout`` and ``--net`` say and written under its own
+name (shards already there are kept, so a stopped run goes on): the same positions with
+labels of another kind, to compare kinds of label, or the next round's labels by a new net.
+
 **Fit** (``fit``). Adam on minibatches of the cross-entropy of each output against the
 labels (numpy, :meth:`nardy.engine.net.Net.gradients`), from ``--init`` (the shipped net by
 default, or a saved net, or ``random`` with ``--hidden``; a net of fewer inputs than today's
@@ -203,6 +208,14 @@ def save_shard(
     args: argparse.Namespace, v: Variant, ev: Evaluator, batch: list[Pair], n: int
 ) -> None:
     """Label ``batch`` and write it as shard ``n``."""
+    write_shard(args, v, ev, batch, args.out / f"shard-{args.seed}-{n:04d}.npz")
+
+
+def write_shard(
+    args: argparse.Namespace, v: Variant, ev: Evaluator, batch: list[Pair], path: Path
+) -> None:
+    """Label ``batch`` as ``args`` say (``--label-ply``, ``--rollout``, ``--net``) and write
+    it to ``path``."""
     targets = label(ev, v, batch, args.label_ply, args.rollout, args.truncate)
     mine, theirs = _arrays(batch)
     classes = [position_class(Position(v, t, m)) for m, t in batch]
@@ -210,7 +223,7 @@ def save_shard(
     if args.net:
         labels += f":{args.net}"
     np.savez_compressed(
-        args.out / f"shard-{args.seed}-{n:04d}.npz",
+        path,
         mine=mine,
         theirs=theirs,
         targets=targets,
@@ -218,6 +231,26 @@ def save_shard(
         variant=np.array(v.key),
         labels=np.array(labels),
     )
+
+
+def relabel(args: argparse.Namespace) -> None:
+    """The positions of the shards in ``--data`` labelled anew (``--label-ply``,
+    ``--rollout``, ``--net``), each shard written under its own name to ``--out``: the same
+    positions with other labels, to compare kinds of label, or a new net's round."""
+    v = variant(args.variant)
+    ev = labeller(v, args.net)
+    args.out.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    paths = sorted(args.data.glob("shard-*.npz"))
+    for done, path in enumerate(paths, 1):
+        if (args.out / path.name).exists():
+            continue  # written by an earlier run: a stopped run picks up where it was
+        with np.load(path, allow_pickle=False) as data:
+            sides = zip(data["mine"], data["theirs"], strict=True)
+            batch = [(bytes(m), bytes(t)) for m, t in sides]
+        write_shard(args, v, ev, batch, args.out / path.name)
+        seconds = round(time.perf_counter() - started)
+        print(json.dumps({"shards": done, "of": len(paths), "seconds": seconds}), flush=True)
 
 
 # -- fitting -----------------------------------------------------------------------------------
@@ -401,6 +434,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     gen.add_argument("--truncate", type=int, default=10, help="a rollout's plays")
     gen.add_argument("--shard", type=int, default=SHARD, help="positions per shard file")
     gen.add_argument("--net", help="PATH[,RACE]: play and label with this net, not the shipped")
+    re = sub.add_parser("relabel", help="the positions of shards with labels of another kind")
+    re.add_argument("--variant", choices=("backgammon", "long"), default="backgammon")
+    re.add_argument("--data", type=Path, required=True)
+    re.add_argument("--out", type=Path, required=True)
+    re.add_argument("--label-ply", type=int, default=2)
+    re.add_argument("--rollout", type=int, default=0, help="label by rollouts of N games")
+    re.add_argument("--truncate", type=int, default=10, help="a rollout's plays")
+    re.add_argument("--net", help="PATH[,RACE]: label with this net, not the shipped one")
     f = sub.add_parser("fit", help="train a net on labelled positions")
     f.add_argument("--data", type=Path, required=True)
     f.add_argument("--class", dest="cls", default="all")
@@ -421,6 +462,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.command == "generate":
         generate(args)
+    elif args.command == "relabel":
+        relabel(args)
     else:
         fit_command(args)
 
