@@ -166,6 +166,34 @@ def test_hint_of_a_match_id_with_dice_and_cube(capsys: pytest.CaptureFixture[str
     assert code == 2 and "give no dice with it" in err
 
 
+def test_hint_of_acey_deuceys_named_double(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--named``: the double named after a 1-2, whose plays played in full are followed by
+    another roll (RULES.md 2), ranked as the bot ranks it; refused for any other roll."""
+    from conftest import pos
+
+    from nardy.notation import position_id
+
+    middle = pos("acey-deucey", {6: 4, 8: 3, 13: 4, 24: 4}, {6: 5, 8: 5, 13: 5})
+    pid = position_id(middle)
+    best: list[float] = []
+    for named in (True, False):
+        flag = ["--named"] if named else []
+        code, out, _ = run(
+            capsys, "hint", "--variant", "acey-deucey", pid, "3", "3", "--ply", "0",
+            "--format", "json", "--top", "3", *flag,
+        )  # fmt: skip
+        assert code == 0
+        expected = rank_plays(middle, 3, 3, 0, chosen=named)[:3]
+        shown = json.loads(out)["plays"]
+        assert [p["play"] for p in shown] == [str(r.play) for r in expected]
+        assert [p["equity"] for p in shown] == pytest.approx([r.equity for r in expected], abs=1e-5)
+        best.append(shown[0]["equity"])
+    assert best[0] > best[1] + 0.1  # rolling again is worth much more than the opponent's roll
+    for args in (["--variant", "acey-deucey", pid, "4", "3"], [START, "3", "3"]):
+        code, _, err = run(capsys, "hint", *args, "--named")
+        assert code == 2 and "--named is for acey-deucey's double named after a 1-2" in err
+
+
 def test_no_legal_move_is_valued_at_the_ply_asked(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "hint", CLOSED_OUT, "6", "6", "--ply", "1", "--format", "json")
     (only,) = json.loads(out)["plays"]

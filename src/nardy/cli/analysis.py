@@ -111,6 +111,12 @@ def add_parsers(subparsers: Any) -> None:
         action="store_true",
         help="the cube decision before the roll, even where the XGID / Match ID has dice",
     )
+    hint.add_argument(
+        "--named",
+        action="store_true",
+        help="acey-deucey: the dice are the double named after a 1-2 (played in full, "
+        "the player rolls again), not a rolled double",
+    )
     _format_argument(hint)
     hint.set_defaults(handler=_guarded("hint", run_hint))
 
@@ -386,7 +392,10 @@ def run_hint(args: argparse.Namespace) -> int:
     if s.dice is None:
         return _show_cube(args, s)
     position, dice, stakes = s.position, s.dice, s.stakes
-    ranked = rank_plays(position, *dice, args.ply, stakes=stakes)
+    named = bool(getattr(args, "named", False))
+    if named and not (position.variant.earns_chosen_double(1, 2) and dice[0] == dice[1]):
+        raise NardyError("--named is for acey-deucey's double named after a 1-2: give D D")
+    ranked = rank_plays(position, *dice, args.ply, stakes=stakes, chosen=named)
     shown = ranked[: args.top]
     if args.format == "json":
         print(json.dumps(hint_json(position, stakes, dice, args.ply, ranked, shown), indent=1))
