@@ -17,6 +17,7 @@ from nardy.core.dice import FixedDice, SeededDice
 from nardy.core.game import Game
 from nardy.core.settings import Settings
 from nardy.engine import HeuristicBot, RandomBot, make_bot
+from nardy.engine.analysis import analyze_game
 from nardy.engine.bots import play_game, step
 from nardy.engine.evaluator import ROLLS, consistent, evaluator, for_net
 from nardy.engine.features import (
@@ -491,8 +492,6 @@ def test_acey_deucey_values_a_1_2_by_the_double_named_after_it_and_the_roll_afte
     while not game.over:
         step(game, bots)
     assert game.result is not None and game.result.winner == 0
-    from nardy.engine.analysis import analyze_game
-
     plays = analyze_game(game, ply=0).plays
     assert len(plays) >= 2 and all(p.player == 0 for p in plays)
     assert all(p.loss == 0.0 and p.played == p.best for p in plays)

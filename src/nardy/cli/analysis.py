@@ -392,7 +392,7 @@ def run_hint(args: argparse.Namespace) -> int:
     if s.dice is None:
         return _show_cube(args, s)
     position, dice, stakes = s.position, s.dice, s.stakes
-    named = bool(getattr(args, "named", False))
+    named = bool(args.named)
     if named and not (position.variant.earns_chosen_double(1, 2) and dice[0] == dice[1]):
         raise NardyError("--named is for acey-deucey's double named after a 1-2: give D D")
     ranked = rank_plays(position, *dice, args.ply, stakes=stakes, chosen=named)

@@ -31,7 +31,7 @@ not looked ahead for.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
 from dataclasses import dataclass
 from importlib import resources
 from typing import Literal
@@ -66,6 +66,13 @@ Then = Literal["name", "roll"] | None
 (None) the turn passes."""
 NAMED_DEEPER = 3
 """How many of the six doubles, the best at 0-ply, are valued deeper when a double is named."""
+
+
+def follows(v: Variant, paths: Mapping[Pair, Sized], d1: int, d2: int, chosen: bool) -> Then:
+    """What follows the plays ``paths`` of a roll (:meth:`Variant.after_play`; every play of
+    a roll has as many single moves as the others)."""
+    moves = len(next(iter(paths.values()))) if paths else 0
+    return v.after_play(d1, d2, moves, chosen)
 
 
 def terminal_outputs(v: Variant, mine: Side, theirs: Side) -> F32:
@@ -215,8 +222,6 @@ class Evaluator:
         elif live:
             for i in live:
                 out[i] = self.named_double(v, pairs[i], ply, measure)[1]
-        if not v.has_backgammons:
-            out[:, [2, 4]] = 0.0
         return out
 
     def named_double(
@@ -231,11 +236,8 @@ class Evaluator:
         options: list[tuple[int, list[Pair], Then]] = []
         for die in range(1, 7):
             paths = v.play_paths(mine, theirs, die, die)
-            if not paths:  # nothing of it can be played: the turn passes
-                options.append((die, [pair], None))
-                continue
-            moves = len(next(iter(paths.values())))
-            options.append((die, list(paths), v.after_play(die, die, moves, chosen=True)))
+            # Nothing of it can be played: the turn passes.
+            options.append((die, list(paths) or [pair], follows(v, paths, die, die, True)))
         best: list[tuple[float, int, Pair, Then, F32]] = []
         for die, plays, then in options:
             outs = self.played(v, plays, 0, then)
@@ -325,11 +327,8 @@ class Evaluator:
         measure = measure or equity
         v = position.variant
         paths = v.play_paths(position.mine, position.theirs, d1, d2)
-        pairs: list[Pair] = list(paths)
-        moves = len(next(iter(paths.values()))) if paths else 0
-        then = v.after_play(d1, d2, moves, chosen)
-        if not pairs:
-            pairs = [(position.mine, position.theirs)]
+        then = follows(v, paths, d1, d2, chosen)
+        pairs: list[Pair] = list(paths) or [(position.mine, position.theirs)]
         outs = self.played(v, pairs, 0, then, measure)
         cands = [
             Candidate(p, o, 0, float(x)) for p, o, x in zip(pairs, outs, measure(outs), strict=True)
