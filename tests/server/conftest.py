@@ -57,9 +57,12 @@ def database_url(
 def server(
     database_url: str | None, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[ServerProcess]:
-    """One server process for a test module, with a generous sign-in rate."""
+    """One server process for a test module, with a generous sign-in rate and sockets cap."""
     process = ServerProcess(
-        tmp_path_factory.mktemp("data"), database_url, NARDY_AUTH_RATE="1000/60"
+        tmp_path_factory.mktemp("data"),
+        database_url,
+        NARDY_AUTH_RATE="1000/60",
+        NARDY_SOCKETS_PER_ADDRESS="10000",  # every test client is 127.0.0.1
     ).start()
     yield process
     process.kill()

@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from nardy.server.accounts import SESSION_LIFETIME, AccountError, Preferences
+from nardy.server.accounts import SESSION_LIFETIME, AccountError, Preferences, hash_token
 from nardy.server.http import HTTPError, handles_errors, json_body, off_loop
 from nardy.server.security import SESSION_COOKIE
 from nardy.server.site import site_of
@@ -89,9 +89,11 @@ async def sign_up(request: Request) -> Response:
     current = await site.user(request)
     name, password = body.get("username"), body.get("password")
     if current is not None and current.is_guest:
-        return await _sign_in_with(
+        response = await _sign_in_with(
             request, site.accounts.claim, current, name, password, status=201
         )
+        await _end_session(request)  # the guest's: the new cookie replaces it
+        return response
     return await _sign_in_with(request, site.accounts.sign_up, name, password, status=201)
 
 
@@ -115,12 +117,19 @@ async def guest(request: Request) -> Response:
 @handles_errors
 async def sign_out(request: Request) -> Response:
     """End this browser's session."""
-    token = request.cookies.get(SESSION_COOKIE)
-    if token:
-        await off_loop(site_of(request).accounts.close_session, token)
+    await _end_session(request)
     response = JSONResponse({"user": None})
     response.delete_cookie(SESSION_COOKIE, path="/")
     return response
+
+
+async def _end_session(request: Request) -> None:
+    """Sign out the request's session, and close its sockets on every server process."""
+    token = request.cookies.get(SESSION_COOKIE)
+    if token:
+        site = site_of(request)
+        await off_loop(site.accounts.close_session, token)
+        await site.connections.end_session(hash_token(token))
 
 
 @handles_errors

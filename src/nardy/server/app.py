@@ -58,8 +58,10 @@ def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
         site: Site = app.state.site
         try:
             await site.rooms.restore()
+            await site.connections.start()
             yield
         finally:
+            await site.connections.stop()
             await site.rooms.close()
             site.store.close()
 

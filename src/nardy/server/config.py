@@ -66,6 +66,10 @@ class ServerConfig:
     """How long the public dice page's figures are shown before they are counted again."""
     grace_seconds: float = 60.0
     """How long a disconnected player has to come back before the opponent may claim."""
+    sockets_per_user: int = 10
+    """How many room sockets one signed-in user may hold open at once (in one process)."""
+    sockets_per_address: int = 20
+    """How many room sockets one client address may hold open at once (in one process)."""
 
     def __post_init__(self) -> None:
         if self.dice_stats_seconds < 0:
@@ -75,6 +79,9 @@ class ServerConfig:
             raise ConfigError(f"the port is 0-65535, not {self.port}")
         if not 0 <= self.grace_seconds <= 86_400:
             raise ConfigError(f"the grace period is 0-86400 seconds, not {self.grace_seconds}")
+        for name in ("sockets_per_user", "sockets_per_address"):
+            if (cap := getattr(self, name)) < 1:
+                raise ConfigError(f"NARDY_{name.upper()} is at least 1, not {cap}")
         if self.workers < 1:
             raise ConfigError(f"--workers is at least 1, not {self.workers}")
         if self.workers > 1 and self.redis_url is None:
@@ -129,6 +136,11 @@ class ServerConfig:
             "allowed_origins": ("NARDY_ALLOWED_ORIGINS", _origins),
             "dice_stats_seconds": ("NARDY_DICE_STATS_SECONDS", _int("NARDY_DICE_STATS_SECONDS")),
             "grace_seconds": ("NARDY_GRACE_SECONDS", _seconds("NARDY_GRACE_SECONDS")),
+            "sockets_per_user": ("NARDY_SOCKETS_PER_USER", _int("NARDY_SOCKETS_PER_USER")),
+            "sockets_per_address": (
+                "NARDY_SOCKETS_PER_ADDRESS",
+                _int("NARDY_SOCKETS_PER_ADDRESS"),
+            ),
         }
         for name, (variable, read) in readers.items():
             if env.get(variable):

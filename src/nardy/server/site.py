@@ -8,6 +8,7 @@ from starlette.requests import HTTPConnection
 from nardy.server.accounts import Accounts
 from nardy.server.bus import bus_from_url
 from nardy.server.config import ServerConfig
+from nardy.server.connections import Connections
 from nardy.server.dicestats import DiceStats
 from nardy.server.http import HTTPError, off_loop
 from nardy.server.rooms import Rooms
@@ -17,7 +18,8 @@ from nardy.server.store import Store, User
 
 class Site:
     """Everything one server process holds: the configuration, the store, accounts, the
-    rate limits, and the rooms with the bus between this process and the others."""
+    rate limits, the rooms with the bus between this process and the others, and the open
+    sockets."""
 
     def __init__(self, config: ServerConfig, store: Store) -> None:
         self.config = config
@@ -25,6 +27,9 @@ class Site:
         self.accounts = Accounts(store)
         self.auth_limiter = RateLimiter(config.auth_rate)
         self.rooms = Rooms(store, bus_from_url(config.redis_url), config.grace_seconds)
+        self.connections = Connections(
+            store, self.rooms.bus, config.sockets_per_user, config.sockets_per_address
+        )
         self.dice_stats = DiceStats(store, fresh_for=config.dice_stats_seconds)
 
     async def user(self, connection: HTTPConnection) -> User | None:

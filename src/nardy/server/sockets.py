@@ -1,7 +1,7 @@
 """The WebSocket of a game room (``/ws/games/{id}``): the transport. It checks the Origin
-and who is signed in, decodes each message with :mod:`nardy.server.protocol`, hands actions
-to the room, and closes the socket of a client that keeps sending nonsense. It knows no
-rules."""
+and who is signed in, holds each user and address to their cap of sockets, decodes each
+message with :mod:`nardy.server.protocol`, hands actions to the room, and closes the socket
+of a client that keeps sending nonsense or whose session ended. It knows no rules."""
 
 from __future__ import annotations
 
@@ -12,12 +12,20 @@ from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from nardy.server import protocol
+from nardy.server.accounts import hash_token
 from nardy.server.config import RateLimit
+from nardy.server.connections import SESSION_ENDED, TOO_MANY_SOCKETS, Connection
 from nardy.server.lobby import visible_to
 from nardy.server.rooms import POLICY_VIOLATION, Member, Room
-from nardy.server.security import RateLimiter
-from nardy.server.site import site_of
+from nardy.server.security import SESSION_COOKIE, RateLimiter
+from nardy.server.site import Site, site_of
 
+CLOSE_REASONS = {
+    SESSION_ENDED: "session-ended",
+    TOO_MANY_SOCKETS: "too-many-sockets",
+    POLICY_VIOLATION: "policy-violation",
+}
+"""The reason sent with a close code of the server's own (docs/protocol.md)."""
 ABUSE_LIMIT = 10
 """Protocol errors a socket may cause before it is closed."""
 MESSAGE_RATE = RateLimit(200, 1.0)
@@ -30,10 +38,29 @@ async def game_socket(websocket: WebSocket) -> None:
     if not site.origin_allowed(websocket):
         await websocket.close(POLICY_VIOLATION)  # before accepting: the handshake gets 403
         return
+    token = websocket.cookies.get(SESSION_COOKIE)
+    address = websocket.client.host if websocket.client else "unknown"
+    connection = site.connections.open(address, hash_token(token) if token else None)
+    try:
+        await _serve(websocket, site, connection)
+    finally:
+        site.connections.close(connection)
+
+
+async def _serve(websocket: WebSocket, site: Site, connection: Connection) -> None:
+    if site.connections.address_full(connection):
+        await _refuse(websocket, TOO_MANY_SOCKETS)
+        return
     user = await site.user(websocket)
     room = await site.rooms.get(websocket.path_params["game"])
     if room is None or not visible_to(room.row, user):
         await websocket.close(POLICY_VIOLATION)
+        return
+    if user is not None and not site.connections.sign_in(connection, user.id):
+        await _refuse(websocket, TOO_MANY_SOCKETS)
+        return
+    if connection.ended:  # signed out while the session was looked up
+        await _refuse(websocket, SESSION_ENDED)
         return
     await websocket.accept()
     member = Member(
@@ -41,10 +68,11 @@ async def game_socket(websocket: WebSocket) -> None:
         None if user is None else room.seat_of(user.id),
         None if user is None else user.username,
     )
+    connection.member = member
     await room.join(member)
     writer = asyncio.create_task(_write(websocket, member))
     try:
-        await _read(websocket, room, member)
+        await _read(websocket, room, member, connection)
     except WebSocketDisconnect:
         pass
     finally:
@@ -55,23 +83,32 @@ async def game_socket(websocket: WebSocket) -> None:
         writer.cancel()
 
 
+async def _refuse(websocket: WebSocket, code: int) -> None:
+    """Accept only to close with ``code`` and its reason, which a client can read (a
+    handshake refused says nothing)."""
+    await websocket.accept()
+    await websocket.close(code, CLOSE_REASONS[code])
+
+
 async def _write(websocket: WebSocket, member: Member) -> None:
     while True:
         text = await member.queue.get()
         if isinstance(text, int):  # the end, with the code to close with
             with contextlib.suppress(Exception):
-                await websocket.close(text)
+                await websocket.close(text, CLOSE_REASONS.get(text))
             return
         await websocket.send_text(text)
 
 
-async def _read(websocket: WebSocket, room: Room, member: Member) -> None:
+async def _read(websocket: WebSocket, room: Room, member: Member, connection: Connection) -> None:
     abuse = 0
     limiter = RateLimiter(MESSAGE_RATE)
     while True:
         received = await websocket.receive()
         if received["type"] == "websocket.disconnect":
             raise WebSocketDisconnect(received.get("code", 1000))
+        if connection.ended:  # signed out: nothing more is done as the user
+            return
         data = received.get("text")
         if data is None:
             data = received.get("bytes") or b""

@@ -1,0 +1,118 @@
+"""The room sockets against the sessions and caps of docs/protocol.md (issue 17, items 3 and
+5): a socket opened before its session ended (sign-out, a guest's claim) is closed with
+4001 ``session-ended`` and does nothing more as the user; one user and one client address
+hold at most their cap of sockets, the next one closed with 4029 ``too-many-sockets``.
+(Across processes: tests/server/test_multiproc.py.)"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from collections.abc import Iterator
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import ClientConnection
+
+from nardy.server.connections import SESSION_ENDED, TOO_MANY_SOCKETS
+from tests.server.gameplay import Seat, new_name, sit, start_game
+from tests.server.serverutil import Client, ServerProcess, receive
+
+
+def closed_with(ws: ClientConnection, timeout: float = 10) -> tuple[int, str]:
+    """Read until the server closes the socket; its close code and reason."""
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            receive(ws, timeout)
+    assert closed.value.rcvd is not None, "the server sent no close frame"
+    return closed.value.rcvd.code, closed.value.rcvd.reason
+
+
+def opened(client: Client, game: str) -> Seat:
+    """A socket of the client, once the server has counted the sockets just closed out."""
+    deadline = time.monotonic() + 10
+    while True:
+        try:
+            return Seat(client, game)
+        except ConnectionClosed as exc:
+            if exc.rcvd is None or exc.rcvd.code != TOO_MANY_SOCKETS:
+                raise
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+def actions(client: Client, game: str) -> int:
+    return int(client.get(f"/api/games/{game}").json()["actions"])
+
+
+def test_signing_out_closes_the_sessions_sockets(server: ServerProcess) -> None:
+    a, b, game = start_game(server)
+    seats = sit(a, b, game)
+    second_tab = Seat(a, game)  # the same browser: the same session
+    assert a.user is not None
+    elsewhere = Client(server)  # the same user signed in in another browser
+    r = elsewhere.post("/api/signin", {"username": a.user["username"], "password": "correct horse"})
+    assert r.status_code == 200
+    other_session = Seat(elsewhere, game)
+    before = actions(b, game)
+    assert a.post("/api/signout").status_code == 200
+    with contextlib.suppress(ConnectionClosed):  # sent, or closed already
+        second_tab.send_raw({"type": "action", "action": {"type": "roll-opening"}})
+    assert closed_with(second_tab.ws) == (SESSION_ENDED, "session-ended")
+    assert closed_with(seats[0].ws) == (SESSION_ENDED, "session-ended")
+    assert actions(b, game) == before
+    # The other players' sockets and the user's other session go on.
+    for seat in (seats[1], other_session):
+        seat.send_raw({"type": "ping", "ref": "here"})
+        assert seat.next()["type"] == "pong"
+    assert other_session.act({"type": "roll-opening"})["type"] == "events"
+    # Opened again without a session, the room is watched as a spectator.
+    assert Seat(a, game).seat is None
+
+
+def test_a_guest_who_claims_an_account_ends_the_guest_session(server: ServerProcess) -> None:
+    guest = Client(server)
+    assert guest.post("/api/guest").status_code == 201
+    guest_cookie = dict(guest.http.cookies)
+    r = guest.post("/api/games", {"settings": {"match-length": 1}, "opponent": "bot"})
+    assert r.status_code == 201, r.text
+    game = r.json()["id"]
+    seat = Seat(guest, game)
+    assert seat.seat == 0
+    claimed = guest.sign_up(new_name())
+    assert closed_with(seat.ws) == (SESSION_ENDED, "session-ended")
+    old = Client(server)
+    old.http.cookies.update(guest_cookie)
+    assert old.get("/api/session").json()["user"] is None  # the guest's cookie is spent
+    again = Seat(guest, game)  # the new session: the same seat, under the new name
+    assert again.seat == 0 and guest.get("/api/session").json()["user"]["id"] == claimed["id"]
+
+
+@pytest.fixture(scope="module")
+def capped(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    process = ServerProcess(
+        tmp_path_factory.mktemp("capped"),
+        None,
+        NARDY_AUTH_RATE="1000/60",
+        NARDY_SOCKETS_PER_USER="2",
+        NARDY_SOCKETS_PER_ADDRESS="3",
+    ).start()
+    yield process
+    process.kill()
+
+
+def test_sockets_are_capped_per_user_and_per_address(capped: ServerProcess) -> None:
+    a, b, game = start_game(capped)
+    first, second = Seat(a, game), Seat(a, game)
+    third = a.ws(game)
+    assert closed_with(third) == (TOO_MANY_SOCKETS, "too-many-sockets")
+    watcher = Seat(Client(capped), game)  # the address's third socket
+    assert closed_with(b.ws(game)) == (TOO_MANY_SOCKETS, "too-many-sockets")
+    assert closed_with(Client(capped).ws(game)) == (TOO_MANY_SOCKETS, "too-many-sockets")
+    # A socket closed is a socket free again; the refused ones took nothing.
+    second.close()
+    watcher.close()
+    assert opened(b, game).seat == 1
+    assert opened(a, game).seat == 0
+    assert first.act({"type": "roll-opening"})["type"] == "events"
