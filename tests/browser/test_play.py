@@ -73,3 +73,21 @@ def test_a_game_against_the_computer(pages: Any, server: ServerProcess, shots: P
     play_out([me])
     me.page.screenshot(path=str(shots / "bot-finished.png"))
     assert "wins the match" in me.page.inner_text("#status")
+
+
+def test_signing_out_in_one_tab_signs_the_others_out(pages: Any, server: ServerProcess) -> None:
+    me = Player(pages("en-US"), server.url)
+    me.sign_up("tabs")
+    me.create(length=1, opponent="bot", bot="beginner", pace="250")
+    room = me.page.url.removeprefix(server.url)
+    other = Player(me.page.context.new_page(), server.url)  # a second tab: the same cookie
+    other.open(room)
+    other.page.wait_for_selector("body[data-seq]")
+    me.page.click("#signout")
+    # The second tab's socket closes with 4001 (docs/protocol.md) and the tab loads the room
+    # again, signed out: the sign-in form, which leads back to the room.
+    other.page.wait_for_selector('#who a[href="/signin"]')
+    other.page.wait_for_selector("form#signin")
+    assert other.page.url == server.url + room
+    assert other.page.locator("#signout").count() == 0
+    assert other.errors == []

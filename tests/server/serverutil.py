@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -132,3 +134,12 @@ def receive(ws: ClientConnection, timeout: float = 10) -> dict[str, Any]:
     """The next server message."""
     message: dict[str, Any] = json.loads(ws.recv(timeout=timeout))
     return message
+
+
+def closed_with(ws: ClientConnection, timeout: float = 10) -> tuple[int, str]:
+    """Read until the server closes the socket; its close code and reason."""
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            receive(ws, timeout)
+    assert closed.value.rcvd is not None, "the server sent no close frame"
+    return closed.value.rcvd.code, closed.value.rcvd.reason

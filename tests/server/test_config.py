@@ -56,3 +56,15 @@ def test_the_dice_page_refresh_interval() -> None:
         ServerConfig.from_env({"NARDY_DICE_STATS_SECONDS": "-1"})
     with pytest.raises(ConfigError, match="whole number"):
         ServerConfig.from_env({"NARDY_DICE_STATS_SECONDS": "soon"})
+
+
+def test_the_caps_on_sockets() -> None:
+    config = ServerConfig.from_env({})
+    assert (config.sockets_per_user, config.sockets_per_address) == (10, 20)
+    env = {"NARDY_SOCKETS_PER_USER": "3", "NARDY_SOCKETS_PER_ADDRESS": "500"}
+    config = ServerConfig.from_env(env)
+    assert (config.sockets_per_user, config.sockets_per_address) == (3, 500)
+    with pytest.raises(ConfigError, match="NARDY_SOCKETS_PER_USER is at least 1"):
+        ServerConfig.from_env({"NARDY_SOCKETS_PER_USER": "0"})
+    with pytest.raises(ConfigError, match="whole number"):
+        ServerConfig.from_env({"NARDY_SOCKETS_PER_ADDRESS": "many"})

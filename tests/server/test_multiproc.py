@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from nardy.server.connections import SESSION_ENDED
 from tests.server.conftest import _postgres_database
 from tests.server.gameplay import (
     Seat,
@@ -31,7 +32,7 @@ from tests.server.gameplay import (
     start_game,
     wait_for,
 )
-from tests.server.serverutil import Client, ServerProcess
+from tests.server.serverutil import Client, ServerProcess, closed_with
 from tests.server.test_bus import REDIS_URL, redis_available
 
 
@@ -46,7 +47,13 @@ def _process(tmp_path: Path, name: str, database_url: str, *args: str, **env: st
     data_dir = tmp_path / name
     data_dir.mkdir()
     return ServerProcess(
-        data_dir, database_url, *args, NARDY_REDIS_URL=REDIS_URL, NARDY_AUTH_RATE="1000/60", **env
+        data_dir,
+        database_url,
+        *args,
+        NARDY_REDIS_URL=REDIS_URL,
+        NARDY_AUTH_RATE="1000/60",
+        NARDY_SOCKETS_PER_ADDRESS="10000",  # every test client is 127.0.0.1
+        **env,
     )
 
 
@@ -135,6 +142,20 @@ def test_a_seek_joined_on_another_process_starts_the_waiting_players_room(
     # Both processes deal from the one commitment the database kept.
     assert joined.state["dice"] == waiting.state["dice"]
     _step(waiting, [waiting, joined])
+
+
+def test_signing_out_on_one_process_closes_the_sessions_socket_on_another(
+    two: tuple[ServerProcess, ServerProcess],
+) -> None:
+    first, second = two
+    a, b, game = start_game(first, other=second)
+    there = Seat(a.on(second), game)  # a's session, its socket on the other process
+    opponent = Seat(b, game)
+    assert there.seat == 0 and opponent.seat == 1
+    assert a.post("/api/signout").status_code == 200  # answered by the first process
+    assert closed_with(there.ws) == (SESSION_ENDED, "session-ended")
+    assert Seat(a.on(second), game).seat is None  # the cookie is gone: a spectator
+    assert _step(opponent, [opponent])["seq"] == 1  # nothing was done as a meanwhile
 
 
 def _chat(seat: Seat, text: str) -> None:

@@ -12,20 +12,10 @@ from collections.abc import Iterator
 
 import pytest
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import ClientConnection
 
 from nardy.server.connections import SESSION_ENDED, TOO_MANY_SOCKETS
 from tests.server.gameplay import Seat, new_name, sit, start_game
-from tests.server.serverutil import Client, ServerProcess, receive
-
-
-def closed_with(ws: ClientConnection, timeout: float = 10) -> tuple[int, str]:
-    """Read until the server closes the socket; its close code and reason."""
-    with pytest.raises(ConnectionClosed) as closed:
-        while True:
-            receive(ws, timeout)
-    assert closed.value.rcvd is not None, "the server sent no close frame"
-    return closed.value.rcvd.code, closed.value.rcvd.reason
+from tests.server.serverutil import Client, ServerProcess, closed_with
 
 
 def opened(client: Client, game: str) -> Seat:

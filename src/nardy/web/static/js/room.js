@@ -340,8 +340,12 @@ export class Room {
     const socket = new WebSocket(`${scheme}://${location.host}/ws/games/${encodeURIComponent(this.id)}`);
     this.socket = socket;
     socket.addEventListener("message", (e) => this.receive(JSON.parse(e.data)));
-    socket.addEventListener("close", () => {
+    socket.addEventListener("close", (e) => {
       if (this.closed || this.socket !== socket) return;
+      // docs/protocol.md: 4001 the session ended (signed out, maybe in another tab): load
+      // the page again as who this browser is now; 4029 too many sockets: retrying is no use.
+      if (e.code === 4001) return location.reload();
+      if (e.code === 4029) return notice(t("connection.too-many"), "warn");
       notice(t("connection.lost"), "warn");
       const wait = RETRY_MS[Math.min(this.retries, RETRY_MS.length - 1)];
       this.retries += 1;
