@@ -293,6 +293,23 @@ def test_refusal_codes() -> None:
     assert refused(game, A.Resign(0)).code is ErrorCode.NOT_YOUR_TURN
 
 
+def test_a_decision_that_is_not_yours_is_not_your_turn() -> None:
+    """RULES.md 1.5: only the player about to roll may double, and only the doubled player
+    answers. Anyone else is told that it is not their decision (``not-your-turn``) in any
+    phase; the player the game waits for, that the action does not fit now
+    (``wrong-phase``)."""
+    game = Game(dice=FixedDice([5, 3]))
+    game.apply(A.RollOpening(0))  # player 0 moves the 5-3
+    assert refused(game, A.Double(1)).code is ErrorCode.NOT_YOUR_TURN
+    assert refused(game, A.Roll(1)).code is ErrorCode.NOT_YOUR_TURN
+    assert refused(game, A.Double(0)).code is ErrorCode.WRONG_PHASE  # dice on the table
+    game.apply(A.Play(0, "8/3 6/3"))
+    game.apply(A.Double(1))  # player 0 must answer
+    assert refused(game, A.Roll(1)).code is ErrorCode.NOT_YOUR_TURN
+    assert refused(game, A.Roll(0)).code is ErrorCode.WRONG_PHASE
+    assert refused(game, A.Take(1)).code is ErrorCode.NOT_YOUR_TURN
+
+
 def test_ambiguous_play_has_its_own_code() -> None:
     """NOTATION.md: a play that fits two legal plays is refused, listing both."""
     pos = position("backgammon", {6: 2, 13: 13}, {20: 1, 22: 1, 1: 13})

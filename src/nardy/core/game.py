@@ -883,6 +883,17 @@ class Game:
         return player
 
     def _check_turn(self, player: int, phase: Phase, expected: int | None = None) -> None:
+        """``player`` may take an action of ``phase`` now. A player the game does not wait
+        for hears that it is not their decision (``not-your-turn``) whatever the phase; the
+        one it waits for, that the action is not one of this phase (``wrong-phase``)."""
+        self._check_player(player)
+        if self.phase is not phase:
+            waited = [p for p, _ in self.awaiting(moves=False).actors]
+            if waited and player not in waited:
+                raise GameError(
+                    f"it is player {waited[0]}'s decision, not player {player}'s",
+                    code=ErrorCode.NOT_YOUR_TURN,
+                )
         self._expect(phase)
         self._check_player(player, self.turn if expected is None else expected)
 
