@@ -37,6 +37,8 @@ def test_each_client_message_parses() -> None:
         ("[1, 2]", "malformed"),
         ('{"type": "dance"}', "unknown-type"),
         ('{"kind": "ping"}', "unknown-type"),
+        ('{"type": 5}', "malformed"),  # a field of the wrong type, not an unknown type
+        ('{"type": ["ping"], "ref": 1}', "malformed"),
         ('{"type": "ping", "extra": 1}', "malformed"),
         ('{"type": "action", "action": "roll"}', "malformed"),
         ('{"type": "ping", "ref": [1]}', "malformed"),

@@ -167,7 +167,9 @@ def parse(data: str | bytes) -> ClientMessage:
     ):
         raise ProtocolError("malformed", "ref is a number or a string of at most 64 characters")
     kind = obj.get("type")
-    if not isinstance(kind, str) or kind not in _FIELDS:
+    if not (kind is None or isinstance(kind, str)):  # a field of the wrong type
+        raise ProtocolError("malformed", "type is a string", ref)
+    if kind not in _FIELDS:
         raise ProtocolError("unknown-type", f"type is one of {', '.join(_FIELDS)}", ref)
     extra = sorted(set(obj) - _FIELDS[kind])
     if extra:
