@@ -1,12 +1,13 @@
 """Dice a player can verify, on the server (issue 10 point 5, docs/dice.md): the commitment
 is shown before the first roll, the players' seeds are taken until then and refused after,
 the server seed stays hidden until the game is over, and the downloaded record passes
-`nardy verify-dice` (and a tampered one fails)."""
+`nardy verify-dice` and docs/dice.md's few lines (and a tampered one fails both)."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -54,10 +55,14 @@ def test_committed_seeded_hidden_revealed_and_verified(
     revealed = seats[0].state["dice"]["game"]
     assert hashlib.sha256(bytes.fromhex(revealed["server-seed"])).hexdigest() == commitment
     records = a.get(f"/api/games/{game}/record.json").json()
-    path = tmp_path / "game.json"
+    path = tmp_path / "record.json"
     path.write_text(json.dumps(records))
     checked = _verify(path)
     assert checked.returncode == 0, checked.stdout + checked.stderr
+    snippet = _snippet(path)
+    assert snippet.returncode == 0, snippet.stderr
+    rolls = sum(e["type"] in ("opening-rolled", "dice-rolled") for e in records[0]["log"])
+    assert snippet.stdout == f"{records[0]['dice']['game-id']} {rolls} rolls verified\n"
     # Change one roll of the log: verify-dice names it.
     log = records[0]["log"]
     rolled = next(e for e in log if e["type"] == "dice-rolled")
@@ -66,3 +71,13 @@ def test_committed_seeded_hidden_revealed_and_verified(
     tampered = _verify(path)
     assert tampered.returncode == 1, tampered.stdout + tampered.stderr
     assert "FAILED" in tampered.stdout and "the seeds give" in tampered.stdout
+    assert _snippet(path).returncode == 1  # the snippet's assert
+
+
+def _snippet(record: Path) -> subprocess.CompletedProcess[str]:
+    """docs/dice.md's "Verifying in a few lines", run as written next to the download."""
+    text = (ROOT / "docs" / "dice.md").read_text()
+    (code,) = re.findall(r"```python\n(import hashlib.*?)```", text, re.DOTALL)
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=record.parent
+    )
