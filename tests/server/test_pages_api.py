@@ -117,6 +117,12 @@ def test_a_users_history_is_public_paged_and_carries_the_rating_changes(
         assert view["status"] == "finished" and view["finished-at"]
         assert view["rating"] == mine[view["id"]]["rating"]  # a's change, as a sees it
         assert "preferences" not in str(view)
+    # A rating reads the same on the profile and in the history: to hundredths (after the
+    # first match the FIBS changes are no round numbers).
+    profile = anyone.get(f"/api/users/{_name(a)}").json()["ratings"]["backgammon"]["rating"]
+    assert whole["games"][0]["rating"]["after"] == profile
+    for view in whole["games"]:
+        assert all(value == round(value, 2) for value in view["rating"].values()), view
     theirs = anyone.get(f"/api/users/{_name(b)}/games").json()["games"]
     # a zero-sum change between two players of the same experience
     for view_a, view_b in zip(whole["games"], theirs, strict=True):

@@ -12,6 +12,7 @@ from starlette.routing import Route
 
 from nardy.server.accounts import SESSION_LIFETIME, AccountError, Preferences, hash_token
 from nardy.server.http import HTTPError, handles_errors, json_body, off_loop
+from nardy.server.ratings import shown
 from nardy.server.security import SESSION_COOKIE
 from nardy.server.site import site_of
 from nardy.server.store import User
@@ -165,7 +166,7 @@ async def profile(request: Request) -> Response:
         {
             **user.public(),
             "ratings": {
-                pool: {"rating": round(r.value, 2), "experience": r.experience}
+                pool: {"rating": shown(r.value), "experience": r.experience}
                 for pool, r in sorted(ratings.items())
             },
         }

@@ -16,6 +16,7 @@ from nardy.notation.mat import export_mat
 from nardy.notation.record import match_records
 from nardy.server.http import HTTPError, handles_errors, json_body, off_loop
 from nardy.server.lobby import Lobby, LobbyError, seats_view, visible_to
+from nardy.server.ratings import shown
 from nardy.server.replay import replay_view
 from nardy.server.site import Site, site_of
 from nardy.server.store import GameRow, Store, User
@@ -149,15 +150,18 @@ async def my_games(request: Request) -> Response:
     site = site_of(request)
     user = await site.require_user(request)
     found = await off_loop(site.store.games_of, user.id)
-    views = []
-    for g in found:
-        view = await off_loop(game_view, site.store, g)
-        changes = await off_loop(site.store.rating_changes_of, g.id)
-        if user.id in changes:
-            before, after = changes[user.id]
-            view["rating"] = {"before": before, "after": after}
-        views.append(view)
-    return JSONResponse(views)
+    return JSONResponse([await _with_rating(site, g, user.id) for g in found])
+
+
+async def _with_rating(site: Site, game: GameRow, user_id: int) -> dict[str, Any]:
+    """The game's view with the user's rating change, where the game was rated for them
+    (shown as a profile shows a rating)."""
+    view = await off_loop(game_view, site.store, game)
+    changes = await off_loop(site.store.rating_changes_of, game.id)
+    if user_id in changes:
+        before, after = changes[user_id]
+        view["rating"] = {"before": shown(before), "after": shown(after)}
+    return view
 
 
 async def _game_and_match(request: Request) -> tuple[GameRow, Match]:
@@ -234,14 +238,7 @@ async def user_games(request: Request) -> Response:
     if user is None:
         raise HTTPError(404, "no-such-user", "no user has this name")
     found = await off_loop(site.store.finished_games_of, user.id, size + 1, (page - 1) * size)
-    views = []
-    for g in found[:size]:
-        view = await off_loop(game_view, site.store, g)
-        changes = await off_loop(site.store.rating_changes_of, g.id)
-        if user.id in changes:
-            before, after = changes[user.id]
-            view["rating"] = {"before": before, "after": after}
-        views.append(view)
+    views = [await _with_rating(site, g, user.id) for g in found[:size]]
     return JSONResponse({"games": views, "page": page, "more": len(found) > size})
 
 

@@ -31,6 +31,16 @@ START = 1500.0
 """Every player's rating before their first rated match."""
 
 
+SHOWN_DECIMALS = 2
+"""A rating as the API shows it (a profile, a game's change): rounded to hundredths, as FIBS
+shows it; the database keeps it whole."""
+
+
+def shown(value: float) -> float:
+    """A rating as the API shows it."""
+    return round(value, SHOWN_DECIMALS)
+
+
 class RatingError(ValueError):
     """A match length, a rating or an experience that the formula does not take."""
 
