@@ -198,6 +198,7 @@ def running_server(
     if redis_url is not None:
         args += ["--redis-url", redis_url]
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "NARDY_AUTH_RATE": "1000000/1"}
+    env["NARDY_SOCKETS_PER_ADDRESS"] = "1000000"  # every player of the benchmark is 127.0.0.1
     for variable in ("NARDY_DATABASE_URL", "NARDY_REDIS_URL", "NARDY_WORKERS"):
         env.pop(variable, None)
     log = open(data_dir / "server.log", "ab")  # noqa: SIM115
