@@ -2,20 +2,29 @@
 5): a socket opened before its session ended (sign-out, a guest's claim) is closed with
 4001 ``session-ended`` and does nothing more as the user; one user and one client address
 hold at most their cap of sockets, the next one closed with 4029 ``too-many-sockets``.
-(Across processes: tests/server/test_multiproc.py.)"""
+A session ended while Redis was away is caught at the bus's Gap. (Across two server
+processes: tests/server/test_multiproc.py.)"""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from nardy.server.connections import SESSION_ENDED, TOO_MANY_SOCKETS
+from nardy.server.accounts import Accounts, hash_token
+from nardy.server.bus import RedisBus
+from nardy.server.connections import SESSION_ENDED, SESSIONS, TOO_MANY_SOCKETS, Connections
+from nardy.server.http import off_loop
+from nardy.server.rooms import Member
+from nardy.server.store import Store
 from tests.server.gameplay import Seat, new_name, sit, start_game
 from tests.server.serverutil import Client, ServerProcess, closed_with
+from tests.server.test_bus import REDIS_URL, Outage, address, redis_available
 
 
 def opened(client: Client, game: str) -> Seat:
@@ -106,3 +115,41 @@ def test_sockets_are_capped_per_user_and_per_address(capped: ServerProcess) -> N
     assert opened(b, game).seat == 1
     assert opened(a, game).seat == 0
     assert first.act({"type": "roll-opening"})["type"] == "events"
+
+
+def test_a_session_ended_while_redis_was_away_closes_its_sockets_once_it_is_back(
+    tmp_path: Path,
+) -> None:
+    redis_available()
+    store = Store.open(f"sqlite:///{tmp_path / 'nardy.sqlite3'}")
+    accounts = Accounts(store)
+    ending, staying = (accounts.open_session(accounts.guest()) for _ in range(2))
+
+    async def scenario() -> None:
+        outage = Outage(address(REDIS_URL))
+        await outage.up()
+        async with (
+            RedisBus(f"redis://127.0.0.1:{outage.port}/0", retry_delays=(0.05, 0.1)) as bus,
+            RedisBus(REDIS_URL) as elsewhere,
+        ):
+            connections = Connections(store, bus, per_user=10, per_address=20)
+            await connections.start()
+            gone = connections.open("192.0.2.1", hash_token(ending))
+            kept = connections.open("192.0.2.1", hash_token(staying))
+            gone.member, kept.member = Member(1, 0), Member(2, 0)
+            await outage.down()
+            # Another process signs the session out; its news is lost with the connection.
+            await off_loop(accounts.close_session, ending)
+            await elsewhere.publish(SESSIONS, {"session": hash_token(ending)})
+            await outage.up()  # the bus reports a Gap: the sessions are looked up again
+            async with asyncio.timeout(10):
+                while not gone.ended:
+                    await asyncio.sleep(0.05)
+            assert gone.member.queue.get_nowait() == SESSION_ENDED
+            assert not kept.ended and kept.member.queue.empty()
+            await connections.stop()
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        store.close()
