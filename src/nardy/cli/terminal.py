@@ -547,9 +547,11 @@ class Terminal(abc.ABC):
 
     def _plain_refusal(self, game: Game, player: int, command: str, exc: GameError) -> str | None:
         """The game refused ``command`` with ``exc``: where the reason is that the game is not
-        at that point (``wrong-phase``), the reason in plain words ("you have already
-        rolled"); None keeps the game's own message (as for an undo with nothing to undo)."""
-        if exc.code is not ErrorCode.WRONG_PHASE or open_now(game, command):
+        at that point (``wrong-phase``, or ``not-your-turn`` for an action nobody may take
+        now), the reason in plain words ("you have already rolled"); None keeps the game's
+        own message (as for an undo with nothing to undo)."""
+        moment = exc.code in (ErrorCode.WRONG_PHASE, ErrorCode.NOT_YOUR_TURN)
+        if not moment or open_now(game, command):
             return None  # refused for another reason than the moment: the game says why
         if command == actions.Undo.kind and game.phase is Phase.MOVING:
             return None  # nothing to undo yet
