@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from nardy.server import protocol
 from nardy.server.accounts import Accounts, hash_token
-from nardy.server.bus import RedisBus
+from nardy.server.bus import LocalBus, RedisBus
 from nardy.server.connections import SESSION_ENDED, SESSIONS, TOO_MANY_SOCKETS, Connections
 from nardy.server.http import off_loop
 from nardy.server.rooms import Member
@@ -136,7 +137,8 @@ def test_a_session_ended_while_redis_was_away_closes_its_sockets_once_it_is_back
             await connections.start()
             gone = connections.open("192.0.2.1", hash_token(ending))
             kept = connections.open("192.0.2.1", hash_token(staying))
-            gone.member, kept.member = Member(1, 0), Member(2, 0)
+            gone.attach(Member(1, 0))
+            kept.attach(Member(2, 0))
             await outage.down()
             # Another process signs the session out; its news is lost with the connection.
             await off_loop(accounts.close_session, ending)
@@ -145,11 +147,32 @@ def test_a_session_ended_while_redis_was_away_closes_its_sockets_once_it_is_back
             async with asyncio.timeout(10):
                 while not gone.ended:
                     await asyncio.sleep(0.05)
+            assert gone.member is not None and kept.member is not None
             assert gone.member.queue.get_nowait() == SESSION_ENDED
             assert not kept.ended and kept.member.queue.empty()
             await connections.stop()
 
     try:
         asyncio.run(scenario())
+    finally:
+        store.close()
+
+
+def test_a_socket_whose_session_ends_before_it_joins_its_room_closes_as_it_joins(
+    tmp_path: Path,
+) -> None:
+    store = Store.open(f"sqlite:///{tmp_path / 'nardy.sqlite3'}")
+
+    async def scenario() -> list[str | int]:
+        connections = Connections(store, LocalBus(), per_user=10, per_address=20)
+        connection = connections.open("192.0.2.1", "a-session")
+        await connections.end_session("a-session")  # while its user was being looked up
+        member = Member(1, 0)
+        connection.attach(member)
+        member.send(protocol.Pong(1))  # the room's welcome, say: never sent
+        return [member.queue.get_nowait() for _ in range(member.queue.qsize())]
+
+    try:
+        assert asyncio.run(scenario())[0] == SESSION_ENDED
     finally:
         store.close()

@@ -47,6 +47,13 @@ class Connection:
     ended: bool = False
     member: Member | None = field(default=None, repr=False)
 
+    def attach(self, member: Member) -> None:
+        """The socket is in its room as ``member``; if the session has ended meanwhile, it
+        closes at once."""
+        self.member = member
+        if self.ended:
+            member.drop(SESSION_ENDED)
+
     def end(self) -> None:
         """The session is over: the socket closes now, its unsent messages dropped."""
         if not self.ended:

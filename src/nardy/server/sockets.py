@@ -59,16 +59,13 @@ async def _serve(websocket: WebSocket, site: Site, connection: Connection) -> No
     if user is not None and not site.connections.sign_in(connection, user.id):
         await _refuse(websocket, TOO_MANY_SOCKETS)
         return
-    if connection.ended:  # signed out while the session was looked up
-        await _refuse(websocket, SESSION_ENDED)
-        return
     await websocket.accept()
     member = Member(
         None if user is None else user.id,
         None if user is None else room.seat_of(user.id),
         None if user is None else user.username,
     )
-    connection.member = member
+    connection.attach(member)  # closed at once if the session ended since it was looked up
     await room.join(member)
     writer = asyncio.create_task(_write(websocket, member))
     try:
