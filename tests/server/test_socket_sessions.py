@@ -89,6 +89,19 @@ def test_a_guest_who_claims_an_account_ends_the_guest_session(server: ServerProc
     assert again.seat == 0 and guest.get("/api/session").json()["user"]["id"] == claimed["id"]
 
 
+def test_signing_in_as_someone_else_ends_the_browsers_session_before(
+    server: ServerProcess,
+) -> None:
+    a, b, game = start_game(server)
+    assert b.user is not None
+    seat = Seat(a, game)
+    assert seat.seat == 0
+    r = a.post("/api/signin", {"username": b.user["username"], "password": "correct horse"})
+    assert r.status_code == 200
+    assert closed_with(seat.ws) == (SESSION_ENDED, "session-ended")
+    assert Seat(a, game).seat == 1  # the browser is b now
+
+
 @pytest.fixture(scope="module")
 def capped(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     process = ServerProcess(

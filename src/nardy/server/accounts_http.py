@@ -72,12 +72,15 @@ async def session(request: Request) -> Response:
 async def _sign_in_with(
     request: Request, find: Callable[..., User], *args: object, status: int = 200
 ) -> Response:
-    """Sign in the user that ``find(*args)`` names (or creates), off the event loop."""
+    """Sign in the user that ``find(*args)`` names (or creates), off the event loop. The
+    browser's session before, if any (a guest who claims, someone signing in as another
+    user), ends: the new cookie replaces it."""
     try:
         user = await off_loop(find, *args)
     except AccountError as exc:
         raise _account_error(exc) from None
     token = await off_loop(site_of(request).accounts.open_session, user)
+    await _end_session(request)
     return _signed_in(request, user, token, status)
 
 
@@ -90,11 +93,9 @@ async def sign_up(request: Request) -> Response:
     current = await site.user(request)
     name, password = body.get("username"), body.get("password")
     if current is not None and current.is_guest:
-        response = await _sign_in_with(
+        return await _sign_in_with(
             request, site.accounts.claim, current, name, password, status=201
         )
-        await _end_session(request)  # the guest's: the new cookie replaces it
-        return response
     return await _sign_in_with(request, site.accounts.sign_up, name, password, status=201)
 
 
