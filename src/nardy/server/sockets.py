@@ -14,7 +14,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from nardy.server import protocol
 from nardy.server.config import RateLimit
 from nardy.server.lobby import visible_to
-from nardy.server.rooms import POLICY_VIOLATION, Member, Room
+from nardy.server.rooms import POLICY_VIOLATION, UNAVAILABLE, GameUnavailable, Member, Room
 from nardy.server.security import RateLimiter
 from nardy.server.site import site_of
 
@@ -31,7 +31,14 @@ async def game_socket(websocket: WebSocket) -> None:
         await websocket.close(POLICY_VIOLATION)  # before accepting: the handshake gets 403
         return
     user = await site.user(websocket)
-    room = await site.rooms.get(websocket.path_params["game"])
+    try:
+        room = await site.rooms.get(websocket.path_params["game"])
+    except GameUnavailable as exc:  # set aside: whoever may see it hears why, then it ends
+        if visible_to(exc.row, user):
+            await websocket.accept()
+            await websocket.send_text(protocol.encode(protocol.Error(exc.code, str(exc))))
+        await websocket.close(UNAVAILABLE)
+        return
     if room is None or not visible_to(room.row, user):
         await websocket.close(POLICY_VIOLATION)
         return
