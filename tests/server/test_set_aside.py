@@ -113,7 +113,8 @@ def test_a_room_that_cannot_be_built_is_set_aside_not_left_playing(tmp_path: Pat
                 with pytest.raises(GameUnavailable) as refused:
                     await rooms.get(bad.id)
                 assert refused.value.status == 503 and "match-length" in str(refused.value)
-                assert await rooms.restore() is None  # nothing left to resume, no error
+                await rooms.restore()  # nothing left to resume, and no error
+                assert rooms.rooms == {}
             finally:
                 await rooms.close()
 
