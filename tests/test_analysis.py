@@ -175,6 +175,7 @@ def test_a_dead_cube_doubled_all_the_same_is_judged() -> None:
         first_player=0,
         score=(5, 2),
         cube=Cube(2, None),
+        cube_limits=False,  # as a record from before the limits of RULES.md 1.5 replays
     )
     played.double(0)
     played.take(1)
