@@ -540,7 +540,8 @@ def test_1_5_the_cube_never_passes_its_limit(length: int, seed: int) -> None:
         elif "beaver" in kinds:
             match.apply(act.Beaver(1 - game.turn))
         elif "take" in kinds:
-            match.apply(act.Take(waiting.player))  # type: ignore[arg-type]
+            assert isinstance(waiting.player, int)
+            match.apply(act.Take(waiting.player))
         elif "roll" in kinds:
             match.apply(act.Roll(game.turn))
         else:
