@@ -174,13 +174,10 @@ class Stakes:
         limit "No double: the cube is at 4096"), without the double's equities, unless he
         has ``doubled`` already: then it is his opponent's take or pass that is to be
         decided, and the equities are all there. No beaver is offered past the money limit."""
-        money = self.money
-        if money.beaver and cube_limit(2 * self.cube, None) is not None:
-            money = replace(money, beaver=False)  # a beaver would pass the money limit
         d = cube_decision(
             self.counted(outputs),
             CubeState(self.cube, self.owner),
-            money=None if self.match is not None else money,
+            money=None if self.match is not None else self.money.at_cube(self.cube),
             match=self.match,
             race=position.is_race(),
             pips=position.pips()[0],
