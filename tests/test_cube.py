@@ -524,7 +524,7 @@ def test_1_5_the_cube_never_passes_its_limit(length: int, seed: int) -> None:
         game_settings = Settings(match_length=length)
         ceiling = 1 if length == 1 else 2 ** (length - 1).bit_length()
     else:
-        game_settings = Settings(beaver=True, automatic_doubles=16, limit_points=1)
+        game_settings = Settings(beaver=True, automatic_doubles=4, limit_points=1)
         ceiling = MONEY_CUBE_LIMIT
     match = Match(game_settings, SeededDice(seed))
     rng = random.Random(seed)
