@@ -69,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from nardy.server.config import ConfigError, ServerConfig
+        from nardy.server.protocol import MAX_MESSAGE
         from nardy.server.store import Store
     except ImportError as exc:
         print(
@@ -100,7 +101,9 @@ def run(args: argparse.Namespace) -> int:
         port=config.port,
         workers=config.workers,
         log_level="warning",
-        ws_max_size=64 * 1024,
+        # A message a little over the protocol's limit is answered `too-large`; a frame
+        # over twice it closes the socket (1009) before it is held in memory.
+        ws_max_size=2 * MAX_MESSAGE,
         timeout_graceful_shutdown=5,  # open game sockets do not hold a restart up
     )
     return 0
