@@ -67,6 +67,14 @@ def test_a_nested_message_is_malformed_and_the_socket_goes_on(server: ServerProc
     assert seat.next() == {"v": 1, "type": "pong", "ref": 1}
 
 
+def test_a_chat_line_with_nul_is_malformed_on_every_database(server: ServerProcess) -> None:
+    """PostgreSQL keeps no NUL in text: the line was refused as `busy`, with a traceback."""
+    a, _b, game = start_game(server)
+    seat = Seat(a, game)
+    seat.send_raw('{"type": "chat", "text": "a\\u0000b", "ref": 1}')
+    assert seat.next()["code"] == "malformed"
+
+
 def test_an_oversize_message_is_answered_and_a_huge_one_closes_the_socket(
     server: ServerProcess,
 ) -> None:

@@ -1,5 +1,5 @@
 """The JSON a client may send (docs/protocol.md, "Limits"): standard JSON of bounded depth,
-each name once, no NaN, no lone surrogate, UTF-8; everything else a clear error."""
+each name once, no NaN, no lone surrogate or NUL, UTF-8; everything else a clear error."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ json_values = st.recursive(
     | st.booleans()
     | st.integers()
     | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(alphabet=st.characters(exclude_categories=["Cs"])),
+    | st.text(alphabet=st.characters(exclude_categories=["Cs"], exclude_characters="\x00")),
     lambda children: (
         st.lists(children, max_size=4)
         | st.dictionaries(st.text(alphabet='[]{}"\\ab', max_size=6), children, max_size=4)
@@ -63,6 +63,7 @@ def test_deeper_nesting_is_refused_before_it_is_parsed(depth: int) -> None:
         ('{"type": "ping", "type": "chat"}', "'type' appears twice"),
         ('{"text": "\\ud800"}', "lone surrogate"),
         ('{"\\udfff": 1}', "lone surrogate"),
+        ('{"text": "a\\u0000b"}', "NUL"),  # PostgreSQL keeps no NUL in text
         (b'{"text": "\xff"}', "not UTF-8"),
         ('{"text": "a"'.encode("utf-16"), "not UTF-8"),  # Python's json would read UTF-16
         ("\ufeff{}", "not JSON"),

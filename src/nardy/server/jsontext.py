@@ -1,6 +1,7 @@
 """The JSON a client may send, over HTTP and on a room's socket (docs/protocol.md,
 "Limits"): UTF-8 text of standard JSON (RFC 8259) nested at most :data:`MAX_DEPTH` deep,
-with no repeated names in an object, no ``NaN`` or ``Infinity`` and no lone surrogate.
+with no repeated names in an object, no ``NaN`` or ``Infinity``, and no lone surrogate or
+NUL in a string.
 Anything else is refused before it reaches a handler, so that no odd input can be read two
 ways or crash the server later."""
 
@@ -80,9 +81,12 @@ def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _check_text(value: Any) -> None:
-    # "\ud800" is valid JSON but no Unicode text: it could be neither stored nor sent back.
+    # "\ud800" is valid JSON but no Unicode text: it could be neither stored nor sent back;
+    # "\u0000" PostgreSQL cannot keep in a text column (SQLite can: the two would differ).
     # The depth is bounded, so the recursion is too.
     if isinstance(value, str):
+        if "\x00" in value:
+            raise JSONTextError("a string holds the character NUL (\\u0000)")
         try:
             value.encode("utf-8")
         except UnicodeEncodeError:
