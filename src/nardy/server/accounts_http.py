@@ -115,7 +115,7 @@ async def guest(request: Request) -> Response:
 @handles_errors
 async def sign_out(request: Request) -> Response:
     """End this browser's session."""
-    token = request.cookies.get(SESSION_COOKIE)
+    token = site_of(request).session_token(request)
     if token:
         await off_loop(site_of(request).accounts.close_session, token)
     response = JSONResponse({"user": None})

@@ -27,7 +27,7 @@ MESSAGE_RATE = RateLimit(200, 1.0)
 async def game_socket(websocket: WebSocket) -> None:
     """One client in one game room, as a player of their seat or as a spectator."""
     site = site_of(websocket)
-    if not site.origin_allowed(websocket):
+    if not site.origin_allowed(websocket) or site.cookie_alone(websocket):
         await websocket.close(POLICY_VIOLATION)  # before accepting: the handshake gets 403
         return
     user = await site.user(websocket)
