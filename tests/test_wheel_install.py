@@ -23,7 +23,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import sysconfig
@@ -39,6 +38,8 @@ from urllib.parse import urljoin, urlsplit
 
 import httpx
 import pytest
+
+from tests.server.serverutil import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 EXTENSIONS = ("nardy/core/_movegen", "nardy/engine/_features")
@@ -123,13 +124,6 @@ def without_compiler(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     """The wheel as built where no C compiler is found: setuptools runs ``CC``, which here
     names no program, as ``gcc`` names none on a machine without one."""
     return build_and_install(tmp_path_factory.mktemp("no-compiler"), CC="nardy-no-compiler")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 @contextmanager
