@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from nardy.cli.about import version
+
 _ENV = {
     "host": "NARDY_HOST",
     "port": "NARDY_PORT",
@@ -101,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"nardy serve: error: {exc}", file=sys.stderr)
         return 2
+    print(f"nardy {version()}", flush=True)
     # Migrate once here, so that the workers start on an up-to-date schema.
     Store.open(config.resolved_database_url).close()
     # The workers build their site from the environment (nardy.server.app.app_from_env).
