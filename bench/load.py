@@ -55,6 +55,7 @@ from typing import Any
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
+from websockets.typing import Origin
 
 ROOT = Path(__file__).resolve().parents[1]
 HOST = "127.0.0.1"
@@ -342,6 +343,7 @@ class Guest:
         ws = await connect(
             f"ws://{HOST}:{self.port}/ws/games/{game_id}",
             additional_headers={"Cookie": cookie},
+            origin=Origin(f"http://{HOST}:{self.port}"),  # as the browser's page
             open_timeout=120,
             ping_interval=None,  # the measurement, not keep-alives, decides what is too slow
             max_size=2**20,

@@ -30,7 +30,7 @@ from nardy.engine.analysis import (
     skill,
 )
 from nardy.engine.bots import HeuristicBot, play_game, step
-from nardy.engine.cube import Action, MatchState
+from nardy.engine.cube import Action, MatchState, MoneyRules
 from nardy.engine.evaluator import ROLLS, evaluator, for_net
 from nardy.engine.net import Net, equity, flip
 from nardy.engine.neural import NeuralBot
@@ -108,6 +108,21 @@ def test_the_cube_looks_at_least_one_roll_ahead() -> None:
     assert decision == Stakes().decision(evaluate(CONTACT, 1), CONTACT)
 
 
+def test_money_plays_cube_stops_at_4096_for_the_analysis_too() -> None:
+    """RULES.md 1.5: at 4096 money play's cube is not doubled, so the analysis judges no
+    double there; at 2048 the double is judged, but no beaver (to 8192) is counted on."""
+    outputs = evaluate(CONTACT, 1)
+    top = Stakes(cube=4096)
+    assert top.cube_dead and not Stakes(cube=2048).cube_dead
+    assert top.decision(outputs, CONTACT).text == "No double: the cube is at 4096"
+    beavers = MoneyRules(beaver=True)
+    assert Stakes(cube=1024, money=beavers).decision(outputs, CONTACT).double_beaver is not None
+    below = Stakes(cube=2048, money=beavers).decision(outputs, CONTACT)
+    assert below.double_take is not None and below.double_beaver is None
+    game = Game(Settings(beaver=True), position=CONTACT, first_player=0, cube=Cube(2048))
+    assert NeuralBot().cube_decision(game).double_beaver is None  # the bot's own decision
+
+
 def test_a_dead_cube_is_no_decision_unless_a_double_is_offered() -> None:
     # X at 5 in a 7-point match with the cube on 2: a single game wins him the match.
     dead = Stakes(cube=2, match=MatchState(7, 5, 2))
@@ -175,6 +190,7 @@ def test_a_dead_cube_doubled_all_the_same_is_judged() -> None:
         first_player=0,
         score=(5, 2),
         cube=Cube(2, None),
+        cube_limits=False,  # as a record from before the limits of RULES.md 1.5 replays
     )
     played.double(0)
     played.take(1)

@@ -9,7 +9,7 @@ import pytest
 
 from nardy.core.chouette import BOX, TEAM, Chouette, ChouetteError, ChouetteGame, draw_lot
 from nardy.core.dice import FixedDice, SeededDice
-from nardy.core.game import GameError, Phase
+from nardy.core.game import Cube, GameError, Phase
 from nardy.core.settings import Settings, SettingsError
 
 PLAYERS = ("Ann", "Bob", "Cy", "Dee")
@@ -143,6 +143,24 @@ def test_team_double_needs_every_vote_and_team_win_rotates() -> None:
     assert (ch.box, ch.line) == (captain, [second, third, box])
     assert ch.game is None
     check_zero_sum(ch)
+
+
+def test_the_chouettes_cube_stops_at_the_money_limit() -> None:
+    """RULES.md 1.5, 1.7: a chouette is money play, whose cube stops at 4096: at 4096 the
+    team is asked for no vote and the box's double is refused saying why."""
+    ch = Chouette(PLAYERS, dice=SeededDice(1))
+    ch.new_game()
+    game = ch.game
+    assert game is not None
+    game.cube = Cube(4096)
+    advance_to_roll(ch, TEAM)
+    assert all("vote" not in kinds for _, kinds in ch.awaiting().actors)
+    with pytest.raises(ChouetteError, match="cannot double"):
+        ch.vote_double(ch.captain)
+    advance_to_roll(ch, BOX)
+    assert "double" not in ch.awaiting().kinds(ch.box)
+    with pytest.raises(GameError, match="at its limit"):
+        ch.double(ch.box)
 
 
 def test_box_double_each_member_answers_and_captain_hands_over() -> None:

@@ -42,6 +42,7 @@ from nardy.engine.cube import CubeDecision, MoneyRules, Owner
 from nardy.engine.evaluator import evaluator, for_net
 from nardy.engine.net import Net, flip
 from nardy.engine.neural import DEFAULT_LEVEL, LEVELS, NeuralBot
+from nardy.notation.match_id import CubeOwner
 
 START = "4HPwATDgc/ABMA"
 START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:3:0:10"
@@ -413,6 +414,20 @@ def test_cube_in_a_match() -> None:
     crawford = MatchState(on_roll=0, turn=0, match_length=7, score=(6, 3), crawford=True)
     _, _, pairs = fields(answer(f"cube backgammon {START}:{encode_match_id(crawford)}"))
     assert (pairs["action"], pairs["reason"]) == ("cannot-double", "crawford")
+
+
+@pytest.mark.parametrize(
+    ("length", "score", "cube"), [(1, (0, 0), 1), (3, (0, 0), 4), (7, (6, 2), 1)]
+)
+def test_cube_at_a_dead_cube_cannot_double(length: int, score: tuple[int, int], cube: int) -> None:
+    """RULES.md 1.5: where a win at the cube already wins the player on roll the match, the
+    game refuses a double, so the engine does not advise one (a client doubles exactly on
+    ``double-``): ``cannot-double`` with ``reason=dead-cube``."""
+    owner = CubeOwner.CENTRED if cube == 1 else CubeOwner.PLAYER_0
+    state = MatchState(cube=cube, cube_owner=owner, match_length=length, score=score)
+    _, _, pairs = fields(answer(f"cube backgammon {position_id(BLITZ)}:{encode_match_id(state)}"))
+    assert (pairs["action"], pairs["reason"]) == ("cannot-double", "dead-cube")
+    assert "take" not in pairs
 
 
 def test_a_pending_double_is_answered_by_the_doubled_player() -> None:

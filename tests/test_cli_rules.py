@@ -25,7 +25,7 @@ from nardy.cli.rules import (
     rules_text,
     sections,
 )
-from nardy.core import variants
+from nardy.core import fastpath, variants
 from nardy.core.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -210,8 +210,8 @@ def test_version_comes_from_the_package_metadata(capsys: pytest.CaptureFixture[s
         main(["--version"])
     assert stop.value.code == 0
     out = capsys.readouterr().out
-    assert out == f"nardy {metadata.version('nardy')}\n"
-    assert re.fullmatch(r"nardy \d+\.\d+\S*\n", out)
+    assert out == f"nardy {metadata.version('nardy')} ({fastpath.summary()})\n"
+    assert re.fullmatch(r"nardy \d+\.\d+\S* \((compiled|pure-Python) [^\n]+\)\n", out)
 
 
 def test_the_built_package_ships_the_rules_document(tmp_path: Path) -> None:

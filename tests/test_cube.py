@@ -1,5 +1,6 @@
 """The doubling cube, written from RULES.md 1.5: centred at 1, who may double and when,
-take and pass, unlimited redoubles, beavers, the Jacoby rule, automatic doubles and the
+take and pass, redoubles and their limits (a dead cube in a match, 4096 in money play),
+beavers, the Jacoby rule, automatic doubles and the
 cube switched off.
 
 Dice are scripted with :class:`FixedDice`: the opening roll takes one die per player per
@@ -8,12 +9,20 @@ attempt (player 0's, then player 1's), every later roll two dice.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from gameutil import assert_replays, position, snapshot
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from nardy.core import actions as act
 from nardy.core.dice import FixedDice, SeededDice
-from nardy.core.game import Cube, Game, GameError, GameResult, Phase
+from nardy.core.errors import ErrorCode
+from nardy.core.game import MONEY_CUBE_LIMIT, Cube, Game, GameError, GameResult, Phase
+from nardy.core.match import Match
 from nardy.core.settings import Settings, SettingsError
+from nardy.notation.record import game_record, replay
 
 CHECKERS = 15
 OFF = 0
@@ -177,16 +186,27 @@ def test_1_5_pass_loses_at_the_value_before_the_double(value: int, owner: int | 
     assert_replays(game)
 
 
-def test_1_5_redoubles_are_unlimited_past_64() -> None:
-    """RULES.md 1.5: redoubles are unlimited; the cube goes past 64 (to 512 here)."""
+def test_1_5_money_redoubles_go_past_64_and_stop_at_4096() -> None:
+    """RULES.md 1.5: in money play the cube goes past 64 and stops at 4096 (GNU Backgammon's
+    largest): the double past it is not offered, and refused with the reason."""
     game = started(Settings(opening="reroll"), seed=5)
     values: list[int] = []
-    while len(values) < 9 and not game.over:
+    while game.can_double(game.turn):
         game.double(game.turn)
         game.take(1 - game.turn)
         values.append(game.cube.value)
         play_turn(game)
-    assert values == [2, 4, 8, 16, 32, 64, 128, 256, 512]
+    assert values == [2**k for k in range(1, 13)] and not game.over
+    assert game.cube.value == MONEY_CUBE_LIMIT == 4096
+    player = game.cube.owner
+    while game.turn != player or game.phase is not Phase.ROLL:
+        play_turn(game)
+    assert "double" not in game.awaiting().kinds(player)
+    before = snapshot(game)
+    with pytest.raises(GameError, match=r"limit.*4096") as refused:
+        game.double(player)
+    assert refused.value.code == ErrorCode.NOT_ALLOWED_BY_SETTINGS
+    assert snapshot(game) == before
     assert_replays(game)
 
 
@@ -384,6 +404,152 @@ def test_1_5_automatic_double_passes_at_the_doubled_value() -> None:
     game.pass_double(0)
     assert game.result == GameResult(1, "pass", 2, 2)
     assert_replays(game)
+
+
+# -- the cube's limits ---------------------------------------------------------------------
+
+
+def at(settings: Settings, score: tuple[int, int], value: int, owner: int | None) -> Game:
+    """A game of ``settings`` at the match ``score`` with the cube at ``value``, player 0 on
+    roll (a contact position, far from the end)."""
+    pos = position("backgammon", {6: 5, 8: 3, 13: 5, 24: 2}, {6: 5, 8: 3, 13: 5, 24: 2})
+    return Game(
+        settings,
+        FixedDice([6, 5]),
+        position=pos,
+        first_player=0,
+        score=score,
+        cube=Cube(value, owner),
+    )
+
+
+@pytest.mark.parametrize(
+    ("length", "score", "value", "owner", "allowed"),
+    [
+        (1, (0, 0), 1, None, False),  # a win at 1 wins a 1-point match: no double at all
+        (3, (0, 0), 1, None, True),
+        (3, (0, 0), 2, 0, True),  # needs 3: a win at 2 does not win yet
+        (3, (0, 0), 4, 0, False),  # ... at 4 it does: the cube in a 3-point match stops at 4
+        (3, (1, 0), 2, 0, False),
+        (5, (4, 3), 1, None, False),  # post-Crawford, the leader one point away
+        (5, (3, 4), 1, None, True),  # ... and the trailer, who needs 2
+        (5, (3, 4), 2, 0, False),
+        (64, (0, 0), 32, 0, True),  # the longest match: the cube reaches 64
+        (64, (0, 0), 64, 0, False),
+        (64, (60, 0), 4, 0, False),
+    ],
+)
+def test_1_5_in_a_match_the_cube_is_dead_once_a_win_at_it_wins_the_match(
+    length: int, score: tuple[int, int], value: int, owner: int | None, allowed: bool
+) -> None:
+    """RULES.md 1.5: in a match a player may double only while the cube is below the points
+    they still need; a dead cube is not offered, and a double is refused saying why."""
+    game = at(Settings(match_length=length), score, value, owner)
+    assert game.can_double(0) is allowed
+    assert ("double" in game.awaiting().kinds(0)) is allowed
+    if allowed:
+        game.double(0)
+        game.take(1)
+        assert game.cube.value == 2 * value
+        return
+    before = snapshot(game)
+    with pytest.raises(GameError, match=f"the cube is dead: a win at {value} already wins"):
+        game.double(0)
+    assert snapshot(game) == before
+
+
+def test_1_5_the_opponent_s_dead_cube_does_not_stop_a_double() -> None:
+    """RULES.md 1.5: only the doubler's own need counts: at 1-4 in a 5-point match the
+    trailer doubles to 2 although a win at 1 already wins the leader the match; the leader,
+    owning the cube at 2, may not redouble."""
+    game = at(Settings(match_length=5), (1, 4), 1, None)
+    game.double(0)
+    game.take(1)
+    play_turn(game)
+    assert (game.turn, game.cube.owner) == (1, 1) and not game.can_double(1)
+    with pytest.raises(GameError, match="dead"):
+        game.double(1)
+
+
+def test_1_5_no_beaver_past_the_money_limit() -> None:
+    """RULES.md 1.5: a beaver that would take the cube past 4096 is not offered and is
+    refused; a beaver to 4096 is."""
+    game = at(Settings(beaver=True), (0, 0), 1024, 0)
+    game.double(0)
+    assert "beaver" in game.awaiting().kinds(1)
+    game.beaver(1)
+    game.take(0)
+    assert (game.cube.value, game.cube.owner) == (4096, 1)
+    game = at(Settings(beaver=True), (0, 0), 2048, 0)
+    game.double(0)
+    assert game.awaiting().kinds(1) == ("take", "pass")
+    before = snapshot(game)
+    with pytest.raises(GameError, match="no beaver: the cube is at its limit"):
+        game.beaver(1)
+    assert snapshot(game) == before
+    game.take(1)
+    assert game.cube.value == 4096
+
+
+def test_1_5_automatic_doubles_stop_at_the_money_limit() -> None:
+    """RULES.md 1.5: automatic doubles stop at 4096: a tie then is rolled again without one."""
+    game = Game(Settings(automatic_doubles=2), FixedDice([3, 3, 5, 5, 6, 1]), cube=Cube(2048))
+    game.roll_opening()
+    assert (game.cube.value, game.cube.automatic) == (4096, 1)
+    assert game.opening_rolls == [(3, 3), (5, 5), (6, 1)]
+
+
+def test_1_5_a_record_replays_its_doubles_past_the_limits() -> None:
+    """RULES.md 1.5: the limits are for play; a record of a game that doubled past them
+    (written before them, or by another program) still replays, double by double."""
+    old = at(Settings(match_length=3), (0, 0), 4, 0)
+    old.cube_limits = False  # as nardy played before the limits
+    old.double(0)
+    old.take(1)
+    play_turn(old)
+    record = game_record(old)
+    assert record["turns"][0]["cube"] == ["double", "take"]
+    again = replay(record)
+    assert (again.cube.value, again.cube.owner) == (8, 1)
+
+
+@settings(max_examples=40, deadline=None)
+@given(length=st.integers(0, 64), seed=st.integers(0, 2**16))
+def test_1_5_the_cube_never_passes_its_limit(length: int, seed: int) -> None:
+    """RULES.md 1.5: whoever doubles whenever allowed and always takes (and beavers in money
+    play, with automatic doubles), the cube of a match to N never passes twice the largest
+    power of two below N, and money play's never passes 4096; a double the game offers is
+    never refused."""
+    if length:
+        game_settings = Settings(match_length=length)
+        ceiling = 1 if length == 1 else 2 ** (length - 1).bit_length()
+    else:
+        game_settings = Settings(beaver=True, automatic_doubles=4, limit_points=1)
+        ceiling = MONEY_CUBE_LIMIT
+    match = Match(game_settings, SeededDice(seed))
+    rng = random.Random(seed)
+    highest = 1
+    while not match.over:
+        game = match.game if match.game is not None and not match.game.over else None
+        waiting = match.awaiting(moves=False)
+        kinds = waiting.kinds(waiting.player) if waiting.player is not None else ()
+        if game is None or game.phase is Phase.OPENING:
+            match.apply(act.RollOpening(0))
+        elif "double" in kinds:
+            match.apply(act.Double(game.turn))
+        elif "beaver" in kinds:
+            match.apply(act.Beaver(1 - game.turn))
+        elif "take" in kinds:
+            assert isinstance(waiting.player, int)
+            match.apply(act.Take(waiting.player))
+        elif "roll" in kinds:
+            match.apply(act.Roll(game.turn))
+        else:
+            plays = game.legal_plays()
+            match.apply(act.Play(game.turn, str(rng.choice(plays))))
+        for g in match.games:
+            highest = max(highest, g.cube.value)
+    assert highest <= ceiling
 
 
 # -- the cube switched off --------------------------------------------------------------------

@@ -303,3 +303,18 @@ def test_nardy_movegen_rejects_an_unknown_choice() -> None:
     result = _movegen_in_subprocess("fastest")
     assert result.returncode != 0
     assert "NARDY_FASTPATH must be one of auto, compiled, python, not 'fastest'" in result.stderr
+
+
+def test_nardy_version_says_the_references_run_when_chosen() -> None:
+    """``nardy --version`` names the code that runs and why (docs/engine.md)."""
+    env = {**os.environ, "NARDY_FASTPATH": "python", "PYTHONPATH": SRC}
+    result = subprocess.run(
+        [sys.executable, "-m", "nardy.cli.main", "--version"],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert result.stdout.endswith(
+        " (pure-Python move generator and encodings: NARDY_FASTPATH=python)\n"
+    )

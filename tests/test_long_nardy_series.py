@@ -402,8 +402,9 @@ def test_3_4_cube_on_works_as_in_backgammon() -> None:
 def test_3_4_crawford_in_long_nardy_matches_with_the_cube() -> None:
     """RULES.md 3.4 Decision: with the cube on, Crawford applies in long-nardy matches to N:
     the game after a player first reaches N - 1 has no doubling; the next has."""
-    match = Match(Settings(variant="long", match_length=3, cube=True), SeededDice(34))
-    surrender_game(match, 1)  # a mars: 0-2
+    match = Match(Settings(variant="long", match_length=5, cube=True), SeededDice(34))
+    surrender_game(match, 1)
+    surrender_game(match, 1)  # two mars: 0-4
     assert match.is_crawford()
     crawford = start(match)
     assert crawford.crawford and crawford.phase is Phase.ROLL
@@ -413,13 +414,16 @@ def test_3_4_crawford_in_long_nardy_matches_with_the_cube() -> None:
     crawford.roll(crawford.turn)
     crawford.play(crawford.turn, crawford.legal_plays()[0])
     assert not crawford.can_double(crawford.turn)
-    crawford.surrender(crawford.turn)
-    assert crawford.result is not None
-    if match.over:
-        return  # player 1 won the Crawford game
+    reach_turn(crawford, 1)
+    crawford.surrender(1)  # a mars: 2-4
     assert not match.is_crawford()
     post = start(match)
-    assert not post.crawford and post.can_double(post.turn)
+    while (post.turn, post.phase) != (0, Phase.ROLL):  # the trailer: the leader's cube is dead
+        if post.phase is Phase.ROLL:
+            post.roll(post.turn)
+        else:
+            post.play(post.turn, post.legal_plays()[0])
+    assert not post.crawford and post.can_double(0)
 
 
 def test_3_4_crawford_needs_the_cube_in_long_nardy() -> None:

@@ -22,6 +22,8 @@ from nardy.core.dice import SeededDice
 from nardy.core.game import Game, Phase
 from nardy.core.match import Match
 from nardy.core.settings import Settings
+from nardy.engine.bots import RandomBot
+from nardy.engine.bots import play_match as bots_play
 from nardy.notation.mat import BALLARD_NACKGAMMON, export_mat, import_mat
 from nardy.notation.record import game_record, match_records, replay
 
@@ -743,3 +745,79 @@ def test_matches_gnubg_plays_import_to_its_score_and_back(tmp_path: Path, variat
     score, again = gnubg_import(tmp_path, text)
     assert score == (int(first), int(second))
     assert body(again) == body(text)
+
+
+# -- the cube's limits (RULES.md 1.5): every match nardy plays imports into GNU Backgammon ---
+
+
+class Doubler(RandomBot):
+    """The random bot, doubling whenever the game lets it (and ``upto`` allows) and taking
+    every double: the cube climbs as high as the rules let it."""
+
+    name = "doubler"
+
+    def __init__(self, seed: int, upto: int | None = None) -> None:
+        super().__init__(seed)
+        self.upto = upto
+
+    def should_double(self, game: Game, player: int) -> bool:
+        return self.upto is None or game.cube.value < self.upto
+
+    def should_take(self, game: Game, player: int) -> bool:
+        return True
+
+    def resign_level(self, game: Game, player: int) -> int:
+        return 0
+
+
+def doubled_up(settings: Settings, seed: int, upto: int | None = None) -> Match:
+    """A match of two seeded :class:`Doubler` bots; ``upto`` lifts the cube's limits (as
+    nardy played before them) and stops the doubles at that value instead."""
+    match = Match(settings, SeededDice(seed))
+    if upto is not None:
+        match.new_game().cube_limits = False
+    return bots_play(match, (Doubler(seed, upto), Doubler(seed + 1, upto)))
+
+
+def highest_cube(match: Match) -> int:
+    return max(g.cube.value for g in match.games)
+
+
+@pytest.mark.gnubg
+@needs_gnubg
+@pytest.mark.parametrize(("length", "ceiling"), [(3, 4), (64, 64)])
+def test_gnubg_reads_a_match_whose_cube_went_as_high_as_the_rules_allow(
+    tmp_path: Path, length: int, ceiling: int
+) -> None:
+    """Issue 17: random play took the cube of a 3-point match to 16,384 and GNU Backgammon
+    crashed on the file (it reads a match's cube to 128, and crashes from 256). The dead
+    cube of RULES.md 1.5 stops it at 4 in a 3-point match, at 64 in the longest, 64 points."""
+    match = doubled_up(Settings(match_length=length), seed=length)
+    assert match.over and highest_cube(match) == ceiling
+    text = export_mat(match)
+    assert f"Doubles => {ceiling}" in text and f"Doubles => {2 * ceiling}" not in text
+    score, again = gnubg_import(tmp_path, text)
+    assert score == match.score
+    assert body(again) == body(text)
+
+
+@pytest.mark.gnubg
+@needs_gnubg
+def test_gnubg_reads_a_money_session_with_the_cube_at_4096(tmp_path: Path) -> None:
+    """RULES.md 1.5: money play's cube stops at 4096, the largest GNU Backgammon keeps: a
+    session that got there imports to its score (at 8192 GNU Backgammon scores 4096)."""
+    match = doubled_up(Settings(limit_points=1, jacoby=False), seed=1)
+    assert match.over and highest_cube(match) == 4096
+    score, _ = gnubg_import(tmp_path, export_mat(match))
+    assert score == match.score
+
+
+def test_a_mat_file_with_doubles_past_the_limits_still_imports() -> None:
+    """RULES.md 1.5: the limits are for play, not for history: a 3-point match whose cube
+    went to 64 (nardy before the limits, or another program) imports and exports again."""
+    match = doubled_up(Settings(match_length=3), seed=3, upto=64)
+    assert highest_cube(match) == 64
+    text = export_mat(match)
+    records = import_mat(text)
+    assert [normal(r) for r in records] == [normal(r) for r in match_records(match)]
+    assert export_mat(records) == text

@@ -145,16 +145,17 @@ def test_1_6_no_doubling_in_the_crawford_game() -> None:
     assert match.score == (4, 1) and not match.is_crawford()
     post = start(match)
     assert not post.crawford
-    player = to_roll(post)
-    assert post.can_double(player)
-    post.double(player)
-    post.take(1 - player)
-    assert (post.cube.value, post.cube.owner) == (2, 1 - player)
+    roll_for(post, 1)  # the trailer: the leader, one point away, has a dead cube (1.5)
+    assert post.can_double(1)
+    post.double(1)
+    post.take(0)
+    assert (post.cube.value, post.cube.owner) == (2, 0)
 
 
 def test_1_6_crawford_flags_over_a_match() -> None:
     """RULES.md 1.6: scores 2-0, 4-0 (Crawford next), 4-3, 4-4, 5-4 in a 5-point match: only
-    the third game is the Crawford game; the fourth and fifth allow doubling."""
+    the third game is the Crawford game; the fourth allows doubling again (to the trailer: the
+    leader's cube is dead, 1.5), the fifth at 4-4 to nobody (both cubes are dead)."""
     match = match_of(5)
     win(match, 0, 2)
     win(match, 0, 2)
@@ -163,16 +164,20 @@ def test_1_6_crawford_flags_over_a_match() -> None:
     assert not match.is_crawford()
     post = start(match)
     assert not post.crawford
-    assert post.can_double(to_roll(post))
+    roll_for(post, 1)
+    assert post.can_double(1)
     reach_turn(post, 0)
     post.resign(0, 1)
     post.accept_resignation(1)
     assert match.score == (4, 4) and not match.is_crawford()
     last = start(match)
     assert not last.crawford
-    roll_for(last, 0)
-    last.double(0)  # post-Crawford doubling
-    last.pass_double(1)
+    for player in (0, 1):
+        roll_for(last, player)
+        assert not last.can_double(player)
+    reach_turn(last, 1)
+    last.resign(1, 1)
+    last.accept_resignation(0)
     assert match.over and match.score == (5, 4) and match.winner == 0
     assert [g.crawford for g in match.games] == [False, False, True, False, False]
     assert [match.is_crawford(i) for i in range(5)] == [False, False, True, False, False]

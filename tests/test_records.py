@@ -98,7 +98,7 @@ def play_match(
 
 
 SCENARIOS: dict[str, tuple[Settings, int, dict[str, Any]]] = {
-    "backgammon-7-point-match": (Settings(match_length=7), 11, {}),
+    "backgammon-7-point-match": (Settings(match_length=7), 14, {}),
     "money-beaver-automatic-jacoby": (
         Settings(beaver=True, automatic_doubles=2, jacoby=True),
         1,

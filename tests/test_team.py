@@ -42,6 +42,20 @@ def test_only_the_captain_acts_for_a_side() -> None:
     assert len(game.records) == 1
 
 
+def test_a_consultation_match_has_the_dead_cube() -> None:
+    """RULES.md 1.5, 1.8: a consultation plays a match like two players: in a 1-point match
+    the cube is dead from the start, so no captain is offered a double."""
+    c = Consultation((("Ann", "Bob"), ("Dee", "Eve")), Settings(match_length=1), SeededDice(1))
+    game = c.new_game()
+    c.roll_opening()
+    c.play(c.captain(game.turn), game.legal_plays()[0])
+    assert game.phase is Phase.ROLL
+    captain = c.captain(game.turn)
+    assert "double" not in c.awaiting().kinds(captain)
+    with pytest.raises(GameError, match="the cube is dead: a win at 1 already wins the match"):
+        c.double(captain)
+
+
 def test_proposals_stay_within_the_side() -> None:
     """RULES.md 1.8 (Decision): members propose moves visible to their own side only, never
     to the other side or to spectators."""

@@ -124,9 +124,12 @@ class Client:
         return self.user
 
     def ws(self, game_id: str, origin: str | None = None) -> ClientConnection:
+        """The room's socket as a browser opens it: with the cookies and the Origin of the
+        site's page (unless another is named)."""
         url = f"ws://127.0.0.1:{self.server.port}/ws/games/{game_id}"
         cookie = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
         headers = {"Cookie": cookie} if cookie else {}
+        origin = origin or self.server.url
         return connect(url, additional_headers=headers, origin=origin, open_timeout=10)  # type: ignore[arg-type]
 
 

@@ -66,6 +66,9 @@ def _forfeit(message: dict[str, Any]) -> dict[str, Any]:
         {"delay": 12, "reserve": 0},
         {"delay": 12, "reserve": 60, "per-point": 1},
         {"delay": 12, "reserve": 60, "increment": 2},
+        {"delay": 10**400, "reserve": 60},  # was a 500: too big for a float
+        {"delay": 12, "reserve": -(10**400)},
+        {"delay": 12, "reserve": 1e308},
     ],
 )
 def test_the_lobby_refuses_a_bad_clock_and_creates_nothing(
@@ -281,7 +284,11 @@ def test_money_play_refills_the_reserves_for_each_game() -> None:
     assert in_a_match.reserve == (2.0, 50.0)  # a match's reserve carries over
 
 
-@pytest.mark.parametrize("bad", [float("nan"), float("inf"), -0.5, 601, None, [12]])
+@pytest.mark.parametrize(
+    "bad",
+    [float("nan"), float("inf"), -float("inf"), 1e308, pytest.param(10**400, id="1e400"),
+     -0.5, 601, None, [12]],
+)  # fmt: skip
 def test_a_clock_delay_must_be_a_finite_number_in_range(bad: Any) -> None:
     with pytest.raises(ClockError):
         clock_from({"delay": bad, "reserve": 60})

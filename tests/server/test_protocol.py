@@ -92,3 +92,29 @@ def test_every_server_message_is_versioned_json() -> None:
         "message": "wait",
         "ref": 4,
     }
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "[" * 3000 + "]" * 3000,  # 6 KB, under the size limit
+        '{"type": "action", "action": ' + '{"a": ' * 1000 + "1" + "}" * 1000 + "}",
+        '{"type": "ping", "ref": NaN}',
+        '{"type": "ping", "type": "chat", "text": "hi"}',
+        '{"type": "chat", "text": "\\ud800"}',
+    ],
+    ids=["deep-array", "deep-action", "nan", "a-name-twice", "lone-surrogate"],
+)
+def test_odd_json_is_malformed_not_a_crash(text: str) -> None:
+    """Issue 17 item 2: deep nesting raised RecursionError out of the parser."""
+    with pytest.raises(protocol.ProtocolError) as error:
+        protocol.parse(text)
+    assert error.value.code == "malformed"
+
+
+def test_the_size_limit_counts_bytes() -> None:
+    text = '{"type": "chat", "text": "' + "\N{CYRILLIC SMALL LETTER A}" * 4500 + '"}'
+    assert len(text) < protocol.MAX_MESSAGE < len(text.encode())
+    with pytest.raises(protocol.ProtocolError) as error:
+        protocol.parse(text)
+    assert error.value.code == "too-large"

@@ -171,6 +171,19 @@ def test_a_double_is_taken_or_passed(server: ServerProcess) -> None:
     assert reply["state"]["score"][doubler.seat or 0] == 1
 
 
+def test_a_dead_cube_is_not_offered_and_a_double_is_refused(server: ServerProcess) -> None:
+    """RULES.md 1.5: in a 1-point match a win at 1 already wins the match, so the room never
+    lists a double, and one sent all the same is refused with the reason."""
+    a, b, game = start_game(server, {"match-length": 1})
+    seats = sit(a, b, game)
+    roll_opening(seats)
+    roller = _play_until(seats, lambda s: "roll" in s.awaited())
+    assert "double" not in roller.awaited()
+    refused = roller.act({"type": "double"})
+    assert (refused["type"], refused["code"]) == ("refused", "not-allowed-by-settings")
+    assert "the cube is dead: a win at 1 already wins the match" in refused["message"]
+
+
 def test_money_play_rates_each_game_in_its_own_pool(server: ServerProcess) -> None:
     a, b, game = start_game(server, {"match-length": 0})
     seats = sit(a, b, game)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 from nardy.server import protocol
 from nardy.server.accounts import Accounts, hash_token
@@ -24,7 +25,7 @@ from nardy.server.http import off_loop
 from nardy.server.rooms import Member
 from nardy.server.store import Store
 from tests.server.gameplay import Seat, new_name, sit, start_game
-from tests.server.serverutil import Client, ServerProcess, closed_with
+from tests.server.serverutil import Client, ServerProcess, closed_with, receive
 from tests.server.test_bus import REDIS_URL, Outage, address, redis_available
 
 
@@ -100,6 +101,20 @@ def test_signing_in_as_someone_else_ends_the_browsers_session_before(
     assert r.status_code == 200
     assert closed_with(seat.ws) == (SESSION_ENDED, "session-ended")
     assert Seat(a, game).seat == 1  # the browser is b now
+
+
+def test_a_programs_socket_ends_with_the_bearer_session_it_came_with(
+    server: ServerProcess,
+) -> None:
+    a, _, game = start_game(server)
+    token = a.http.cookies["nardy_session"]
+    bearer = {"Authorization": f"Bearer {token}"}
+    url = f"ws://127.0.0.1:{server.port}/ws/games/{game}"
+    with connect(url, additional_headers=bearer, open_timeout=10) as ws:  # no Origin
+        assert receive(ws)["seat"] == 0
+        program = Client(server)  # no cookie: the token alone
+        assert program.post("/api/signout", headers=bearer).status_code == 200
+        assert closed_with(ws) == (SESSION_ENDED, "session-ended")
 
 
 @pytest.fixture(scope="module")

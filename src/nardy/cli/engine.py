@@ -34,7 +34,6 @@ from nardy.engine.cube import (
     MatchState,
     MoneyRules,
     Owner,
-    cube_decision,
 )
 from nardy.engine.evaluator import Evaluator, evaluator, family
 from nardy.engine.net import (
@@ -356,9 +355,8 @@ def cmd_cube(args: Sequence[str], defaults: Defaults = DEFAULTS) -> str:
         raise ProtocolError("the game is over: a side has borne off all its checkers")
     # The bot's cube decisions look at least one roll ahead (NeuralBot.cube_decision).
     probs = evaluate(pos, max(lvl.ply, 1), net_for(v))
-    cube, rules = cube_rules(ctx)
-    money, match = (rules, None) if isinstance(rules, MoneyRules) else (None, rules)
-    d = cube_decision(probs, cube, money=money, match=match, race=pos.is_race(), pips=pos.pips()[0])
+    # The stakes' decision knows the cube's limits (RULES.md 1.5): a dead cube in a match.
+    d = context_stakes(ctx).decision(probs, pos, doubled=ctx.doubled)
     return cube_answer(d, doubled=ctx.doubled, crawford=ctx.crawford) + f" level={lvl.name}"
 
 
@@ -377,9 +375,14 @@ def cube_answer(d: CubeDecision, *, doubled: bool, crawford: bool) -> str:
         return f"cube action={d.response.value} {' '.join(fields)}"
     fields = [f"nodouble={_signed(d.no_double)}"]
     if d.action is Action.UNAVAILABLE:
-        reason = (
-            "no-cube" if d.reason == NO_CUBE else "crawford" if crawford else "opponent-owns-cube"
-        )
+        if d.reason == NO_CUBE:
+            reason = "no-cube"
+        elif crawford:
+            reason = "crawford"
+        elif d.reason.startswith("the cube is"):  # dead, or at the money limit (RULES.md 1.5)
+            reason = "dead-cube"
+        else:
+            reason = "opponent-owns-cube"
         fields += [f"mwc-{k}={m:.3f}" for k, m in mwc.items() if m is not None]
         return f"cube action=cannot-double {' '.join(fields)} reason={reason}"
     assert d.response is not None and d.double_take is not None and d.double_pass is not None

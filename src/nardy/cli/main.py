@@ -12,10 +12,10 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from importlib import metadata
 from typing import Any, NoReturn, TextIO
 
 from nardy.cli import analysis, engine, play, records, rules, selfplay, serve, verify_dice
+from nardy.cli.about import version
 from nardy.cli.options import die
 from nardy.core import NardyError, Play, Position, variant, variants
 from nardy.notation import position_id
@@ -62,13 +62,31 @@ class SubcommandParser(argparse.ArgumentParser):
         return namespace, extras
 
 
+class VersionAction(argparse.Action):
+    """``--version``: the version and which code runs, on one line (argparse's own version
+    action wraps it at the terminal's width)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(
+            option_strings,
+            dest,
+            nargs=0,
+            default=argparse.SUPPRESS,
+            help="say which version is installed and whether it runs compiled or pure-Python code",
+        )
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> NoReturn:
+        print(f"{parser.prog} {version()}")
+        parser.exit()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="nardy",
         description="Backgammon and long nardy: rules, notation and analysis.",
         epilog=f"Variants: {', '.join(_variant_names())}; {NACKGAMMONS}.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    parser.add_argument("--version", action=VersionAction)
     sub = parser.add_subparsers(dest="command", required=True, parser_class=SubcommandParser)
 
     moves = sub.add_parser(
@@ -123,14 +141,6 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_parser(sub)
     verify_dice.add_parser(sub)
     return parser
-
-
-def version() -> str:
-    """The installed package's version, from its metadata (pyproject.toml's ``version``)."""
-    try:
-        return metadata.version("nardy")
-    except metadata.PackageNotFoundError:  # imported from a source tree that is not installed
-        return "(not installed: no package metadata)"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from nardy.cli.about import version
+
 _ENV = {
     "host": "NARDY_HOST",
     "port": "NARDY_PORT",
@@ -17,6 +19,7 @@ _ENV = {
     "redis_url": "NARDY_REDIS_URL",
     "workers": "NARDY_WORKERS",
     "grace_seconds": "NARDY_GRACE_SECONDS",
+    "forwarded_allow_ips": "NARDY_FORWARDED_ALLOW_IPS",
 }
 
 
@@ -60,7 +63,24 @@ def add_parser(subparsers: Any) -> None:
         help="how long a disconnected player has to come back before the opponent may "
         "claim the game (NARDY_GRACE_SECONDS; 60)",
     )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        metavar="ADDRESSES",
+        type=_proxies,
+        help="comma-separated addresses or networks of the reverse proxies in front of the "
+        "server, or *: only their X-Forwarded-For and X-Forwarded-Proto are believed "
+        "(NARDY_FORWARDED_ALLOW_IPS; none: the connecting address is the client's)",
+    )
     parser.set_defaults(handler=run)
+
+
+def _proxies(text: str) -> tuple[str, ...]:
+    from nardy.server.config import ConfigError, proxy_addresses
+
+    try:
+        return proxy_addresses(text)
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -69,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
         import uvicorn
 
         from nardy.server.config import ConfigError, ServerConfig
+        from nardy.server.protocol import MAX_MESSAGE
         from nardy.server.store import Store
     except ImportError as exc:
         print(
@@ -82,14 +103,16 @@ def run(args: argparse.Namespace) -> int:
     except ConfigError as exc:
         print(f"nardy serve: error: {exc}", file=sys.stderr)
         return 2
+    print(f"nardy {version()}", flush=True)
     # Migrate once here, so that the workers start on an up-to-date schema.
     Store.open(config.resolved_database_url).close()
     # The workers build their site from the environment (nardy.server.app.app_from_env).
     values = {name: getattr(config, name) for name in _ENV}
     values["data_dir"] = config.data_dir
     for name, variable in _ENV.items():
-        if values[name] is not None:
-            os.environ[variable] = str(values[name])
+        value = values[name]
+        if value is not None:
+            os.environ[variable] = ",".join(value) if isinstance(value, tuple) else str(value)
     print(f"nardy server at {config.url}", flush=True)
     sqlite = config.sqlite_path
     print(f"database: {sqlite if sqlite is not None else config.database_url}", flush=True)
@@ -100,7 +123,13 @@ def run(args: argparse.Namespace) -> int:
         port=config.port,
         workers=config.workers,
         log_level="warning",
-        ws_max_size=64 * 1024,
+        # A message a little over the protocol's limit is answered `too-large`; a frame
+        # over twice it closes the socket (1009) before it is held in memory.
+        ws_max_size=2 * MAX_MESSAGE,
+        # Trust X-Forwarded-* from the named proxies only (uvicorn's default, 127.0.0.1,
+        # would let any local client choose its address for the sign-in rate limit).
+        proxy_headers=bool(config.forwarded_allow_ips),
+        forwarded_allow_ips=list(config.forwarded_allow_ips) or None,
         timeout_graceful_shutdown=5,  # open game sockets do not hold a restart up
     )
     return 0

@@ -124,6 +124,27 @@ class TurnRecord:
     cube_after: tuple[int, int | None] = (1, None)
 
 
+MONEY_CUBE_LIMIT = 4096
+"""The highest cube of money play (RULES.md 1.5): 2**12, GNU Backgammon's largest, so that a
+session's ``.mat`` file imports there as played (it reads an 8192 cube as 4096)."""
+
+
+def cube_limit(value: int, away: int | None) -> str | None:
+    """Why the cube at ``value`` may not be doubled (RULES.md 1.5), or None where it may.
+    ``away`` is the points the doubler still needs to win the match, None in money play.
+
+    In a match the cube is dead once a win at its value already wins the match: doubling can
+    only lose, so the cube never passes twice the highest power of two below the length. In
+    money play it stops at :data:`MONEY_CUBE_LIMIT`.
+    """
+    if away is not None:
+        if value >= away:
+            return f"the cube is dead: a win at {value} already wins the match"
+    elif 2 * value > MONEY_CUBE_LIMIT:
+        return f"the cube is at its limit: money play goes no higher than {MONEY_CUBE_LIMIT}"
+    return None
+
+
 @dataclass
 class Cube:
     """The doubling cube: its value, its owner (None while centred) and whether a player has
@@ -153,7 +174,8 @@ class Game:
     score before the game (players 0 and 1; a bot's cube decisions read it).
     ``first_player`` skips the opening roll (later games of a long-nardy series, RULES.md
     3.1). ``position`` and ``turn`` start a game from any legal position with that player on
-    roll (RULES.md 4).
+    roll (RULES.md 4). ``cube_limits`` False lifts the limits of the cube (RULES.md 1.5) so
+    that a record replays the doubles it holds, made before the limits or by another program.
     """
 
     def __init__(
@@ -166,6 +188,7 @@ class Game:
         first_player: int | None = None,
         position: Position | None = None,
         cube: Cube | None = None,
+        cube_limits: bool = True,
     ) -> None:
         self.settings = (settings or Settings()).resolve()
         self.variant = self.settings.rules
@@ -174,6 +197,8 @@ class Game:
         self.score = score
         self.cube = cube or Cube()
         self.start_cube = (self.cube.value, self.cube.owner)
+        self.cube_limits = cube_limits
+        """Whether the cube stops where RULES.md 1.5 says (False: a record's replay)."""
         self.records: list[TurnRecord] = []
         self.opening_rolls: list[tuple[int, int]] = []
         self.result: GameResult | None = None
@@ -256,7 +281,16 @@ class Game:
             and not self.crawford
             and not self._last_roll
             and self.cube.owner in (None, player)
+            and self._cube_limit(self.cube.value, player) is None
         )
+
+    def _cube_limit(self, value: int, player: int) -> str | None:
+        """Why ``player`` may not double (or beaver to) the cube at ``value``: its limit in
+        this game (:func:`cube_limit`), None where they may or the limits are lifted."""
+        if not self.cube_limits:
+            return None
+        length = self.settings.match_length
+        return cube_limit(value, length - self.score[player] if length else None)
 
     def resignation(self) -> tuple[int, int] | None:
         """(player, level) of the resignation waiting for an answer, if any."""
@@ -337,7 +371,7 @@ class Game:
         elif phase is Phase.DOUBLED:
             player = 1 - turn
             kinds = [act.Take.kind, act.Pass.kind]
-            if self.settings.beaver:
+            if self.settings.beaver and self._cube_limit(2 * self.cube.value, player) is None:
                 kinds.append(act.Beaver.kind)
         elif phase is Phase.BEAVERED:
             kinds = [act.Take.kind, act.Pass.kind]
@@ -381,7 +415,9 @@ class Game:
             if roll[0] != roll[1]:
                 break
             self.log.append(ev.OpeningRolled(roll, None))
-            if self.cube.automatic < self.settings.automatic_doubles:
+            # Money play only, where the limit is the same for both players.
+            room = self._cube_limit(self.cube.value, 0) is None
+            if self.cube.automatic < self.settings.automatic_doubles and room:
                 self.cube.value *= 2
                 self.cube.automatic += 1
                 self.log.append(ev.AutomaticDouble(self.cube.value))
@@ -415,7 +451,11 @@ class Game:
             return "no doubling in the Crawford game"
         if self._last_roll:
             return "no doubling on the last roll"
-        return f"player {self.cube.owner} owns the cube"
+        if self.cube.owner not in (None, player):
+            return f"player {self.cube.owner} owns the cube"
+        limit = self._cube_limit(self.cube.value, player)
+        assert limit is not None  # can_double said no, for none of the reasons above
+        return limit
 
     def take(self, player: int) -> None:
         """Accept the double (or, as the doubler, the beaver) and play on."""
@@ -453,6 +493,8 @@ class Game:
             raise GameError(
                 "beavers are not allowed in this game", code=ErrorCode.NOT_ALLOWED_BY_SETTINGS
             )
+        if limit := self._cube_limit(2 * self.cube.value, player):  # a beaver redoubles
+            raise GameError(f"no beaver: {limit}", code=ErrorCode.NOT_ALLOWED_BY_SETTINGS)
         self.cube.value *= 2
         self.cube.owner = player
         self.cube.turned = True

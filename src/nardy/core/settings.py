@@ -54,6 +54,20 @@ class SettingsError(NardyError):
     """Settings that the rules do not allow together, or a value out of range."""
 
 
+BOUNDS: dict[str, tuple[int, int]] = {
+    "match_length": (0, 64),
+    "automatic_doubles": (0, 6),
+    "limit_points": (0, 1000),
+    "limit_minutes": (0, 1440),
+}
+"""The least and the most each number setting may be (RULES.md 5), so that no match, money
+session or record is too big for the programs that read it: ``match-length`` up to 64 points,
+GNU Backgammon's longest match (which also bounds the cube in a match); ``automatic-doubles``
+up to 6, a cube of 64 before the first move, the highest face of a physical cube;
+``limit-points`` up to 1000, a score difference no session reaches by chance;
+``limit-minutes`` up to 1440, a day."""
+
+
 @dataclass(frozen=True, slots=True)
 class Settings:
     """Every game setting of RULES.md. ``None`` means "the variant's default"; :meth:`resolve`
@@ -124,9 +138,11 @@ class Settings:
                 raise SettingsError(
                     f"{f.name.replace('_', '-')} must be {_KINDS[kind]}, not {value!r}"
                 )
+        for attribute, (low, high) in BOUNDS.items():
+            if not low <= getattr(self, attribute) <= high:
+                name = attribute.replace("_", "-")
+                raise SettingsError(f"{name} is a whole number from {low} to {high}{_ZERO[name]}")
         v = self.rules
-        if not isinstance(self.match_length, int) or self.match_length < 0:
-            raise SettingsError("match-length must be 0 (money play) or a positive number")
         if self.backgammon_value not in (2, 3):
             raise SettingsError("backgammon-value must be 2 or 3")
         if self.opening not in OPENINGS:
@@ -135,10 +151,6 @@ class Settings:
             raise SettingsError(f"first-move-in-series must be one of {', '.join(FIRST_MOVES)}")
         if self.ending not in ENDINGS:
             raise SettingsError(f"ending must be one of {', '.join(ENDINGS)}")
-        if not isinstance(self.automatic_doubles, int) or self.automatic_doubles < 0:
-            raise SettingsError("automatic-doubles is 0 (off) or the most allowed in a game")
-        if self.limit_points < 0 or self.limit_minutes < 0:
-            raise SettingsError("a session limit is 0 (none) or positive")
         money_only = {
             "jacoby": self.jacoby,
             "beaver": self.beaver,
@@ -178,4 +190,11 @@ class Settings:
         return cls(**{known[k]: v for k, v in data.items()})
 
 
+_ZERO = {
+    "match-length": " (0: money play)",
+    "automatic-doubles": " (0: off), the most in a game",
+    "limit-points": " (0: no limit), a difference in score",
+    "limit-minutes": " (0: no limit)",
+}
+"""What 0 means for each bounded setting, in the message that refuses a value."""
 _VARIANT_SETTINGS = frozenset().union(*(v.own_settings for v in variants()))

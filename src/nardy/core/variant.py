@@ -436,7 +436,7 @@ class Variant:
         return f"nardy.variant({self.key!r})"
 
 
-_movegen = fastpath.load("nardy.core._movegen")
+_movegen = fastpath.load("nardy.core._movegen", "move generator")
 
 
 def movegen() -> str:

@@ -38,13 +38,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 import numpy as np
 import numpy.typing as npt
 
 from nardy.core import scoring
+from nardy.core.game import cube_limit
 from nardy.core.settings import Settings
 from nardy.engine.errors import EngineError
 from nardy.engine.met import (
@@ -119,6 +120,13 @@ class MoneyRules:
     cube: bool = True
     """False where the game is played without the doubling cube (long nardy's default,
     RULES.md 3.4): no one can double, and every result counts its cubeless points."""
+
+    def at_cube(self, value: int) -> MoneyRules:
+        """The rules for a double of the cube at ``value``: without beavers where a beaver
+        would take the cube past money play's limit (RULES.md 1.5), as the game refuses it."""
+        if self.beaver and cube_limit(2 * value, None) is not None:
+            return replace(self, beaver=False)
+        return self
 
 
 NO_CUBE = "no cube in this game"

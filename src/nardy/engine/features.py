@@ -277,7 +277,7 @@ def _side_inputs(a: U8, b: U8, raw: F32) -> tuple[F32, npt.NDArray[np.int32]]:
     return e, back
 
 
-_compiled = fastpath.load("nardy.engine._features")
+_compiled = fastpath.load("nardy.engine._features", "encodings")
 
 
 def compiled_encode(kind: int, width: int, mine: U8, theirs: U8) -> F32 | None:

@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nardy.core import Position
-from nardy.core.game import Game
+from nardy.core.game import MONEY_CUBE_LIMIT, Game, cube_limit
 from nardy.core.scoring import counts_gammons
 from nardy.core.settings import Settings
 from nardy.engine.cube import (
@@ -157,23 +157,27 @@ class Stakes:
 
     @property
     def cube_dead(self) -> bool:
-        """In a match, whether the cube is dead for the player on roll: a single game won at
-        the current cube already wins him the match (his score plus the cube reaches the
-        length), so doubling can gain him nothing. GNU Backgammon offers no double then
-        (``GetDPEq``). In a 1-point match it is dead from the start; the Crawford game, where
-        no one may double, is :attr:`cube_in_use`'s business."""
-        return self.match is not None and self.match.away_me <= self.cube
+        """Whether the cube's limit (RULES.md 1.5, :func:`~nardy.core.game.cube_limit`) keeps
+        the player on roll from doubling. In a match the cube is dead for him when a single
+        game won at the current cube already wins him the match (his score plus the cube
+        reaches the length), so doubling can gain him nothing; GNU Backgammon offers no
+        double then (``GetDPEq``). In a 1-point match it is dead from the start; the
+        Crawford game, where no one may double, is :attr:`cube_in_use`'s business. In money
+        play the cube stops at :data:`~nardy.core.game.MONEY_CUBE_LIMIT`."""
+        away = None if self.match is None else self.match.away_me
+        return cube_limit(self.cube, away) is not None
 
     def decision(self, outputs: F32, position: Position, *, doubled: bool = False) -> CubeDecision:
         """The cube decision of the side on roll in ``position`` with these probabilities.
 
-        Where the cube is dead for him it is "No double: the cube is dead", without the
-        double's equities, unless he has ``doubled`` already: then it is his opponent's take
-        or pass that is to be decided, and the equities are all there."""
+        Where the cube is dead for him it is "No double: the cube is dead" (at the money
+        limit "No double: the cube is at 4096"), without the double's equities, unless he
+        has ``doubled`` already: then it is his opponent's take or pass that is to be
+        decided, and the equities are all there. No beaver is offered past the money limit."""
         d = cube_decision(
             self.counted(outputs),
             CubeState(self.cube, self.owner),
-            money=None if self.match is not None else self.money,
+            money=None if self.match is not None else self.money.at_cube(self.cube),
             match=self.match,
             race=position.is_race(),
             pips=position.pips()[0],
@@ -191,5 +195,7 @@ class Stakes:
             cash_point=None,
             mwc_double_take=None,
             mwc_double_pass=None,
-            reason="the cube is dead",
+            reason="the cube is dead"
+            if self.match is not None
+            else f"the cube is at {MONEY_CUBE_LIMIT}",
         )

@@ -623,7 +623,9 @@ def _play(
             deciding = (2, 1)
         opening = [(1, 1)] * automatic + [deciding if first == 0 else deciding[::-1]]
     values = [d for roll in opening for d in roll] + [d for c in rolls for d in c.dice]
-    game = Game(settings, FixedDice(values), crawford=crawford)
+    # History: the file's doubles stand, even past the limits of RULES.md 1.5 (another
+    # program's, or nardy's from before them).
+    game = Game(settings, FixedDice(values), crawford=crawford, cube_limits=False)
     if opening:
         game.apply(act.RollOpening(0))
     waiting: _Cell | None = None  # dice written without a play: a resignation must follow

@@ -149,6 +149,7 @@ def _start(record: dict[str, Any], dice: FixedDice | None) -> Game:
         position=position,
         cube=Cube(value, owner),
         first_player=None if record.get("opening") else record.get("first-player"),
+        cube_limits=False,  # history: its doubles stand, even past today's limits (1.5)
     )
 
 

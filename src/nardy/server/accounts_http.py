@@ -127,9 +127,9 @@ async def sign_out(request: Request) -> Response:
 
 async def _end_session(request: Request) -> None:
     """Sign out the request's session, and close its sockets on every server process."""
-    token = request.cookies.get(SESSION_COOKIE)
+    site = site_of(request)
+    token = site.session_token(request)
     if token:
-        site = site_of(request)
         await off_loop(site.accounts.close_session, token)
         await site.connections.end_session(hash_token(token))
 

@@ -20,7 +20,6 @@ seconds since the epoch for that reason.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -52,7 +51,8 @@ class ClockSettings:
 
     def reserve_for(self, length: int) -> float:
         """The reserve each player starts with: for the match (length > 0) or a game of
-        money play (length 0)."""
+        money play (length 0); at most ``RESERVE_RANGE``'s top per point times 64 points,
+        the longest match (``nardy.core.settings.BOUNDS``)."""
         return self.reserve * length if self.per_point and length else self.reserve
 
     def to_json(self) -> dict[str, Any]:
@@ -70,12 +70,12 @@ PRESETS: dict[str, ClockSettings] = {
 
 def _seconds(value: object, name: str, bounds: tuple[float, float]) -> float:
     low, high = bounds
-    if type(value) not in (int, float) or not math.isfinite(value):  # type: ignore[arg-type]
-        raise ClockError(f"the clock's {name} is a number of seconds, not {value!r}")
-    seconds = float(value)  # type: ignore[arg-type]
-    if not low <= seconds <= high:
-        raise ClockError(f"the clock's {name} is {low:g}-{high:g} seconds, not {seconds:g}")
-    return seconds
+    # A bool is no number of seconds; NaN and JSON's 1e999 (infinity) fail the comparison,
+    # and a huge int is compared as it is, never turned into a float that overflows.
+    if not (type(value) in (int, float) and low <= value <= high):  # type: ignore[operator]
+        shown = f"{value:g}" if type(value) is float else repr(value)[:40]
+        raise ClockError(f"the clock's {name} is {low:g}-{high:g} seconds, not {shown}")
+    return float(value)  # type: ignore[arg-type]
 
 
 def clock_from(data: object) -> ClockSettings | None:

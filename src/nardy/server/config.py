@@ -3,6 +3,7 @@ variables (``NARDY_HOST`` ...) over the defaults of a single machine."""
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -62,6 +63,10 @@ class ServerConfig:
     workers: int = 1
     auth_rate: RateLimit = RateLimit(10, 60.0)
     allowed_origins: tuple[str, ...] = ()
+    forwarded_allow_ips: tuple[str, ...] = ()
+    """The proxies (addresses, networks, or ``*`` for any) whose ``X-Forwarded-For`` and
+    ``X-Forwarded-Proto`` name the client's address and scheme; from any other the headers
+    are ignored, so that no client chooses the address its rate limit counts."""
     dice_stats_seconds: int = 10
     """How long the public dice page's figures are shown before they are counted again."""
     grace_seconds: float = 60.0
@@ -134,6 +139,7 @@ class ServerConfig:
             "workers": ("NARDY_WORKERS", _int("NARDY_WORKERS")),
             "auth_rate": ("NARDY_AUTH_RATE", RateLimit.parse),
             "allowed_origins": ("NARDY_ALLOWED_ORIGINS", _origins),
+            "forwarded_allow_ips": ("NARDY_FORWARDED_ALLOW_IPS", proxy_addresses),
             "dice_stats_seconds": ("NARDY_DICE_STATS_SECONDS", _int("NARDY_DICE_STATS_SECONDS")),
             "grace_seconds": ("NARDY_GRACE_SECONDS", _seconds("NARDY_GRACE_SECONDS")),
             "sockets_per_user": ("NARDY_SOCKETS_PER_USER", _int("NARDY_SOCKETS_PER_USER")),
@@ -175,3 +181,19 @@ def _seconds(variable: str) -> Callable[[str], float]:
 
 def _origins(text: str) -> tuple[str, ...]:
     return tuple(o.strip().rstrip("/") for o in text.split(",") if o.strip())
+
+
+def proxy_addresses(text: str) -> tuple[str, ...]:
+    """``"10.0.0.1, 10.1.0.0/16"``: the trusted proxies, each an IP address or network, or
+    ``*`` for any (only when no client can reach the server but through the proxy)."""
+    addresses = tuple(a.strip() for a in text.split(",") if a.strip())
+    for address in addresses:
+        if address == "*":
+            continue
+        try:
+            ipaddress.ip_network(address, strict=False)
+        except ValueError:
+            raise ConfigError(
+                f"a trusted proxy is an IP address, a network (10.0.0.0/8) or *, not {address!r}"
+            ) from None
+    return addresses

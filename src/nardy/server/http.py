@@ -3,13 +3,14 @@ check, work off the event loop."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable
 from typing import Any, ParamSpec, TypeVar
 
 from anyio import to_thread
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+
+from nardy.server.jsontext import JSONTextError, decode
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -41,19 +42,32 @@ async def off_loop(fn: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
 
 
 async def json_body(request: Request) -> dict[str, Any]:
-    """The request's JSON object; 400 for anything else, 413 when too large."""
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise HTTPError(413, "too-large", f"a request body has at most {MAX_BODY} bytes")
+    """The request's JSON object; 400 for anything else, 413 as soon as it is too large."""
+    body = await _body(request)
     if not body:
         return {}
     try:
-        data = json.loads(body)
-    except ValueError:
-        raise HTTPError(400, "malformed", "the body is not JSON") from None
+        data = decode(body)
+    except JSONTextError as exc:
+        raise HTTPError(400, "malformed", f"the body is not a JSON object: {exc}") from None
     if not isinstance(data, dict):
         raise HTTPError(400, "malformed", "the body is a JSON object")
     return data
+
+
+async def _body(request: Request) -> bytes:
+    # Refused before it is read (a Content-Length over the limit) or as soon as the part
+    # read passes the limit (a chunked body): a large body never sits in memory.
+    too_large = HTTPError(413, "too-large", f"a request body has at most {MAX_BODY} bytes")
+    length = request.headers.get("content-length", "")
+    if length.isdigit() and int(length) > MAX_BODY:
+        raise too_large
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise too_large
+    return bytes(body)
 
 
 Handler = Callable[[Request], Awaitable[Response]]

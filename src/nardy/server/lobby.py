@@ -14,9 +14,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from nardy.core.errors import NardyError
+from nardy.core.match import Match
 from nardy.core.settings import Settings
 from nardy.engine.bots import BOTS
-from nardy.server.clocks import ClockError, clock_from
+from nardy.server import clocks
+from nardy.server.clocks import ClockError, ClockSettings, clock_from
 from nardy.server.store import ConflictError, GameRow, Store, User
 
 OPPONENTS = ("open", "invite", "bot")
@@ -53,6 +55,17 @@ def _hash(token: str) -> str:
 def new_game_id() -> str:
     """A random public id for a game."""
     return secrets.token_urlsafe(9)
+
+
+def check_playable(settings: Settings, clock: ClockSettings | None) -> None:
+    """Build the match and its clock once before the game is stored, so that nothing the
+    core or the clock refuses is stored as a game that no room can be built for."""
+    try:
+        Match(settings)
+        if clock is not None:
+            clocks.start(clock, settings.match_length)
+    except (NardyError, ArithmeticError) as exc:
+        raise LobbyError(400, "invalid-settings", str(exc)) from None
 
 
 def settings_from(data: object) -> Settings:
@@ -96,6 +109,7 @@ class Lobby:
             clock = clock_from(body.get("clock"))
         except ClockError as exc:
             raise LobbyError(400, "invalid-clock", str(exc)) from None
+        check_playable(settings, clock)
         timed = None if clock is None else clock.to_json()
         opponent = body.get("opponent", "open")
         if opponent not in OPPONENTS:
@@ -176,6 +190,7 @@ class Lobby:
             ) from None
 
     def _sit(self, user: User, game: GameRow) -> GameRow:
+        refuse_unavailable(game)
         if game.status == "cancelled":
             raise LobbyError(409, "cancelled", "its creator has withdrawn this game")
         if user.id in game.seats:
@@ -186,6 +201,12 @@ class Lobby:
             return self.store.take_seat(game.id, 1, user.id)
         except ConflictError:
             raise LobbyError(409, "game-full", "the game has found its players") from None
+
+
+def refuse_unavailable(game: GameRow) -> None:
+    """No seat is taken at a game set aside (its data cannot be restored)."""
+    if game.unavailable is not None:
+        raise LobbyError(409, "game-unavailable", "this game is unavailable: its data is damaged")
 
 
 def seats_view(

@@ -12,6 +12,7 @@ from starlette.routing import Route
 
 from nardy.core.errors import NardyError
 from nardy.core.match import Match
+from nardy.core.settings import BOUNDS
 from nardy.notation.mat import export_mat
 from nardy.notation.record import match_records
 from nardy.server.http import HTTPError, handles_errors, json_body, off_loop
@@ -34,7 +35,8 @@ def game_view(store: Store, game: GameRow) -> dict[str, Any]:
         "kind": game.kind,
         "settings": dict(game.settings),
         "clock": None if game.clock is None else dict(game.clock),
-        "status": game.status,
+        "status": game.status if game.unavailable is None else "unavailable",
+        "unavailable": game.unavailable,
         "private": game.private,
         "players": seats_view(game, names),
         "actions": game.seq,
@@ -97,12 +99,23 @@ async def accept_invitation(request: Request) -> Response:
     return await _sit(request, Lobby.accept, "token")
 
 
+def _number(text: str, low: int, high: int) -> int | None:
+    """The whole number ``low``-``high`` a query parameter writes in ASCII digits, else None
+    (``isdigit`` alone passes "²" and 5000 digits, which ``int`` refuses)."""
+    if not (text.isascii() and text.isdigit() and len(text) <= len(str(high))):
+        return None
+    number = int(text)
+    return number if low <= number <= high else None
+
+
 def _length(text: str | None) -> int | None:
     if text is None:
         return None
-    if not text.isdigit():
-        raise HTTPError(400, "malformed", "length is a whole number (0 for money play)")
-    return int(text)
+    low, high = BOUNDS["match_length"]
+    length = _number(text, low, high)
+    if length is None:
+        raise HTTPError(400, "malformed", f"length is {low}-{high} (0 for money play)")
+    return length
 
 
 @handles_errors
@@ -221,9 +234,10 @@ def _whole(request: Request, name: str, default: int, highest: int) -> int:
     text = request.query_params.get(name)
     if text is None:
         return default
-    if not text.isdigit() or not 1 <= int(text) <= highest:
+    number = _number(text, 1, highest)
+    if number is None:
         raise HTTPError(400, "malformed", f"{name} is a whole number from 1 to {highest}")
-    return int(text)
+    return number
 
 
 @handles_errors

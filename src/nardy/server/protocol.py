@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from nardy.core.actions import Player
+from nardy.server.jsontext import JSONTextError, decode
 
 VERSION = 1
 MAX_MESSAGE = 8 * 1024
@@ -151,12 +152,14 @@ def _field(obj: dict[str, Any], name: str, ok: Callable[[object], bool], what: s
 
 def parse(data: str | bytes) -> ClientMessage:
     """The client message in ``data``; :class:`ProtocolError` for anything else."""
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogatepass")  # the limit counts bytes, not characters
     if len(data) > MAX_MESSAGE:
         raise ProtocolError("too-large", f"a message has at most {MAX_MESSAGE} bytes")
     try:
-        obj = json.loads(data)
-    except ValueError:
-        raise ProtocolError("malformed", "a message is a JSON object") from None
+        obj = decode(data)
+    except JSONTextError as exc:
+        raise ProtocolError("malformed", f"a message is a JSON object: {exc}") from None
     if not isinstance(obj, dict):
         raise ProtocolError("malformed", "a message is a JSON object")
     ref = obj.get("ref")

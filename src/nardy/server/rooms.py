@@ -36,6 +36,7 @@ import secrets
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
 from typing import Any
 
 from nardy.core.actions import Action, Forfeit, Player, action_from_json
@@ -47,7 +48,7 @@ from nardy.core.settings import Settings
 from nardy.server import botplay, clocks, gamedice, protocol
 from nardy.server.bus import Bus, BusError, Gap, LocalBus, Subscription, game_channel
 from nardy.server.chat import HISTORY, RoomChat, line_message
-from nardy.server.http import off_loop
+from nardy.server.http import HTTPError, off_loop
 from nardy.server.lobby import new_game_id, seats_view
 from nardy.server.ratings import rated_outcomes, rating_rule
 from nardy.server.store import ConflictError, GameRow, Store
@@ -71,8 +72,30 @@ POLICY_VIOLATION = 1008
 """A socket's close code when its client broke the protocol's rules too often."""
 GOING_AWAY = 1001
 """A socket's close code when the server stops."""
+UNAVAILABLE = 1011
+"""A socket's close code when its game is set aside (its data cannot be restored)."""
 TRY_AGAIN_LATER = 1013
 """A socket's close code when its client fell too far behind the room's messages."""
+
+
+DAMAGED = (NardyError, LookupError, TypeError, ValueError, ArithmeticError, AttributeError)
+"""What a game's own data raises when the core or the room cannot be built from it (a
+snapshot, settings or clock damaged, or stored before their bounds); not the database's own
+errors: a game is never set aside because the database could not be reached."""
+
+
+class GameUnavailable(HTTPError):
+    """A game set aside: its data cannot be restored (``row.unavailable`` says why), so it
+    has no room; the lobby answers 503 ``game-unavailable`` and its socket says so."""
+
+    def __init__(self, row: GameRow) -> None:
+        super().__init__(
+            503,
+            "game-unavailable",
+            f"this game is unavailable: the server cannot restore it ({row.unavailable});"
+            " every other game goes on",
+        )
+        self.row = row
 
 
 class Member:
@@ -828,7 +851,9 @@ class Rooms:
         return self._pool
 
     async def get(self, game_id: str) -> Room | None:
-        """The room of a game, loaded (or restored) from the database; None for no game."""
+        """The room of a game, loaded (or restored) from the database; None for no game.
+        :class:`GameUnavailable` for a game whose data cannot be restored: it is set aside
+        (:meth:`Store.set_aside`) and logged the first time."""
         room = self.rooms.get(game_id)
         if room is not None:
             return room
@@ -843,7 +868,7 @@ class Rooms:
                     return None
                 try:
                     row = await off_loop(self.store.game, game_id)
-                    room = None if row is None else await self._build(row)
+                    room = None if row is None else await self._build_or_set_aside(row)
                 except BaseException:
                     await subscription.close()
                     raise
@@ -855,6 +880,18 @@ class Rooms:
                 room.schedule_clock()
         room.schedule_bot()
         return room
+
+    async def _build_or_set_aside(self, row: GameRow) -> Room:
+        reason = row.unavailable
+        if reason is None:
+            try:
+                return await self._build(row)
+            except DAMAGED as exc:
+                reason = f"{type(exc).__name__}: {exc}"[:200]
+                log.exception("game %s cannot be restored from its data", row.id)
+        if await off_loop(self.store.set_aside, row.id, reason):
+            log.error("game %s is set aside, unavailable: %s", row.id, reason)
+        raise GameUnavailable(replace(row, unavailable=reason))
 
     async def _build(self, row: GameRow) -> Room:
         if row.kind != "match":  # a chouette table or consultation game: its own room
@@ -929,9 +966,17 @@ class Rooms:
             room.row = row
 
     async def restore(self) -> None:
-        """At start-up: bring back every game being played, so bots resume their turns."""
+        """At start-up: bring back every game being played, so bots resume their turns. A
+        game that cannot be restored is set aside (:meth:`get`), and any other failure of
+        one game is logged: neither stops the others, nor the server, from starting."""
         for row in await off_loop(self.store.playing_games):
-            room = await self.get(row.id)
+            try:
+                room = await self.get(row.id)
+            except GameUnavailable:
+                continue
+            except Exception:
+                log.exception("game %s was not restored at start-up", row.id)
+                continue
             if room is not None:  # both were playing: whoever does not come back is absent
                 room.arrived.update((0, 1))
 

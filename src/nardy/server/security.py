@@ -32,17 +32,40 @@ def csrf_ok(cookie: str | None, header: str | None) -> bool:
     return hmac.compare_digest(cookie.encode(), header.encode())
 
 
-def origin_ok(origin: str | None, host: str | None, allowed: Iterable[str]) -> bool:
-    """Whether a request's ``Origin`` is this site (the same host and port as the ``Host``
-    header) or one of the allowed origins. Browsers always send it with WebSockets and
-    unsafe requests; a request without one does not come from another site's page."""
-    if origin is None:
+def origin_ok(origin: str, scheme: str, host: str | None, allowed: Iterable[str]) -> bool:
+    """Whether a request's ``Origin`` is exactly this site's, the scheme (``http`` or
+    ``https``; a socket's ``ws`` or ``wss``) and the ``Host`` header's host and port, or one
+    of the allowed origins. ``https://host:port`` is another site than ``http://host:port``."""
+    if origin.rstrip("/") in set(allowed):
         return True
-    origin = origin.rstrip("/")
-    if origin in set(allowed):
-        return True
-    parts = urlsplit(origin)
-    return parts.scheme in ("http", "https") and bool(host) and parts.netloc == host
+    scheme = _WEB_SCHEME.get(scheme, scheme)
+    try:
+        theirs, ours = urlsplit(origin), urlsplit(f"{scheme}://{host}")
+        return (
+            bool(host)
+            and theirs.scheme == scheme
+            and f"{theirs.scheme}://{theirs.netloc}" == origin  # no path or query
+            and "@" not in theirs.netloc
+            and theirs.hostname == ours.hostname
+            and _port(theirs.port, scheme) == _port(ours.port, scheme)
+        )
+    except ValueError:  # a port that is not a number
+        return False
+
+
+_WEB_SCHEME = {"ws": "http", "wss": "https"}
+_DEFAULT_PORT = {"http": 80, "https": 443}
+
+
+def _port(port: int | None, scheme: str) -> int | None:
+    return _DEFAULT_PORT.get(scheme) if port is None else port
+
+
+def bearer_token(authorization: str | None) -> str | None:
+    """The session token of an ``Authorization: Bearer TOKEN`` header, if there is one: how
+    a program that sends no ``Origin`` (it is no browser) presents its session."""
+    scheme, _, token = (authorization or "").partition(" ")
+    return (token.strip() or None) if scheme.lower() == "bearer" else None
 
 
 class RateLimiter:

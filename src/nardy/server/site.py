@@ -12,7 +12,7 @@ from nardy.server.connections import Connections
 from nardy.server.dicestats import DiceStats
 from nardy.server.http import HTTPError, off_loop
 from nardy.server.rooms import Rooms
-from nardy.server.security import SESSION_COOKIE, RateLimiter, origin_ok
+from nardy.server.security import SESSION_COOKIE, RateLimiter, bearer_token, origin_ok
 from nardy.server.store import Store, User
 
 
@@ -32,9 +32,15 @@ class Site:
         )
         self.dice_stats = DiceStats(store, fresh_for=config.dice_stats_seconds)
 
+    def session_token(self, connection: HTTPConnection) -> str | None:
+        """The session a request presents: its ``Authorization: Bearer`` token when it has
+        one, else its session cookie."""
+        token = bearer_token(connection.headers.get("authorization"))
+        return connection.cookies.get(SESSION_COOKIE) if token is None else token
+
     async def user(self, connection: HTTPConnection) -> User | None:
-        """Who the request's session cookie signs in, if anyone."""
-        return await off_loop(self.accounts.session_user, connection.cookies.get(SESSION_COOKIE))
+        """Who the request's session signs in, if anyone."""
+        return await off_loop(self.accounts.session_user, self.session_token(connection))
 
     async def require_user(self, connection: HTTPConnection) -> User:
         """The signed-in user; 401 when nobody is."""
@@ -44,11 +50,24 @@ class Site:
         return user
 
     def origin_allowed(self, connection: HTTPConnection) -> bool:
-        """Whether the request comes from this site's pages (or an allowed origin)."""
-        return origin_ok(
-            connection.headers.get("origin"),
-            connection.headers.get("host"),
-            self.config.allowed_origins,
+        """Whether a request that names its ``Origin`` names this site's (the request's own
+        scheme, host and port) or an allowed one. Browsers name it on every WebSocket and
+        every unsafe request; a request without one comes from a program, not a page."""
+        origin = connection.headers.get("origin")
+        if origin is None:
+            return True
+        scheme, host = connection.url.scheme, connection.headers.get("host")
+        return origin_ok(origin, scheme, host, self.config.allowed_origins)
+
+    def cookie_alone(self, connection: HTTPConnection) -> bool:
+        """Whether a request without an ``Origin`` would be signed in by the session cookie
+        alone, which is refused where nothing else proves it no other site's (a WebSocket,
+        which has no CSRF header): such a program presents its session as a bearer token."""
+        headers = connection.headers
+        return (
+            "origin" not in headers
+            and bearer_token(headers.get("authorization")) is None
+            and SESSION_COOKIE in connection.cookies
         )
 
 

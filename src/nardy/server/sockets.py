@@ -16,8 +16,8 @@ from nardy.server.accounts import hash_token
 from nardy.server.config import RateLimit
 from nardy.server.connections import SESSION_ENDED, TOO_MANY_SOCKETS, Connection
 from nardy.server.lobby import visible_to
-from nardy.server.rooms import POLICY_VIOLATION, Member, Room
-from nardy.server.security import SESSION_COOKIE, RateLimiter
+from nardy.server.rooms import POLICY_VIOLATION, UNAVAILABLE, GameUnavailable, Member, Room
+from nardy.server.security import RateLimiter
 from nardy.server.site import Site, site_of
 
 CLOSE_REASONS = {
@@ -35,10 +35,10 @@ MESSAGE_RATE = RateLimit(200, 1.0)
 async def game_socket(websocket: WebSocket) -> None:
     """One client in one game room, as a player of their seat or as a spectator."""
     site = site_of(websocket)
-    if not site.origin_allowed(websocket):
+    if not site.origin_allowed(websocket) or site.cookie_alone(websocket):
         await websocket.close(POLICY_VIOLATION)  # before accepting: the handshake gets 403
         return
-    token = websocket.cookies.get(SESSION_COOKIE)
+    token = site.session_token(websocket)
     address = websocket.client.host if websocket.client else "unknown"
     connection = site.connections.open(address, hash_token(token) if token else None)
     try:
@@ -52,7 +52,14 @@ async def _serve(websocket: WebSocket, site: Site, connection: Connection) -> No
         await _refuse(websocket, TOO_MANY_SOCKETS)
         return
     user = await site.user(websocket)
-    room = await site.rooms.get(websocket.path_params["game"])
+    try:
+        room = await site.rooms.get(websocket.path_params["game"])
+    except GameUnavailable as exc:  # set aside: whoever may see it hears why, then it ends
+        if visible_to(exc.row, user):
+            await websocket.accept()
+            await websocket.send_text(protocol.encode(protocol.Error(exc.code, str(exc))))
+        await websocket.close(UNAVAILABLE)
+        return
     if room is None or not visible_to(room.row, user):
         await websocket.close(POLICY_VIOLATION)
         return

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import json
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -61,6 +62,16 @@ def _utc(value: datetime.datetime | None) -> datetime.datetime | None:
     return value.replace(tzinfo=datetime.UTC)
 
 
+def _json_or_text(text: str) -> Any:
+    """A JSON column's value; its text as it is where it is not JSON (SQLite keeps any text:
+    a row damaged outside the server), so that reading it fails only that game
+    (:func:`_game` sets it aside), never the list it is in."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
 def create_engine(url: str) -> sa.Engine:
     """An engine for the URL; SQLite gets write-ahead logging and foreign keys, so readers do
     not wait for a writer and the schema's references hold."""
@@ -68,7 +79,11 @@ def create_engine(url: str) -> sa.Engine:
         path = url.removeprefix("sqlite:///")
         if path and path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = sa.create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = sa.create_engine(
+            url,
+            connect_args={"check_same_thread": False, "timeout": 30},
+            json_deserializer=_json_or_text,
+        )
 
         @sa.event.listens_for(engine, "connect")
         def _pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -133,6 +148,9 @@ class GameRow:
     """What the room holds: a two-player "match", a "chouette" or a "consultation"."""
     seating: Mapping[str, Any] | None = None
     """A chouette's or consultation's seats and bots (nardy.server.table_lobby)."""
+    unavailable: str | None = None
+    """Why the server cannot restore this game from its data (None: it can); such a game is
+    set aside, not resumed (:meth:`Store.set_aside`)."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat (0 or 1) this user plays, or None for a spectator."""
@@ -155,10 +173,20 @@ class ChatLine:
     said_at: datetime.datetime
 
 
+_OBJECTS = ("settings", "snapshot", "dice", "result", "clock", "clock_state", "seating")
+"""A game's JSON columns, each a JSON object (or NULL, except the settings)."""
+
+
 def _game(row: sa.Row[Any]) -> GameRow:
-    m = row._mapping
+    m = {**row._mapping}
     created = _utc(m["created_at"])
     assert created is not None
+    unavailable = m["unavailable"]
+    for column in _OBJECTS:
+        if not isinstance(m[column], Mapping) and (column == "settings" or m[column] is not None):
+            # Damaged outside the server: the game is shown, unavailable, without it.
+            unavailable = unavailable or f"its {column.replace('_', ' ')} is not a JSON object"
+            m[column] = {} if column == "settings" else None
     return GameRow(
         id=m["id"],
         settings=m["settings"],
@@ -178,7 +206,13 @@ def _game(row: sa.Row[Any]) -> GameRow:
         clock_state=m["clock_state"],
         kind=m["kind"],
         seating=m["seating"],
+        unavailable=unavailable,
     )
+
+
+def _available(rows: list[GameRow]) -> list[GameRow]:
+    """The games of a list that are not set aside: those to join or watch."""
+    return [g for g in rows if g.unavailable is None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -485,22 +519,41 @@ class Store:
         rows = self._select(query.order_by(games.c.created_at))
         return [
             g
-            for g in rows
+            for g in _available(rows)
             if (variant is None or g.settings.get("variant") == variant)
             and (length is None or g.settings.get("match-length") == length)
         ]
 
     def live_games(self) -> list[GameRow]:
         """Public games being played now, to watch."""
-        return self._select(
-            games.select()
-            .where(games.c.status == "playing", games.c.private.is_(False), games.c.kind == "match")
-            .order_by(games.c.started_at)
+        return _available(
+            self._select(
+                games.select()
+                .where(
+                    games.c.status == "playing", games.c.private.is_(False), games.c.kind == "match"
+                )
+                .order_by(games.c.started_at)
+            )
         )
 
     def playing_games(self) -> list[GameRow]:
-        """Every game being played, public or private: the rooms to restore at start-up."""
-        return self._select(games.select().where(games.c.status == "playing"))
+        """Every game being played, public or private, that is not set aside: the rooms to
+        restore at start-up."""
+        query = games.select().where(games.c.status == "playing", games.c.unavailable.is_(None))
+        return self._select(query)
+
+    def set_aside(self, game_id: str, reason: str) -> bool:
+        """Mark a game whose data cannot be restored: it is not resumed (nor listed to join
+        or watch) until an operator repairs it and clears ``unavailable``. Whether it was
+        not marked before."""
+        with self._write() as c:
+            return bool(
+                c.execute(
+                    games.update()
+                    .where(games.c.id == game_id, games.c.unavailable.is_(None))
+                    .values(unavailable=reason[:500])
+                ).rowcount
+            )
 
     def games_of(self, user_id: int, status: str | None = None) -> list[GameRow]:
         """The user's games (as either player, or as a member of a table), the newest
@@ -595,14 +648,16 @@ class Store:
     def tables(self) -> list[GameRow]:
         """Public chouette tables and consultation games, waiting or being played, the
         oldest first."""
-        return self._select(
-            games.select()
-            .where(
-                games.c.kind != "match",
-                games.c.status.in_(("open", "playing")),
-                games.c.private.is_(False),
+        return _available(
+            self._select(
+                games.select()
+                .where(
+                    games.c.kind != "match",
+                    games.c.status.in_(("open", "playing")),
+                    games.c.private.is_(False),
+                )
+                .order_by(games.c.created_at)
             )
-            .order_by(games.c.created_at)
         )
 
     def members(self, game_id: str) -> list[TableMember]:

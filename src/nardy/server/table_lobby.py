@@ -32,6 +32,7 @@ from nardy.server.lobby import (
     LobbyError,
     bot_choice,
     new_game_id,
+    refuse_unavailable,
     settings_from,
 )
 from nardy.server.store import ConflictError, GameRow, Store, TableMember, User
@@ -166,6 +167,7 @@ class TableLobby:
         game = self.store.game(game_id)
         if game is None or game.kind == "match" or game.private:
             raise LobbyError(404, "no-such-game", "no table has this id")
+        refuse_unavailable(game)
         return game
 
     def join(self, user: User, game_id: str, body: Mapping[str, Any]) -> GameRow:

@@ -67,6 +67,10 @@ games = sa.Table(
     # (whose people are in table_members, and whose seats and bots are in "seating").
     sa.Column("kind", sa.String(16), nullable=False, server_default="match"),
     sa.Column("seating", sa.JSON, nullable=True),
+    # Why the server could not restore this game from its data (NULL: it can): a game set
+    # aside is not resumed; its players see it as unavailable. An operator who repairs the
+    # row clears this, and the game resumes.
+    sa.Column("unavailable", sa.Text, nullable=True),
 )
 
 actions = sa.Table(

@@ -265,6 +265,7 @@ function statusName(status) {
     playing: () => t("status.playing"),
     finished: () => t("status.finished"),
     cancelled: () => t("status.cancelled"),
+    unavailable: () => t("status.unavailable"),
   };
   return names[status] ? names[status]() : status;
 }

@@ -390,6 +390,11 @@ export class Room {
         notice(t("refused", { reason: message.message }), "warn", 5000);
         break;
       case "error":
+        if (message.code === "game-unavailable") {
+          this.closed = true; // set aside by the server: no reconnecting to it
+          notice(message.message, "warn");
+          break;
+        }
         notice(t("refused", { reason: message.message }), "warn", 5000);
         break;
       case "absent":
