@@ -16,6 +16,7 @@ from importlib import metadata
 from typing import Any, NoReturn, TextIO
 
 from nardy.cli import analysis, engine, play, records, rules, selfplay, serve, verify_dice
+from nardy.cli.analysis import INTERRUPTED
 from nardy.cli.options import die
 from nardy.core import NardyError, Play, Position, variant, variants
 from nardy.notation import position_id
@@ -160,13 +161,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             if described:
                 print(described)
     except NardyError as exc:
-        print(f"nardy: error: {exc}", file=sys.stderr)
+        print(f"{_prog(args)}: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        # Ctrl-C: stop without a traceback, with the status shells give a SIGINT (the
+        # commands that have something to say about what was done say it themselves).
+        print(f"\n{_prog(args)}: interrupted", file=sys.stderr)
+        return INTERRUPTED
     except BrokenPipeError:
         # The reader went away (`nardy show … | head`): stop quietly, as other tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
     return 0
+
+
+def _prog(args: argparse.Namespace) -> str:
+    """How an error message names the command: ``nardy selfplay``."""
+    return f"nardy {args.command}"
 
 
 def describe_context(text: str, ctx: Context) -> str | None:

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from nardy.cli.chouette_cli import ChouetteBots, chouette_record, scores_text
+from nardy.cli.files import check_writable
 from nardy.cli.options import add_settings_arguments, seed, settings_from_args
 from nardy.cli.words import counted
 from nardy.core.chouette import Chouette
@@ -111,6 +112,7 @@ class Progress:
 def run(args: argparse.Namespace) -> int:
     """``nardy selfplay``: play, write the records, and report how each bot did."""
     settings = settings_from_args(args)
+    check_writable(Path(args.out))
     if args.chouette is not None:
         if args.bots is not None:
             print("nardy selfplay: error: --bots does not apply to --chouette", file=sys.stderr)

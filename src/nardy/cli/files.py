@@ -1,0 +1,53 @@
+"""The files the commands write (``play --record``, ``selfplay --out``, ``export -o``,
+``import -o``): checked before any work is done, so that no game is played and no match
+converted for a file that cannot be written."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from nardy.core import NardyError
+
+
+class OutputError(NardyError):
+    """A file a command was told to write cannot be written there."""
+
+
+def write_problem(path: Path) -> str | None:
+    """Why a file cannot be written at ``path``, or None where it can.
+
+    The check opens the file as the command will, for appending (which changes nothing in
+    a file that exists) and removes it again where it did not exist: ``os.access`` says yes
+    to root for ``/sys`` and ``/proc``, which refuse every new file."""
+    if path.is_dir():
+        return f"{path} is a folder"
+    for folder in path.parents:  # the nearest one that exists says what is wrong
+        if folder.exists():
+            if not folder.is_dir():
+                return f"{folder} is not a folder"
+            break
+    if not path.parent.is_dir():
+        return f"the folder {path.parent} does not exist"
+    existed = path.exists()
+    try:
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as exc:
+        why = exc.strerror or str(exc)
+        return (
+            f"it cannot be written ({why})"
+            if existed
+            else f"{path.parent} takes no new file ({why})"
+        )
+    if not existed:
+        os.unlink(path)
+    return None
+
+
+def check_writable(path: Path) -> None:
+    """Raise :class:`OutputError` saying why a file cannot be written at ``path``, if it
+    cannot."""
+    problem = write_problem(path)
+    if problem is not None:
+        raise OutputError(f"cannot write {path}: {problem}")
