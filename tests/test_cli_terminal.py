@@ -241,6 +241,11 @@ def test_export_names_each_match_file_with_mat(
     assert sorted(p.name for p in (tmp_path / "s").iterdir()) == ["sp_001.mat", "sp_002.mat"]
     code, _, _ = run(capsys, "export", str(path), "-o", str(tmp_path / "s" / "t.txt"))
     assert (tmp_path / "s" / "t_001.txt").is_file()  # an extension given is kept
+    # A folder names no file: refused, nothing written beside it.
+    for folder in (str(tmp_path / "s"), f"{tmp_path / 'new'}/"):
+        code, _, err = run(capsys, "export", str(path), "-o", folder)
+        assert code == 2 and "is a folder; name the file in it" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s", "two.jsonl"]
     one = write_jsonl(tmp_path / "one.jsonl", records[:1])
     assert run(capsys, "export", str(one), "-o", str(tmp_path / "single"))[0] == 0
     assert (tmp_path / "single").is_file()  # one match: the file as named

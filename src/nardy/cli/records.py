@@ -19,7 +19,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from nardy.cli.files import check_writable
+from nardy.cli.files import OutputError, check_writable
+from nardy.cli.words import counted
 from nardy.core import NardyError, NotationError
 from nardy.notation.mat import export_mat, import_mat
 from nardy.notation.record import parse_records, replay
@@ -105,12 +106,18 @@ def run_export(args: argparse.Namespace) -> int:
                 )
             sys.stdout.write(texts[0])
             return 0
+        if Path(args.out).is_dir() or args.out.endswith("/"):  # OUT names files, not a folder
+            raise OutputError(
+                f"cannot write {args.out}: {args.out} is a folder; name the file in it, "
+                f"-o {args.out.rstrip('/')}/NAME.mat"
+            )
         paths = match_paths(Path(args.out), len(texts))
         for path in paths:  # every one before any is written
             check_writable(path)
         for path, text in zip(paths, texts, strict=True):
             path.write_text(text, encoding="utf-8")
-        print(f"{len(texts)} match(es) written: {', '.join(map(str, paths))}", file=sys.stderr)
+        written = ", ".join(map(str, paths))
+        print(f"{counted(len(texts), 'match')} written: {written}", file=sys.stderr)
     except (NardyError, OSError, UnicodeDecodeError) as exc:
         return _fail("export", exc)
     return 0
