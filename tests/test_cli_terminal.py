@@ -249,3 +249,19 @@ def test_export_names_each_match_file_with_mat(
     one = write_jsonl(tmp_path / "one.jsonl", records[:1])
     assert run(capsys, "export", str(one), "-o", str(tmp_path / "single"))[0] == 0
     assert (tmp_path / "single").is_file()  # one match: the file as named
+
+
+# -- selfplay between two of the same bot -------------------------------------------------
+
+
+def test_selfplay_tells_two_of_the_same_bot_apart(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    out = tmp_path / "hh.jsonl"
+    code, _, err = run(
+        capsys, "selfplay", "--games", "2", "--bots", "heuristic,heuristic", "--out", str(out)
+    )
+    assert code == 0
+    assert re.match(r"2 games: heuristic 0 won \d \(.*\), heuristic 1 won \d \(", err)
+    players = {tuple(json.loads(line)["players"]) for line in out.read_text("utf-8").splitlines()}
+    assert players == {("heuristic 0", "heuristic 1")}

@@ -118,7 +118,8 @@ def run(args: argparse.Namespace) -> int:
             print("nardy selfplay: error: --bots does not apply to --chouette", file=sys.stderr)
             return 2
         return _run_chouette(args, settings)
-    names: tuple[str, str] = args.bots or ("heuristic", "random")
+    bot_names: tuple[str, str] = args.bots or ("heuristic", "random")
+    names = _players(bot_names)
     unit = "matches" if settings.match_length else "games"
     progress = _progress(args, unit)
     tally = Tally(names)
@@ -130,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
             # until enough games are played, or until a limit it was given ends it.
             key = f"{args.seed}-{sessions}"
             sessions += 1
-            bots = (make_bot(names[0], f"{key}-0"), make_bot(names[1], f"{key}-1"))
+            bots = (make_bot(bot_names[0], f"{key}-0"), make_bot(bot_names[1], f"{key}-1"))
             match = Match(settings, SeededDice(key), players=names)
             while not match.over and done < args.games:
                 number, game = _play_next_game(match, bots)
@@ -151,6 +152,15 @@ def run(args: argparse.Namespace) -> int:
                     progress.show(done)
     print(f"{tally}; written to {args.out}", file=sys.stderr)
     return 0
+
+
+def _players(bots: tuple[str, str]) -> tuple[str, str]:
+    """The players' names in the records and the tally: the bots', numbered as the seats
+    are (``heuristic 0``, ``heuristic 1``) where both are the same bot, so that each game's
+    winner can be told apart."""
+    if bots[0] != bots[1]:
+        return bots
+    return f"{bots[0]} 0", f"{bots[1]} 1"
 
 
 def _play_next_game(match: Match, bots: tuple[Bot, Bot]) -> tuple[int, Game]:
