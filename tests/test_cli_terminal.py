@@ -16,6 +16,7 @@ from test_cli_analysis import _interrupt
 from test_cli_records import run, write_jsonl
 
 from nardy.cli.files import write_problem
+from nardy.core import actions
 from nardy.core.dice import SeededDice
 from nardy.core.game import Game
 from nardy.core.match import Match
@@ -177,6 +178,12 @@ def test_the_analysis_of_long_nardy_says_nothing_of_a_cube_it_has_not(
     doc = json.loads(out)
     assert doc["cube"] is False
     assert not any("cube" in key for key in _keys(doc) - {"cube"})
+    # RULES.md 3.4: long nardy has no resignation, a player surrenders.
+    given_up = Game(Settings(variant="long"), SeededDice(3), first_player=0)
+    given_up.apply(actions.Surrender(0))
+    write_jsonl(path, [game_record(given_up, players=("Ann", "Bob"))])
+    out = run(capsys, "analyze", str(path), "--ply", "0")[1]
+    assert "Bob wins 2 points (surrender)" in out
     # With ending=oin every game counts one: "oin" would say nothing.
     oin = _long_game(tmp_path, ending="oin")
     code, out, _ = run(capsys, "analyze", str(oin), "--ply", "0")

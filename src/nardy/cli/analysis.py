@@ -977,7 +977,8 @@ def _game_heading(a: Analysis, game: GameAnalysis) -> str:
     else:
         winner = names[game.winner]
         ending = f"{winner} {conjugate(winner, 'win')} {counted(game.points, 'point')}"
-        how = {"pass": "a double passed", "resign": "resignation"}.get(game.kind or "")
+        gives_up = "resignation" if a.settings.rules.resignation_levels else "surrender"
+        how = {"pass": "a double passed", "resign": gives_up}.get(game.kind or "")
         said = [how or game.kind or ""]
         if said == ["oin"] and a.settings.ending == "oin":
             said = []  # every game counts one: an oin is no news
