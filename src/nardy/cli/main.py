@@ -10,13 +10,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from importlib import metadata
 from typing import Any, NoReturn, TextIO
 
-from nardy.cli import analysis, engine, play, records, rules, selfplay, serve, verify_dice
-from nardy.cli.analysis import INTERRUPTED
 from nardy.cli.options import die
 from nardy.core import NardyError, Play, Position, variant, variants
 from nardy.notation import position_id
@@ -63,7 +62,15 @@ class SubcommandParser(argparse.ArgumentParser):
         return namespace, extras
 
 
+INTERRUPTED = 128 + signal.SIGINT
+"""The exit status of a command stopped by Ctrl-C, as shells report a SIGINT (130)."""
+
+
 def build_parser() -> argparse.ArgumentParser:
+    # The commands' modules load numpy and the nets (about a second): imported here, inside
+    # main, so that a Ctrl-C meanwhile stops quietly too.
+    from nardy.cli import analysis, engine, play, records, rules, selfplay, serve, verify_dice
+
     parser = argparse.ArgumentParser(
         prog="nardy",
         description="Backgammon and long nardy: rules, notation and analysis.",
@@ -135,7 +142,11 @@ def version() -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    try:
+        parser = build_parser()
+    except KeyboardInterrupt:
+        print("\nnardy: interrupted", file=sys.stderr)
+        return INTERRUPTED
     args = parser.parse_args(argv)
     try:
         if getattr(args, "handler", None) is not None:  # subcommands that register a handler
