@@ -272,3 +272,26 @@ def test_selfplay_tells_two_of_the_same_bot_apart(
     assert re.match(r"2 games: heuristic 0 won \d \(.*\), heuristic 1 won \d \(", err)
     players = {tuple(json.loads(line)["players"]) for line in out.read_text("utf-8").splitlines()}
     assert players == {("heuristic 0", "heuristic 1")}
+
+
+# -- files read that hold nothing to read ------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["analyze", "export", "import", "verify-dice"])
+def test_a_file_that_is_not_text_is_named(
+    command: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    binary = tmp_path / "bin.jsonl"
+    binary.write_bytes(b"\xff\xfe\x00")
+    code, out, err = run(capsys, command, str(binary))
+    assert code == 2 and out == ""
+    assert err == f"nardy {command}: error: {binary} is not UTF-8 text (byte 0)\n"
+
+
+def test_analyze_says_a_file_without_records_holds_none(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    empty = tmp_path / "none.json"
+    empty.write_text("[]\n", encoding="utf-8")
+    code, out, err = run(capsys, "analyze", str(empty))
+    assert code == 2 and out == "" and f"{empty} holds no game records" in err

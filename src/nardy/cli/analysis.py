@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
 from nardy.cli.engine import context_stakes, read_position
+from nardy.cli.files import read_input
 from nardy.cli.options import die
 from nardy.cli.records import group_matches, replay_failure
 from nardy.cli.selfplay import Progress
@@ -743,7 +744,7 @@ def read_records(name: str) -> list[tuple[int, dict[str, Any]]]:
     The name decides: ``.mat`` is a match file, ``.json`` and ``.jsonl`` JSON (and their
     errors JSON's); any other name, and standard input, is JSON if it starts with ``{`` or
     ``[`` and a match file otherwise."""
-    text = sys.stdin.read() if name == "-" else Path(name).read_text("utf-8")
+    text = read_input(name)
     if not text.strip():
         raise NotationError(f"{name} is empty")
     suffix = "" if name == "-" else Path(name).suffix.lower()
@@ -759,6 +760,8 @@ def read_records(name: str) -> list[tuple[int, dict[str, Any]]]:
 def run_analyze(args: argparse.Namespace) -> int:
     """``nardy analyze``: every play of the file's games judged, match by match."""
     numbered = read_records(args.file)
+    if not numbered:
+        raise NotationError(f"{args.file} holds no game records")
     records = [record for _, record in numbered]
     matches = _sessions(records)
     total = sum(len(r.get("turns", [])) for r in records)

@@ -1,13 +1,15 @@
-"""The files the commands write (``play --record``, ``selfplay --out``, ``export -o``,
-``import -o``): checked before any work is done, so that no game is played and no match
-converted for a file that cannot be written."""
+"""The files the commands read and write. A file to write (``play --record``, ``selfplay
+--out``, ``export -o``, ``import -o``) is checked before any work is done, so that no game is
+played and no match converted for a file that cannot be written; a file read that is not
+text says so with its name."""
 
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 
-from nardy.core import NardyError
+from nardy.core import NardyError, NotationError
 
 
 class OutputError(NardyError):
@@ -51,3 +53,14 @@ def check_writable(path: Path) -> None:
     problem = write_problem(path)
     if problem is not None:
         raise OutputError(f"cannot write {path}: {problem}")
+
+
+def read_input(name: str) -> str:
+    """The text of the file ``name`` (``-``: standard input); raises
+    :class:`~nardy.core.NotationError` naming the file where it is not UTF-8 text, and
+    ``OSError`` where it cannot be read."""
+    try:
+        return sys.stdin.read() if name == "-" else Path(name).read_text("utf-8")
+    except UnicodeDecodeError as exc:
+        where = "standard input" if name == "-" else name
+        raise NotationError(f"{where} is not UTF-8 text (byte {exc.start})") from None

@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from nardy.cli.files import OutputError, check_writable
+from nardy.cli.files import OutputError, check_writable, read_input
 from nardy.cli.words import counted
 from nardy.core import NardyError, NotationError
 from nardy.notation.mat import export_mat, import_mat
@@ -137,7 +137,7 @@ def run_import(args: argparse.Namespace) -> int:
     try:
         if args.out != "-":
             check_writable(Path(args.out))
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
+        text = read_input(args.file)
         try:
             records = import_mat(text)
         except NotationError as exc:
@@ -166,7 +166,7 @@ def replay_failure(name: str, numbered: Iterable[tuple[int, dict[str, Any]]]) ->
 
 def _read_jsonl(name: str) -> list[tuple[int, dict[str, Any]]]:
     """The checked records of a JSON-lines file, each with its line number."""
-    return parse_records(sys.stdin.read() if name == "-" else Path(name).read_text("utf-8"), name)
+    return parse_records(read_input(name), name)
 
 
 def _fail(command: str, exc: Exception) -> int:
