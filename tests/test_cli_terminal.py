@@ -295,3 +295,19 @@ def test_analyze_says_a_file_without_records_holds_none(
     empty.write_text("[]\n", encoding="utf-8")
     code, out, err = run(capsys, "analyze", str(empty))
     assert code == 2 and out == "" and f"{empty} holds no game records" in err
+
+
+def test_the_default_record_in_a_folder_that_takes_no_file_names_the_folder(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not Path("/proc").is_dir():
+        pytest.skip("no /proc here")
+    monkeypatch.chdir("/proc")
+    monkeypatch.setattr("sys.stdin", _NoInput())
+    code, out, err = run(capsys, "play", "--seed", "1")
+    assert code == 2 and out == ""
+    assert re.fullmatch(
+        r"nardy play: error: cannot save the games to nardy-[-0-9]+\.jsonl: the current folder "
+        r"/proc takes no new file \(.*\)\n",
+        err,
+    )

@@ -24,10 +24,10 @@ def write_problem(path: Path) -> str | None:
     to root for ``/sys`` and ``/proc``, which refuse every new file."""
     if path.is_dir():
         return f"{path} is a folder"
-    for folder in path.parents:  # the nearest one that exists says what is wrong
-        if folder.exists():
-            if not folder.is_dir():
-                return f"{folder} is not a folder"
+    for above in path.parents:  # the nearest one that exists says what is wrong
+        if above.exists():
+            if not above.is_dir():
+                return f"{above} is not a folder"
             break
     if not path.parent.is_dir():
         return f"the folder {path.parent} does not exist"
@@ -37,11 +37,11 @@ def write_problem(path: Path) -> str | None:
             pass
     except OSError as exc:
         why = exc.strerror or str(exc)
-        return (
-            f"it cannot be written ({why})"
-            if existed
-            else f"{path.parent} takes no new file ({why})"
-        )
+        if existed:
+            return f"it is not writable ({why})"
+        here = path.parent == Path()
+        folder = f"the current folder {Path.cwd()}" if here else str(path.parent)
+        return f"{folder} takes no new file ({why})"
     if not existed:
         os.unlink(path)
     return None
