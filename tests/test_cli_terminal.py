@@ -311,3 +311,20 @@ def test_the_default_record_in_a_folder_that_takes_no_file_names_the_folder(
         r"/proc takes no new file \(.*\)\n",
         err,
     )
+
+
+# -- a trailing ! on a move that does not finish the play ---------------------------------
+
+
+def test_a_trailing_bang_that_finishes_nothing_says_nothing_was_moved(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """RULES.md 1.9: the turn ends when the moves make a legal play and are confirmed."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("13/9!\nconfirm\nquit\n"))
+    start = ["--position", "4HPwATDgc/ABMA", "--dice", "5", "4", "--turn", "0"]
+    args = ["play", "--vs", "human", *start, "--record", str(tmp_path / "r.jsonl")]
+    code, out, _ = run(capsys, *args)
+    assert code == 0
+    assert "Player 1: move> 13/9!\n  13/9 does not finish the play: " in out
+    assert "(nothing was moved)\nPlayer 1: move> confirm\n  no moves yet" in out
+    assert "move on or undo" not in out

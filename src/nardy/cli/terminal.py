@@ -594,7 +594,13 @@ class Terminal(abc.ABC):
         try:
             self._enter(game, seat, text, game.dice)
             if confirm:
-                self._confirm(game, seat)
+                try:
+                    self._confirm(game, seat)
+                except IllegalPlayError as exc:  # taken back below: not "move on or undo"
+                    raise IllegalPlayError(
+                        f"{text} does not finish the play: a trailing ! confirms a whole "
+                        "play, or the move that completes one (nothing was moved)"
+                    ) from exc
         except NardyError:
             while len(game.moves_made) > made:  # leave the turn as it was
                 seat.act(actions.Undo)
