@@ -316,7 +316,7 @@ def test_the_default_record_in_a_folder_that_takes_no_file_names_the_folder(
 # -- a trailing ! on a move that does not finish the play ---------------------------------
 
 
-def test_a_trailing_bang_that_finishes_nothing_says_nothing_was_moved(
+def test_a_trailing_bang_that_finishes_nothing_says_it_is_taken_back(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     """RULES.md 1.9: the turn ends when the moves make a legal play and are confirmed."""
@@ -326,5 +326,5 @@ def test_a_trailing_bang_that_finishes_nothing_says_nothing_was_moved(
     code, out, _ = run(capsys, *args)
     assert code == 0
     assert "Player 1: move> 13/9!\n  13/9 does not finish the play: " in out
-    assert "(nothing was moved)\nPlayer 1: move> confirm\n  no moves yet" in out
+    assert "(it is taken back)\nPlayer 1: move> confirm\n  no moves yet" in out
     assert "move on or undo" not in out

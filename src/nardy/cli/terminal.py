@@ -599,7 +599,7 @@ class Terminal(abc.ABC):
                 except IllegalPlayError as exc:  # taken back below: not "move on or undo"
                     raise IllegalPlayError(
                         f"{text} does not finish the play: a trailing ! confirms a whole "
-                        "play, or the move that completes one (nothing was moved)"
+                        "play, or the move that completes one (it is taken back)"
                     ) from exc
         except NardyError:
             while len(game.moves_made) > made:  # leave the turn as it was
