@@ -48,7 +48,11 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--seed", type=seed, default=0, help="seed of the dice and bots (0)")
     parser.add_argument(
-        "--out", required=True, metavar="FILE.jsonl", help="where to write the records"
+        "--out",
+        required=True,
+        metavar="FILE.jsonl",
+        help="where to write the records (a file there is written over; checked before the "
+        "first game)",
     )
     parser.add_argument(
         "--bots",
