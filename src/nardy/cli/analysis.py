@@ -982,9 +982,9 @@ def _game_heading(a: Analysis, game: GameAnalysis) -> str:
         ending = f"{winner} {conjugate(winner, 'win')} {counted(game.points, 'point')}"
         gives_up = "resignation" if a.settings.rules.resignation_levels else "surrender"
         how = {"pass": "a double passed", "resign": gives_up}.get(game.kind or "")
-        said = [how or game.kind or ""]
-        if said == ["oin"] and a.settings.ending == "oin":
-            said = []  # every game counts one: an oin is no news
+        kind = how or game.kind or ""
+        # Where every game counts one (ending=oin), an oin is no news.
+        said = [] if not kind or (kind == "oin" and a.settings.ending == "oin") else [kind]
         if a.settings.cube:
             said.append(f"cube {game.cube}")
         ending += f" ({', '.join(said)})" if said else ""
