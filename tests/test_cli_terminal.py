@@ -328,3 +328,20 @@ def test_a_trailing_bang_that_finishes_nothing_says_it_is_taken_back(
     assert "Player 1: move> 13/9!\n  13/9 does not finish the play: " in out
     assert "(it is taken back)\nPlayer 1: move> confirm\n  no moves yet" in out
     assert "move on or undo" not in out
+
+
+@pytest.mark.parametrize(("ending", "points"), [("mars", "2 points"), ("oin", "1 point")])
+def test_the_surrender_question_says_what_it_scores(
+    ending: str,
+    points: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    """RULES.md 3.4: a surrender is scored from the checkers as they stand; with none borne
+    off it is a mars, worth 2 with ending=mars and 1 with ending=oin."""
+    monkeypatch.setattr("sys.stdin", io.StringIO("surrender\nn\nquit\n"))
+    args = ["play", "--variant", "long", "--ending", ending, "--seed", "2"]
+    code, out, _ = run(capsys, *args, "--record", str(tmp_path / "r.jsonl"))
+    assert code == 0
+    assert f"  Surrendering gives the game up: a mars, it scores {points}.\n" in out

@@ -515,7 +515,7 @@ class Terminal(abc.ABC):
                     return
             seat.act(actions.Resign, level)
         elif command == actions.Surrender.kind:
-            said = "Surrendering gives the game up, scored from the checkers as they stand."
+            said = f"Surrendering gives the game up: {_surrender_stake(game)}."
             if not self._asks_first(game, player, command) or self._sure(player, said):
                 seat.act(actions.Surrender)
         elif game.phase is Phase.CHOOSE_DOUBLE and command.isdigit():
@@ -790,6 +790,15 @@ def _cube_words(decision: CubeDecision, *, answering: bool = False) -> str:
     if decision.double_pass is not None:
         parts.append(f"double/pass {decision.double_pass:+.3f}")
     return f"{decision.text}: " + ", ".join(parts)
+
+
+def _surrender_stake(game: Game) -> str:
+    """What a surrender scores now, from the checkers as they stand at the start of the turn
+    (the game's own scoring, RULES.md 3.4): ``a mars, 2 points``."""
+    start = game.turn_start
+    kind = game.variant.result_kind(start.mine, start.theirs)
+    value = scoring.points(kind, game.cube.value, game.settings, cube_turned=game.cube.turned)
+    return f"a {kind}, it scores {counted(value, 'point')}"
 
 
 def _stake(game: Game, level: int) -> str:
