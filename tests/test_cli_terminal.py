@@ -345,3 +345,30 @@ def test_the_surrender_question_says_what_it_scores(
     code, out, _ = run(capsys, *args, "--record", str(tmp_path / "r.jsonl"))
     assert code == 0
     assert f"  Surrendering gives the game up: a mars, it scores {points}.\n" in out
+
+
+# -- '-' for standard output ---------------------------------------------------------------
+
+
+def test_selfplay_out_dash_writes_standard_output(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(capsys, "selfplay", "--games", "2", "--out", "-")
+    assert code == 0 and err.endswith("; written to standard output\n")
+    assert [json.loads(line)["game"] for line in out.splitlines()] == [1, 2]
+    assert list(tmp_path.iterdir()) == []  # no file named '-'
+
+
+def test_play_refuses_to_save_to_standard_output(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", _NoInput())
+    code, out, err = run(capsys, "play", "--record", "-")
+    assert code == 2 and out == ""
+    assert (
+        err
+        == "nardy play: error: cannot save the games to -: the game is shown on standard output\n"
+    )
+    assert list(tmp_path.iterdir()) == []

@@ -5,9 +5,11 @@ text says so with its name."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from pathlib import Path
+from typing import TextIO
 
 from nardy.core import NardyError, NotationError
 
@@ -64,3 +66,12 @@ def read_input(name: str) -> str:
     except UnicodeDecodeError as exc:
         where = "standard input" if name == "-" else name
         raise NotationError(f"{where} is not UTF-8 text (byte {exc.start})") from None
+
+
+def output(name: str) -> contextlib.AbstractContextManager[TextIO]:
+    """The file ``name`` opened to be written over, checked first (:func:`check_writable`);
+    ``-`` is standard output, left open."""
+    if name == "-":
+        return contextlib.nullcontext(sys.stdout)
+    check_writable(Path(name))
+    return Path(name).open("w", encoding="utf-8")
