@@ -311,4 +311,4 @@ def test_nardy_show_malformed_id(capsys: pytest.CaptureFixture[str], bad: str) -
     assert main(["show", "--variant", "long", bad]) == 2
     out, err = capsys.readouterr()
     assert out == ""
-    assert err.startswith("nardy: error:")
+    assert err.startswith("nardy show: error:")

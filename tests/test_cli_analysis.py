@@ -397,7 +397,7 @@ def test_unreadable_records(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     wrong.write_text(json.dumps({**record, "turns": record["turns"][1:]}) + "\n", "utf-8")
     code, _, err = run(capsys, "analyze", str(wrong))
     # A record that reads but does not replay names the file too.
-    assert code == 2 and err.startswith(f"nardy analyze: error: {wrong}: game 1: turn 1")
+    assert code == 2 and err.startswith(f"nardy analyze: error: {wrong} line 1, game 1: turn 1")
     empty = tmp_path / "empty.mat"
     empty.write_text("", encoding="utf-8")
     code, _, err = run(capsys, "analyze", str(empty))

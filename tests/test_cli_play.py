@@ -232,7 +232,8 @@ def test_bad_input_changes_nothing_and_asks_again(
         "You: move> \n  no moves yet: type a play, or single moves one at a time\n",
         "You: move> accept\n  there is no resignation to answer now\n",
         # A play that is not whole cannot be confirmed: nothing of it is left made.
-        "You: move> 13/8!\n  the moves so far are not a whole legal play; move on or undo\n",
+        "You: move> 13/8!\n  13/8 does not finish the play: a trailing ! confirms a whole play, "
+        "or the move that completes one (it is taken back)\n",
     ]
     for message in messages:
         assert message in out

@@ -56,7 +56,7 @@ def test_export_writes_one_file_per_match(
     first, second = two_matches()
     source = write_jsonl(tmp_path / "games.jsonl", match_records(first) + match_records(second))
     code, _, err = run(capsys, "export", str(source), "--to", "mat", "-o", str(tmp_path / "m.mat"))
-    assert code == 0 and "2 match(es) written" in err
+    assert code == 0 and "2 matches written" in err
     assert (tmp_path / "m_001.mat").read_text(encoding="utf-8") == export_mat(first)
     assert (tmp_path / "m_002.mat").read_text(encoding="utf-8") == export_mat(second)
     code, _, err = run(capsys, "export", str(source), "--to", "mat")

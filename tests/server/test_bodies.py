@@ -41,7 +41,28 @@ def _raw(server: ServerProcess, head: str, body: bytes = b"") -> bytes:
             f"X-CSRF-Token: {client.csrf}\r\nContent-Type: application/json\r\n\r\n".encode()
             + body
         )
-        return s.recv(65536)  # a timeout here: the server waits for the rest of the body
+        return _answer(s)  # a timeout here: the server waits for the rest of the body
+
+
+def _answer(s: socket.socket) -> bytes:
+    """One whole HTTP answer: its head, then as many bytes as its Content-Length says (the
+    head and the body may come in separate packets)."""
+    data = b""
+    while b"\r\n\r\n" not in data or len(data) < _answer_length(data):
+        more = s.recv(65536)
+        if not more:
+            break
+        data += more
+    return data
+
+
+def _answer_length(data: bytes) -> int:
+    head, _, _ = data.partition(b"\r\n\r\n")
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            return len(head) + 4 + int(value)
+    return len(head) + 4
 
 
 def test_a_body_declared_too_large_is_refused_before_it_is_sent(server: ServerProcess) -> None:

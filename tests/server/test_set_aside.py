@@ -54,19 +54,25 @@ def test_a_number_out_of_bounds_is_refused_and_nothing_is_stored(
 
 
 @pytest.mark.parametrize(
-    "clock",
-    ['{"delay": 1e999, "reserve": 60}', '{"delay": NaN, "reserve": 60}',
-     '{"delay": 12, "reserve": -1e999}', '{"delay": 1' + "0" * 400 + ', "reserve": 60}'],
+    ("clock", "error"),
+    [('{"delay": 1e999, "reserve": 60}', "malformed"),
+     ('{"delay": NaN, "reserve": 60}', "malformed"),
+     ('{"delay": 12, "reserve": -1e999}', "malformed"),
+     ('{"delay": 1' + "0" * 400 + ', "reserve": 60}', "invalid-clock")],
     ids=["inf", "nan", "-inf", "1e400"],
 )  # fmt: skip
-def test_an_infinite_or_huge_clock_value_is_refused(server: ServerProcess, clock: str) -> None:
-    """JSON's 1e999 reads as infinity, NaN as not a number: neither is a number of seconds."""
+def test_an_infinite_or_huge_clock_value_is_refused(
+    server: ServerProcess, clock: str, error: str
+) -> None:
+    """JSON's 1e999 reads as infinity, NaN as not a number: neither is a number of seconds.
+    The body's decoder refuses those as no standard JSON (``malformed``, docs/protocol.md
+    "JSON bodies and messages"); a 400-digit whole number is JSON but past the clock's bounds."""
     client = Client(server)
     client.sign_up(new_name())
     body = '{"settings": {"match-length": 3}, "opponent": "bot", "clock": ' + clock + "}"
     headers = {"x-csrf-token": client.csrf, "content-type": "application/json"}
     r = client.http.post("/api/games", content=body, headers=headers)
-    assert r.status_code == 400 and r.json()["error"] == "invalid-clock", r.text
+    assert r.status_code == 400 and r.json()["error"] == error, r.text
     assert client.get("/api/me/games").json() == []
 
 

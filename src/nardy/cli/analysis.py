@@ -27,8 +27,9 @@ from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
 from nardy.cli.engine import context_stakes, read_position
+from nardy.cli.files import read_input
 from nardy.cli.options import die
-from nardy.cli.records import group_matches
+from nardy.cli.records import group_matches, replay_failure
 from nardy.cli.selfplay import Progress
 from nardy.cli.words import conjugate, counted, dice_text
 from nardy.core import NardyError, NotationError, Position, Variant, variants
@@ -735,28 +736,33 @@ def _progress(args: argparse.Namespace, bar: _Bar) -> _Bar | None:
 # -- analyze ---------------------------------------------------------------------------------------
 
 
-def read_records(name: str) -> list[dict[str, Any]]:
-    """The game records in a file: JSON lines, one JSON object or array, or a .mat match.
+def read_records(name: str) -> list[tuple[int, dict[str, Any]]]:
+    """The game records in a file: JSON lines, one JSON object or array, or a .mat match;
+    each with the line it starts on (a match file's records, made by replaying its games:
+    0).
 
     The name decides: ``.mat`` is a match file, ``.json`` and ``.jsonl`` JSON (and their
     errors JSON's); any other name, and standard input, is JSON if it starts with ``{`` or
     ``[`` and a match file otherwise."""
-    text = sys.stdin.read() if name == "-" else Path(name).read_text("utf-8")
+    text = read_input(name)
     if not text.strip():
         raise NotationError(f"{name} is empty")
     suffix = "" if name == "-" else Path(name).suffix.lower()
     is_json = suffix in (".json", ".jsonl")
     if suffix == ".mat" or not (is_json or text.lstrip().startswith(("{", "["))):
         try:
-            return import_mat(text)
+            return [(0, record) for record in import_mat(text)]
         except NotationError as exc:
             raise NotationError(f"{name}: {exc}") from None
-    return [record for _, record in parse_records(text, name)]
+    return parse_records(text, name)
 
 
 def run_analyze(args: argparse.Namespace) -> int:
     """``nardy analyze``: every play of the file's games judged, match by match."""
-    records = read_records(args.file)
+    numbered = read_records(args.file)
+    if not numbered:
+        raise NotationError(f"{args.file} holds no game records")
+    records = [record for _, record in numbered]
     matches = _sessions(records)
     total = sum(len(r.get("turns", [])) for r in records)
     progress = _progress(args, Progress(total, "turns", sys.stderr))
@@ -775,7 +781,8 @@ def run_analyze(args: argparse.Namespace) -> int:
         try:
             analysis = judge(match, ply=args.ply, jobs=args.jobs, progress=show)
         except NardyError as exc:  # e.g. a record that reads but does not replay
-            raise NardyError(f"{args.file}: {exc}") from None
+            failed = replay_failure(args.file, numbered)
+            raise failed or NardyError(f"{args.file}: {exc}") from None
         except KeyboardInterrupt:
             print(
                 f"\nnardy analyze: interrupted after judging {judged[0]} of {total} turns "
@@ -880,14 +887,20 @@ def _units(a: Analysis) -> tuple[str, Callable[[float, str], str]]:
 
 
 def analysis_text(a: Analysis, *, every: bool = False) -> str:
-    """The analysis as text: each game's errors (or every play), then the players' totals."""
+    """The analysis as text: each game's errors (or every play), then the players' totals.
+    Games without the cube say nothing of it."""
+    cube = bool(a.settings.cube)
+    cube_at = cube and cube_ply(a.ply) != a.ply
+    money = "cubeless money equity" if cube else "money equity"
+    equities = money if not a.match_length else "from match winning chances"
     lines = [
         f"{_match_name(a)}, {counted(len(a.games), 'game')}, analysed at {a.ply}-ply "
-        f"({'' if cube_ply(a.ply) == a.ply else f'the cube at {cube_ply(a.ply)}-ply, '}"
+        f"({f'the cube at {cube_ply(a.ply)}-ply, ' if cube_at else ''}"
         f"luck at 0-ply) in {a.seconds:.1f} s",
-        "Equities are EMG: normalised to the cube, "
-        + ("cubeless money equity" if not a.match_length else "from match winning chances")
-        + " for checker plays and luck, cubeful for the cube.",
+        f"Equities are EMG: normalised to the cube, {equities} for checker plays and luck, "
+        "cubeful for the cube."
+        if cube
+        else f"Equities are EMG: {equities} for checker plays and luck.",
     ]
     for game in a.games:
         lines += ["", _game_heading(a, game)]
@@ -967,14 +980,22 @@ def _game_heading(a: Analysis, game: GameAnalysis) -> str:
     else:
         winner = names[game.winner]
         ending = f"{winner} {conjugate(winner, 'win')} {counted(game.points, 'point')}"
-        how = {"pass": "a double passed", "resign": "resignation"}.get(game.kind or "")
-        ending += f" ({how or game.kind}, cube {game.cube})"
+        gives_up = "resignation" if a.settings.rules.resignation_levels else "surrender"
+        how = {"pass": "a double passed", "resign": gives_up}.get(game.kind or "")
+        kind = how or game.kind or ""
+        # Where every game counts one (ending=oin), an oin is no news.
+        said = [] if not kind or (kind == "oin" and a.settings.ending == "oin") else [kind]
+        if a.settings.cube:
+            said.append(f"cube {game.cube}")
+        ending += f" ({', '.join(said)})" if said else ""
     return f"Game {game.number} ({score}): {ending}"
 
 
 def _totals(a: Analysis) -> str:
     unit, price = _units(a)
-    return _totals_table(a.players, a.stats, unit, price, a.luck_adjusted)
+    return _totals_table(
+        a.players, a.stats, unit, price, a.luck_adjusted, cube=bool(a.settings.cube)
+    )
 
 
 def _totals_table(
@@ -983,9 +1004,11 @@ def _totals_table(
     unit: str,
     price: Callable[[float, str], str],
     luck_adjusted: Sequence[float] | None,
+    *,
+    cube: bool = True,
 ) -> str:
     """Each player's totals, one column each (the luck-adjusted result where there is one:
-    two players)."""
+    two players); the Cube section only where the games had a cube."""
 
     def both(cell: Callable[[PlayerStats], str]) -> list[str]:
         return [cell(s) for s in stats]
@@ -1009,14 +1032,19 @@ def _totals_table(
             *both(lambda s: f"{s.checker_error:.3f} ({price(s.checker_value, '')})"),
         ],
         ["  Error rate mEMG", *both(lambda s: rate(s.checker_rate))],
-        ["Cube", *blank],
-        ["  Close or actual decisions", *both(lambda s: str(s.cube_decisions))],
-        ["  Doubtful / bad / very bad", *both(lambda s: marks(s.cube_marked))],
-        [
-            f"  Error total EMG ({unit})",
-            *both(lambda s: f"{s.cube_error:.3f} ({price(s.cube_value, '')})"),
-        ],
-        ["  Error rate mEMG", *both(lambda s: rate(s.cube_rate))],
+    ]
+    if cube:
+        rows += [
+            ["Cube", *blank],
+            ["  Close or actual decisions", *both(lambda s: str(s.cube_decisions))],
+            ["  Doubtful / bad / very bad", *both(lambda s: marks(s.cube_marked))],
+            [
+                f"  Error total EMG ({unit})",
+                *both(lambda s: f"{s.cube_error:.3f} ({price(s.cube_value, '')})"),
+            ],
+            ["  Error rate mEMG", *both(lambda s: rate(s.cube_rate))],
+        ]
+    rows += [
         ["Resignations", *blank],
         ["  Offered or answered", *both(lambda s: str(s.resignations))],
         ["  Doubtful / bad / very bad", *both(lambda s: marks(s.resign_marked))],

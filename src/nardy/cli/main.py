@@ -10,12 +10,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TextIO
 
-from nardy.cli import analysis, engine, play, records, rules, selfplay, serve, verify_dice
-from nardy.cli.about import version
 from nardy.cli.options import die
 from nardy.core import NardyError, Play, Position, variant, variants
 from nardy.notation import position_id
@@ -76,11 +75,21 @@ class VersionAction(argparse.Action):
         )
 
     def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> NoReturn:
+        from nardy.cli.about import version  # loads the engine (numpy): only when asked
+
         print(f"{parser.prog} {version()}")
         parser.exit()
 
 
+INTERRUPTED = 128 + signal.SIGINT
+"""The exit status of a command stopped by Ctrl-C, as shells report a SIGINT (130)."""
+
+
 def build_parser() -> argparse.ArgumentParser:
+    # The commands' modules load numpy and the nets (about a second): imported here, inside
+    # main, so that a Ctrl-C meanwhile stops quietly too.
+    from nardy.cli import analysis, engine, play, records, rules, selfplay, serve, verify_dice
+
     parser = argparse.ArgumentParser(
         prog="nardy",
         description="Backgammon and long nardy: rules, notation and analysis.",
@@ -144,7 +153,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
+    try:
+        parser = build_parser()
+    except KeyboardInterrupt:
+        print("\nnardy: interrupted", file=sys.stderr)
+        return INTERRUPTED
     args = parser.parse_args(argv)
     try:
         if getattr(args, "handler", None) is not None:  # subcommands that register a handler
@@ -170,13 +183,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             if described:
                 print(described)
     except NardyError as exc:
-        print(f"nardy: error: {exc}", file=sys.stderr)
+        print(f"{_prog(args)}: error: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        # Ctrl-C: stop without a traceback, with the status shells give a SIGINT (the
+        # commands that have something to say about what was done say it themselves).
+        print(f"\n{_prog(args)}: interrupted", file=sys.stderr)
+        return INTERRUPTED
     except BrokenPipeError:
         # The reader went away (`nardy show … | head`): stop quietly, as other tools do.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
     return 0
+
+
+def _prog(args: argparse.Namespace) -> str:
+    """How an error message names the command: ``nardy selfplay``."""
+    return f"nardy {args.command}"
 
 
 def describe_context(text: str, ctx: Context) -> str | None:

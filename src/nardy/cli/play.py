@@ -128,7 +128,9 @@ def run(args: argparse.Namespace) -> int:
     settings = settings_from_args(args, start)
     dice: Dice = SecretDice() if args.seed is None else SeededDice(args.seed)
     record = Path(args.record or default_record_name())
-    problem = record_problem(record)
+    # '-' is standard output elsewhere; here the game is shown there.
+    problem = "the game is shown on standard output" if args.record == "-" else None
+    problem = problem or record_problem(record)
     if problem is not None:
         print(f"nardy play: error: cannot save the games to {record}: {problem}", file=sys.stderr)
         return 2

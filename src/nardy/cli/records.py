@@ -6,8 +6,8 @@ nardy import FILE.mat [-o OUT.jsonl]            a .mat match to JSON game record
 
 Consecutive lines of one match share players, variant and settings and number their games
 1, 2, 3…; a line that breaks the run starts the next match. A .mat file holds one match: with
-several, ``-o OUT.mat`` writes ``OUT_001.mat``, ``OUT_002.mat``… (``-`` or no ``-o``: standard
-output, for one match only).
+several, ``-o OUT`` writes ``OUT_001.mat``, ``OUT_002.mat``… (OUT's extension where it has one;
+``-`` or no ``-o``: standard output, for one match only). One match goes to OUT as named.
 """
 
 from __future__ import annotations
@@ -19,9 +19,11 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from nardy.cli.files import OutputError, check_writable, read_input
+from nardy.cli.words import counted
 from nardy.core import NardyError, NotationError
 from nardy.notation.mat import export_mat, import_mat
-from nardy.notation.record import parse_records
+from nardy.notation.record import parse_records, replay
 
 
 def add_parsers(subparsers: Any) -> None:
@@ -43,8 +45,8 @@ def add_parsers(subparsers: Any) -> None:
         "--out",
         default="-",
         metavar="OUT",
-        help="where to write ('-': standard output, the default); with several matches "
-        "OUT_001.mat, OUT_002.mat…",
+        help="where to write: one match to the file OUT as named ('-': standard output, the "
+        "default); several to OUT_001.mat, OUT_002.mat… (OUT's extension where it has one)",
     )
     export.set_defaults(handler=run_export)
 
@@ -91,7 +93,8 @@ def run_export(args: argparse.Namespace) -> int:
                 texts.append(export_mat(match))
             except NardyError as exc:
                 line = numbered[first][0]
-                raise NotationError(
+                failed = replay_failure(args.file, numbered[first : first + len(match)])
+                raise failed or NotationError(
                     f"{args.file}: the match from line {line} cannot be written: {exc}"
                 ) from None
             first += len(match)
@@ -103,25 +106,38 @@ def run_export(args: argparse.Namespace) -> int:
                 )
             sys.stdout.write(texts[0])
             return 0
-        out = Path(args.out)
-        if len(texts) == 1:
-            paths = [out]
-        else:
-            paths = [
-                out.with_name(f"{out.stem}_{i:03d}{out.suffix}") for i in range(1, len(texts) + 1)
-            ]
+        if Path(args.out).is_dir() or args.out.endswith("/"):  # OUT names files, not a folder
+            raise OutputError(
+                f"cannot write {args.out}: {args.out} is a folder; name the file in it, "
+                f"-o {args.out.rstrip('/')}/NAME.mat"
+            )
+        paths = match_paths(Path(args.out), len(texts))
+        for path in paths:  # every one before any is written
+            check_writable(path)
         for path, text in zip(paths, texts, strict=True):
             path.write_text(text, encoding="utf-8")
-        print(f"{len(texts)} match(es) written: {', '.join(map(str, paths))}", file=sys.stderr)
+        written = ", ".join(map(str, paths))
+        print(f"{counted(len(texts), 'match')} written: {written}", file=sys.stderr)
     except (NardyError, OSError, UnicodeDecodeError) as exc:
         return _fail("export", exc)
     return 0
 
 
+def match_paths(out: Path, matches: int) -> list[Path]:
+    """The files ``-o OUT`` names for ``matches`` matches: OUT itself for one, else
+    ``OUT_001.mat``, ``OUT_002.mat``… (OUT's own extension where it has one)."""
+    if matches == 1:
+        return [out]
+    suffix = out.suffix or ".mat"
+    return [out.with_name(f"{out.stem}_{i:03d}{suffix}") for i in range(1, matches + 1)]
+
+
 def run_import(args: argparse.Namespace) -> int:
     """``nardy import``: a .mat file in, JSON lines out."""
     try:
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text("utf-8")
+        if args.out != "-":
+            check_writable(Path(args.out))
+        text = read_input(args.file)
         try:
             records = import_mat(text)
         except NotationError as exc:
@@ -136,9 +152,21 @@ def run_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def replay_failure(name: str, numbered: Iterable[tuple[int, dict[str, Any]]]) -> NardyError | None:
+    """Why the first record of the file ``name`` (with the lines they start on) that does
+    not replay does not, naming the file, the line and the game; None where all replay.
+    Called once a command has failed, to say where: the commands replay without lines."""
+    for line, record in numbered:
+        try:
+            replay(record)
+        except NardyError as exc:
+            return NotationError(f"{name} line {line}, game {record.get('game', '?')}: {exc}")
+    return None
+
+
 def _read_jsonl(name: str) -> list[tuple[int, dict[str, Any]]]:
     """The checked records of a JSON-lines file, each with its line number."""
-    return parse_records(sys.stdin.read() if name == "-" else Path(name).read_text("utf-8"), name)
+    return parse_records(read_input(name), name)
 
 
 def _fail(command: str, exc: Exception) -> int:

@@ -15,10 +15,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from typing import Any, TextIO
 
 from nardy.cli.chouette_cli import ChouetteBots, chouette_record, scores_text
+from nardy.cli.files import output
 from nardy.cli.options import add_settings_arguments, seed, settings_from_args
 from nardy.cli.words import counted
 from nardy.core.chouette import Chouette
@@ -47,7 +47,11 @@ def add_parser(subparsers: Any) -> None:
     )
     parser.add_argument("--seed", type=seed, default=0, help="seed of the dice and bots (0)")
     parser.add_argument(
-        "--out", required=True, metavar="FILE.jsonl", help="where to write the records"
+        "--out",
+        required=True,
+        metavar="FILE.jsonl",
+        help="where to write the records ('-': standard output; a file there is written "
+        "over, and checked before the first game)",
     )
     parser.add_argument(
         "--bots",
@@ -111,44 +115,62 @@ class Progress:
 def run(args: argparse.Namespace) -> int:
     """``nardy selfplay``: play, write the records, and report how each bot did."""
     settings = settings_from_args(args)
-    if args.chouette is not None:
-        if args.bots is not None:
-            print("nardy selfplay: error: --bots does not apply to --chouette", file=sys.stderr)
-            return 2
-        return _run_chouette(args, settings)
-    names: tuple[str, str] = args.bots or ("heuristic", "random")
+    if args.chouette is not None and args.bots is not None:
+        print("nardy selfplay: error: --bots does not apply to --chouette", file=sys.stderr)
+        return 2
+    with output(args.out) as out:  # opened, and so checked, before the first game
+        if args.chouette is not None:
+            return _run_chouette(args, settings, out)
+        return _run_bots(args, settings, out)
+
+
+def _run_bots(args: argparse.Namespace, settings: Settings, out: TextIO) -> int:
+    """Two bots play ``--games`` games (or matches); the tally goes to standard error."""
+    bot_names: tuple[str, str] = args.bots or ("heuristic", "random")
+    names = _players(bot_names)
     unit = "matches" if settings.match_length else "games"
     progress = _progress(args, unit)
     tally = Tally(names)
     done = 0  # matches, or games in money play: what --games counts
     sessions = 0
-    with Path(args.out).open("w", encoding="utf-8") as out:
-        while done < args.games:
-            # Each match (or money session) has its own seeds; a money session goes on
-            # until enough games are played, or until a limit it was given ends it.
-            key = f"{args.seed}-{sessions}"
-            sessions += 1
-            bots = (make_bot(names[0], f"{key}-0"), make_bot(names[1], f"{key}-1"))
-            match = Match(settings, SeededDice(key), players=names)
-            while not match.over and done < args.games:
-                number, game = _play_next_game(match, bots)
-                record = game_record(
-                    game, number=number, players=names, score=match._score(number - 1)
-                )
-                out.write(json.dumps(record) + "\n")
-                assert game.result is not None
-                tally.game(game.result.winner, game.result.points)
-                if not settings.match_length:
-                    done += 1
-                    if progress is not None:
-                        progress.show(done)
-            if settings.match_length:
-                tally.match(match.winner)
+    while done < args.games:
+        # Each match (or money session) has its own seeds; a money session goes on
+        # until enough games are played, or until a limit it was given ends it.
+        key = f"{args.seed}-{sessions}"
+        sessions += 1
+        bots = (make_bot(bot_names[0], f"{key}-0"), make_bot(bot_names[1], f"{key}-1"))
+        match = Match(settings, SeededDice(key), players=names)
+        while not match.over and done < args.games:
+            number, game = _play_next_game(match, bots)
+            record = game_record(game, number=number, players=names, score=match._score(number - 1))
+            out.write(json.dumps(record) + "\n")
+            assert game.result is not None
+            tally.game(game.result.winner, game.result.points)
+            if not settings.match_length:
                 done += 1
                 if progress is not None:
                     progress.show(done)
-    print(f"{tally}; written to {args.out}", file=sys.stderr)
+        if settings.match_length:
+            tally.match(match.winner)
+            done += 1
+            if progress is not None:
+                progress.show(done)
+    print(f"{tally}; written to {_where(args.out)}", file=sys.stderr)
     return 0
+
+
+def _where(out: str) -> str:
+    """Where ``--out`` writes, in words."""
+    return "standard output" if out == "-" else out
+
+
+def _players(bots: tuple[str, str]) -> tuple[str, str]:
+    """The players' names in the records and the tally: the bots', numbered as the seats
+    are (``heuristic 0``, ``heuristic 1``) where both are the same bot, so that each game's
+    winner can be told apart."""
+    if bots[0] != bots[1]:
+        return bots
+    return f"{bots[0]} 0", f"{bots[1]} 1"
 
 
 def _play_next_game(match: Match, bots: tuple[Bot, Bot]) -> tuple[int, Game]:
@@ -205,7 +227,7 @@ def _progress(args: argparse.Namespace, unit: str) -> Progress | None:
     return progress
 
 
-def _run_chouette(args: argparse.Namespace, settings: Settings) -> int:
+def _run_chouette(args: argparse.Namespace, settings: Settings, out: TextIO) -> int:
     """``--chouette N``: one chouette of N neural bots, ``--games`` games; the final
     scores (which sum to zero) go to standard error."""
     names = [f"Bot{i}" for i in range(1, args.chouette + 1)]
@@ -214,16 +236,15 @@ def _run_chouette(args: argparse.Namespace, settings: Settings) -> int:
     # eagerly for a chouette's many cubes); where a variant has no net it stands in itself.
     bots = ChouetteBots({name: NeuralBot() for name in names})
     progress = _progress(args, "games")
-    with Path(args.out).open("w", encoding="utf-8") as out:
-        for i in range(args.games):
-            bots.play_game(chouette)
-            out.write(json.dumps(chouette_record(chouette, i)) + "\n")
-            if progress is not None:
-                progress.show(i + 1)
+    for i in range(args.games):
+        bots.play_game(chouette)
+        out.write(json.dumps(chouette_record(chouette, i)) + "\n")
+        if progress is not None:
+            progress.show(i + 1)
     scores = chouette.scores
     print(
         f"{args.games} chouette games among {args.chouette} bots: "
-        f"{scores_text({name: scores[name] for name in names})}; written to {args.out}",
+        f"{scores_text({name: scores[name] for name in names})}; written to {_where(args.out)}",
         file=sys.stderr,
     )
     return 0

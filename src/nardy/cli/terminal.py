@@ -19,7 +19,6 @@ from __future__ import annotations
 import abc
 import datetime
 import json
-import os
 import shutil
 import sys
 from collections.abc import Sequence
@@ -38,6 +37,7 @@ from nardy.cli.entry import (
     resign_level,
     walk,
 )
+from nardy.cli.files import write_problem
 from nardy.cli.seats import Seat
 from nardy.cli.words import conjugate, counted, dice_as_shown, dice_text, rolled
 from nardy.core import CHECKERS, OFF, Move, NardyError, actions, format_moves, parse_moves, scoring
@@ -101,13 +101,9 @@ def default_record_name(now: datetime.datetime | None = None) -> str:
 def record_problem(path: Path) -> str | None:
     """Why the games cannot be saved to ``path``, or None where they can: checked before
     the first game, so that no game is played for nothing."""
-    if path.is_dir():
-        return f"{path} is a folder"
-    folder = path.parent
-    if not folder.is_dir():
-        return f"the folder {folder} does not exist"
-    if not os.access(folder, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        return f"{path} cannot be written"
+    problem = write_problem(path)
+    if problem is not None:
+        return problem
     try:
         kept_records(path)
     except ValueError:
@@ -519,7 +515,7 @@ class Terminal(abc.ABC):
                     return
             seat.act(actions.Resign, level)
         elif command == actions.Surrender.kind:
-            said = "Surrendering gives the game up, scored from the checkers as they stand."
+            said = f"Surrendering gives the game up: {_surrender_stake(game)}."
             if not self._asks_first(game, player, command) or self._sure(player, said):
                 seat.act(actions.Surrender)
         elif game.phase is Phase.CHOOSE_DOUBLE and command.isdigit():
@@ -549,7 +545,13 @@ class Terminal(abc.ABC):
         """The game refused ``command`` with ``exc``: where the reason is that the game is not
         at that point (``wrong-phase``, or ``not-your-turn`` for an action nobody may take
         now), the reason in plain words ("you have already rolled"); None keeps the game's
-        own message (as for an undo with nothing to undo)."""
+        own message (as for an undo with nothing to undo). A double refused because the
+        opponent owns the cube names the opponent, as the board does (the game's message
+        numbers the players)."""
+        owner = game.cube.owner
+        mine = game.turn == player and game.phase is Phase.ROLL
+        if command == actions.Double.kind and mine and owner == 1 - player:
+            return f"{self._does(owner, 'own')} the cube"
         moment = exc.code in (ErrorCode.WRONG_PHASE, ErrorCode.NOT_YOUR_TURN)
         if not moment or open_now(game, command):
             return None  # refused for another reason than the moment: the game says why
@@ -594,7 +596,13 @@ class Terminal(abc.ABC):
         try:
             self._enter(game, seat, text, game.dice)
             if confirm:
-                self._confirm(game, seat)
+                try:
+                    self._confirm(game, seat)
+                except IllegalPlayError as exc:  # taken back below: not "move on or undo"
+                    raise IllegalPlayError(
+                        f"{text} does not finish the play: a trailing ! confirms a whole "
+                        "play, or the move that completes one (it is taken back)"
+                    ) from exc
         except NardyError:
             while len(game.moves_made) > made:  # leave the turn as it was
                 seat.act(actions.Undo)
@@ -784,6 +792,15 @@ def _cube_words(decision: CubeDecision, *, answering: bool = False) -> str:
     if decision.double_pass is not None:
         parts.append(f"double/pass {decision.double_pass:+.3f}")
     return f"{decision.text}: " + ", ".join(parts)
+
+
+def _surrender_stake(game: Game) -> str:
+    """What a surrender scores now, from the checkers as they stand at the start of the turn
+    (the game's own scoring, RULES.md 3.4): ``a mars, 2 points``."""
+    start = game.turn_start
+    kind = game.variant.result_kind(start.mine, start.theirs)
+    value = scoring.points(kind, game.cube.value, game.settings, cube_turned=game.cube.turned)
+    return f"a {kind}, it scores {counted(value, 'point')}"
 
 
 def _stake(game: Game, level: int) -> str:

@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-from pathlib import Path
 from typing import Any
 
+from nardy.cli.files import read_input
 from nardy.cli.records import _fail as fail
 from nardy.core import NardyError, NotationError
 from nardy.core.fair_dice import RevealedDice, rolls_of
@@ -71,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
     """``nardy verify-dice``: a report per game; the exit status says whether all held."""
     name = args.record
     try:
-        text = sys.stdin.read() if name == "-" else Path(name).read_text("utf-8")
+        text = read_input(name)
         records = read_records(text, name)
         results = []
         for where, record in records:

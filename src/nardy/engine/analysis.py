@@ -49,6 +49,7 @@ import numpy.typing as npt
 
 from nardy.core import NardyError, Play, Position, Variant, variant
 from nardy.core.game import RESIGN_LEVELS, Game
+from nardy.core.settings import Settings
 from nardy.engine.cube import (
     Action,
     CubeDecision,
@@ -568,6 +569,9 @@ class Analysis:
     games: tuple[GameAnalysis, ...]
     stats: tuple[PlayerStats, PlayerStats]
     seconds: float
+    settings: Settings
+    """The settings the games were played under: without the cube (long nardy's default)
+    there is no cube decision to judge or show."""
 
     @property
     def luck_adjusted(self) -> tuple[float, float]:
@@ -637,6 +641,7 @@ def analyze(
         tuple(analyses),
         totals,
         time.perf_counter() - began,
+        games[0].settings,
     )
 
 

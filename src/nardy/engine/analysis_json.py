@@ -277,32 +277,41 @@ def roll_json(r: Roll) -> dict[str, Any]:
 
 def analysis_json(a: Analysis) -> dict[str, Any]:
     """The analysis as a JSON object: every play, cube decision and roll, and the totals.
-    Keys are lowercase and hyphenated, the marks' too ("very-bad", "very-lucky")."""
+    Keys are lowercase and hyphenated, the marks' too ("very-bad", "very-lucky"). ``cube``
+    says whether the games had the doubling cube; without it, no key speaks of the cube
+    (no game's ``cube`` or ``cube-decisions``, no ``cube-…`` totals)."""
     match = bool(a.match_length)
+    cube = bool(a.settings.cube)
+
+    def stats(s: PlayerStats) -> dict[str, Any]:
+        return {k: v for k, v in stats_json(s).items() if cube or not k.startswith("cube")}
+
+    games = [
+        {
+            "game": g.number,
+            "score": list(g.score),
+            "winner": g.winner,
+            "points": g.points,
+            "kind": g.kind,
+            **({"cube": g.cube} if cube else {}),
+            "plays": [play_json(p) for p in g.plays],
+            **({"cube-decisions": [cube_action_json(c, match) for c in g.cubes]} if cube else {}),
+            "resignations": [resignation_json(r) for r in g.resignations],
+            "rolls": [roll_json(r) for r in g.rolls],
+            "stats": [stats(s) for s in g.stats],
+        }
+        for g in a.games
+    ]
     return {
         "players": list(a.players),
         "variant": a.variant,
+        "cube": cube,
         "match-length": a.match_length,
         "value-unit": value_unit(a),
         "ply": a.ply,
         "seconds": round(a.seconds, 3),
-        "games": [
-            {
-                "game": g.number,
-                "score": list(g.score),
-                "winner": g.winner,
-                "points": g.points,
-                "kind": g.kind,
-                "cube": g.cube,
-                "plays": [play_json(p) for p in g.plays],
-                "cube-decisions": [cube_action_json(c, match) for c in g.cubes],
-                "resignations": [resignation_json(r) for r in g.resignations],
-                "rolls": [roll_json(r) for r in g.rolls],
-                "stats": [stats_json(s) for s in g.stats],
-            }
-            for g in a.games
-        ],
-        "stats": [stats_json(s) for s in a.stats],
+        "games": games,
+        "stats": [stats(s) for s in a.stats],
         "luck-adjusted": [number(x) for x in a.luck_adjusted],
     }
 

@@ -21,11 +21,13 @@ from typing import Any
 from nardy.core import NardyError, NotationError, variant
 from nardy.core import actions as act
 from nardy.core.dice import FixedDice
+from nardy.core.errors import IllegalPlayError
 from nardy.core.events import event_from_json
 from nardy.core.fair_dice import FairDice, RevealedDice
 from nardy.core.game import Cube, CubeAction, EndKind, Game, Phase, TurnRecord
 from nardy.core.log import condensed, replay_log, rolled_dice
 from nardy.core.match import Match
+from nardy.core.moves import parse_play
 from nardy.core.position import ResultKind
 from nardy.core.settings import Settings
 from nardy.notation.position_id import position_from_id, position_id
@@ -211,6 +213,10 @@ def _replay(record: dict[str, Any]) -> Game:
             after = position_id(game.records[-1].after)
             if after != turn["result"]:
                 raise NotationError(f"it reaches {after}, not {turn['result']}")
+        except IllegalPlayError as exc:  # the position it is illegal in, by its ID
+            raise NotationError(
+                f"turn {i + 1} of the record cannot be replayed: {exc} ({turn['position']})"
+            ) from None
         except NardyError as exc:
             raise NotationError(f"turn {i + 1} of the record cannot be replayed: {exc}") from None
         except (KeyError, TypeError, IndexError, AttributeError, ValueError) as exc:
@@ -257,14 +263,30 @@ def _replay_log(record: dict[str, Any]) -> Game:
             recorded, logged = turn.get("dice"), written.get("dice")
             raise NotationError(f"turn {i + 1}: dice {recorded} in the record, {logged} in the log")
         if turn != written:
-            raise NotationError(
-                f"turn {i + 1} of the record: it reaches {turn['result']} by "
-                f"{turn.get('play')!r}, the log {written['result']} by {written.get('play')!r}"
-            )
+            difference = _difference(game.records[i], turn, written)
+            raise NotationError(f"turn {i + 1} of the record: {difference}")
     if len(turns) != len(game.records):
         raise NotationError(f"the record has {len(turns)} turns, the log {len(game.records)}")
     _check_end(record, game)
     return game
+
+
+def _difference(done: TurnRecord, turn: dict[str, Any], written: dict[str, Any]) -> str:
+    """What the record's ``turn`` says that the log's turn (``written``, made from ``done``)
+    does not: a play the rules do not allow in the position named as illegal, another
+    legal play by where it leads, else each field that differs."""
+    play, logged = turn.get("play"), written.get("play")
+    if play != logged and isinstance(play, str) and done.dice is not None:
+        try:
+            reached = position_id(parse_play(done.before, play, *done.dice).position)
+        except NardyError as exc:
+            return f"{exc} ({position_id(done.before)}); the log plays {logged!r}"
+        return f"it reaches {reached} by {play!r}, the log {written['result']} by {logged!r}"
+    differing = [key for key in {**written, **turn} if turn.get(key) != written.get(key)]
+    return "; ".join(
+        f"{key} {turn.get(key)!r} in the record, {written.get(key)!r} in the log"
+        for key in differing
+    )
 
 
 def _replay_turn(game: Game, turn: dict[str, Any]) -> None:
