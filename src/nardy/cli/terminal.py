@@ -546,8 +546,8 @@ class Terminal(abc.ABC):
         at that point (``wrong-phase``, or ``not-your-turn`` for an action nobody may take
         now), the reason in plain words ("you have already rolled"); None keeps the game's
         own message (as for an undo with nothing to undo). A double refused because the
-        opponent owns the cube names the opponent, as the board does (the game's message
-        numbers the players)."""
+        opponent owns the cube names the opponent, as the board does (the game's message says
+        only "the opponent")."""
         owner = game.cube.owner
         mine = game.turn == player and game.phase is Phase.ROLL
         if command == actions.Double.kind and mine and owner == 1 - player:

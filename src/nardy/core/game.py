@@ -452,7 +452,7 @@ class Game:
         if self._last_roll:
             return "no doubling on the last roll"
         if self.cube.owner not in (None, player):
-            return f"player {self.cube.owner} owns the cube"
+            return "the opponent owns the cube"
         limit = self._cube_limit(self.cube.value, player)
         assert limit is not None  # can_double said no, for none of the reasons above
         return limit
