@@ -8,10 +8,11 @@ import contextlib
 from collections.abc import AsyncIterator
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute
 
 from nardy.server import accounts_http, dice_http, lobby_http, sockets, table_http
@@ -49,6 +50,22 @@ class Guard(BaseHTTPMiddleware):
         return response
 
 
+API_ERRORS = {404: "not-found", 405: "method-not-allowed"}
+"""The codes of what the router refuses before any endpoint runs: an address the API does
+not have, and a method its address does not take."""
+
+
+async def router_error(request: Request, exc: Exception) -> Response:
+    """Under ``/api`` the router's refusals are the API's JSON errors, as every other
+    (docs/protocol.md, "Conventions"); the pages keep Starlette's plain text."""
+    assert isinstance(exc, HTTPException)
+    path = request.url.path
+    if path != "/api" and not path.startswith("/api/"):
+        return PlainTextResponse(exc.detail, exc.status_code, headers=exc.headers)
+    code = API_ERRORS.get(exc.status_code, "bad-request")
+    return HTTPError(exc.status_code, code, exc.detail, dict(exc.headers or {})).response()
+
+
 def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
     """The site for this configuration; opens (and migrates) the database unless a store is
     given."""
@@ -69,7 +86,12 @@ def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
     routes += dice_http.routes()  # the public page of the dice dealt
     routes += table_http.routes()
     routes += web_routes()  # the browser client: its page and fingerprinted assets
-    app = Starlette(routes=routes, middleware=[Middleware(Guard)], lifespan=lifespan)
+    app = Starlette(
+        routes=routes,
+        middleware=[Middleware(Guard)],
+        exception_handlers={HTTPException: router_error},
+        lifespan=lifespan,
+    )
     app.state.site = Site(config, store or Store.open(config.resolved_database_url))
     return app
 

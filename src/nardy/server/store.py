@@ -177,6 +177,13 @@ _OBJECTS = ("settings", "snapshot", "dice", "result", "clock", "clock_state", "s
 """A game's JSON columns, each a JSON object (or NULL, except the settings)."""
 
 
+def _keeps(text: str) -> bool:
+    """Whether a database could hold this text: a name or id from a request's path may
+    have a NUL (PostgreSQL refuses one in any text, so the query itself would fail) and no
+    row has one."""
+    return "\x00" not in text
+
+
 def _game(row: sa.Row[Any]) -> GameRow:
     m = {**row._mapping}
     created = _utc(m["created_at"])
@@ -321,6 +328,8 @@ class Store:
 
     def user_by_name(self, username: str) -> User | None:
         """The user of this name (case-insensitive), if any."""
+        if not _keeps(username):
+            return None
         with self.engine.connect() as c:
             row = c.execute(
                 users.select().where(users.c.username_key == username.casefold())
@@ -461,6 +470,8 @@ class Store:
 
     def game(self, game_id: str) -> GameRow | None:
         """The game with this id, if any."""
+        if not _keeps(game_id):
+            return None
         with self.engine.connect() as c:
             row = c.execute(games.select().where(games.c.id == game_id)).first()
             return None if row is None else _game(row)
