@@ -5,6 +5,7 @@ refused before they are read. Against a real server process."""
 from __future__ import annotations
 
 import socket
+import time
 
 import pytest
 from websockets.exceptions import ConnectionClosed
@@ -107,3 +108,20 @@ def test_an_oversize_message_is_answered_and_a_huge_one_closes_the_socket(
     with pytest.raises(ConnectionClosed) as closed:
         receive(seat.ws)
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1009  # message too big
+
+
+def test_a_client_that_leaves_before_its_body_ends_leaves_no_error_in_the_log(
+    server: ServerProcess,
+) -> None:
+    client = Client(server)
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(
+            f"POST /api/signin HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+            f"Cookie: nardy_csrf={client.csrf}\r\nX-CSRF-Token: {client.csrf}\r\n"
+            "Content-Type: application/json\r\nContent-Length: 10\r\n\r\n{}".encode()
+        )
+        time.sleep(0.5)  # the server is reading the 8 bytes that never come
+    time.sleep(0.5)
+    assert client.get("/api/session").status_code == 200  # the server goes on
+    log = server.read_log()
+    assert "Traceback" not in log and "ClientDisconnect" not in log, log[-2000:]

@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, ParamSpec, TypeVar
 
 from anyio import to_thread
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 
 from nardy.server.jsontext import JSONTextError, decode
@@ -60,13 +60,16 @@ async def _body(request: Request) -> bytes:
     # read passes the limit (a chunked body): a large body never sits in memory.
     too_large = HTTPError(413, "too-large", f"a request body has at most {MAX_BODY} bytes")
     length = request.headers.get("content-length", "")
-    if length.isdigit() and int(length) > MAX_BODY:
+    if length.isascii() and length.isdigit() and int(length) > MAX_BODY:
         raise too_large
     body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise too_large
+    try:
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY:
+                raise too_large
+    except ClientDisconnect:  # nobody hears the answer, but it is no error of the server's
+        raise HTTPError(400, "malformed", "the client went away before its body ended") from None
     return bytes(body)
 
 
