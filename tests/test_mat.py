@@ -821,3 +821,13 @@ def test_a_mat_file_with_doubles_past_the_limits_still_imports() -> None:
     records = import_mat(text)
     assert [normal(r) for r in records] == [normal(r) for r in match_records(match)]
     assert export_mat(records) == text
+
+
+def test_a_record_whose_cube_went_past_any_limit_is_not_exported() -> None:
+    """Issue 17: a record from before RULES.md 1.5's limits whose cube went past the highest
+    a match can reach now (64) wrote a file GNU Backgammon crashed on (a 3-point match at
+    512). The export refuses it with a message that says why, and writes nothing."""
+    match = doubled_up(Settings(match_length=3), seed=3, upto=512)
+    assert highest_cube(match) > 64
+    with pytest.raises(NotationError, match=r"the cube went to 128, past the 64 .*not exported"):
+        export_mat(match)

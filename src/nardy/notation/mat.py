@@ -65,11 +65,11 @@ from typing import Any
 from nardy.core import BAR, NardyError, NotationError, Position, variant
 from nardy.core import actions as act
 from nardy.core.dice import FixedDice
-from nardy.core.game import RESIGN_LEVELS, Game, Phase
+from nardy.core.game import MONEY_CUBE_LIMIT, RESIGN_LEVELS, Game, Phase
 from nardy.core.match import Match
 from nardy.core.moves import Move
 from nardy.core.scoring import points
-from nardy.core.settings import Settings
+from nardy.core.settings import BOUNDS, Settings
 from nardy.notation.position_id import position_id
 from nardy.notation.record import game_record, match_records, replay
 
@@ -278,6 +278,17 @@ class _Layout:
             self.out.append("\n")
 
 
+def _highest_cube(settings: Settings) -> int:
+    """The highest cube a game of these settings reaches under RULES.md 1.5: in a match, twice
+    the highest power of two below the longest match (64); in money play the money limit.
+    Records from before those limits may hold more, and GNU Backgammon 1.07 crashes reading
+    some of them (a 3-point match with a 256 cube, a 64-point one at 4096)."""
+    if settings.money:
+        return MONEY_CUBE_LIMIT
+    longest = BOUNDS["match_length"][1]
+    return 2 * (1 << ((longest - 1).bit_length() - 1))
+
+
 def _export_game(record: dict[str, Any], names: tuple[str, str]) -> str:
     number = record.get("game", 1)
     score = record.get("score", [0, 0])
@@ -310,6 +321,12 @@ def _export_game(record: dict[str, Any], names: tuple[str, str]) -> str:
                 passer = player if "beaver" in done.cube else 1 - player
                 assert result is not None
                 layout.drop(passer, result.points)
+            if offered > _highest_cube(game.settings):
+                raise NotationError(
+                    f"game {number}: the cube went to {offered}, past the"
+                    f" {_highest_cube(game.settings)} that RULES.md 1.5 allows here, and GNU"
+                    " Backgammon may crash reading such a file: not exported"
+                )
         if done.dice is None:
             continue
         dice = f"{done.dice[0]}{done.dice[1]}: "
