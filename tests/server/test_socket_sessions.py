@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ from nardy.server.connections import SESSION_ENDED, SESSIONS, TOO_MANY_SOCKETS, 
 from nardy.server.http import off_loop
 from nardy.server.rooms import Member
 from nardy.server.store import Store
+from nardy.server.tables import sessions as sessions_table
 from tests.server.gameplay import Seat, new_name, sit, start_game
 from tests.server.serverutil import Client, ServerProcess, closed_with, receive
 from tests.server.test_bus import REDIS_URL, Outage, address, redis_available
@@ -202,5 +204,40 @@ def test_a_socket_whose_session_ends_before_it_joins_its_room_closes_as_it_joins
 
     try:
         assert asyncio.run(scenario())[0] == SESSION_ENDED
+    finally:
+        store.close()
+
+
+def test_a_socket_whose_session_expires_closes_though_nobody_said_so(tmp_path: Path) -> None:
+    """A session ends when it expires too (issue 17 item 3): nobody signs out, nothing goes
+    out on the bus, and the socket closes at the next look-up of the open sessions."""
+    store = Store.open(f"sqlite:///{tmp_path / 'nardy.sqlite3'}")
+    accounts = Accounts(store)
+    expiring, staying = (accounts.open_session(accounts.guest()) for _ in range(2))
+
+    async def scenario() -> None:
+        connections = Connections(store, LocalBus(), 10, 20, recheck_seconds=0.05)
+        await connections.start()
+        gone = connections.open("192.0.2.1", hash_token(expiring))
+        kept = connections.open("192.0.2.1", hash_token(staying))
+        gone.attach(Member(1, 0))
+        kept.attach(Member(2, 0))
+        await asyncio.sleep(0.2)
+        assert not gone.ended and not kept.ended  # both sessions still hold
+        with store.engine.begin() as c:  # the first one's 30 days are over
+            c.execute(
+                sessions_table.update()
+                .where(sessions_table.c.token_hash == hash_token(expiring))
+                .values(expires_at=datetime.now(UTC) - timedelta(seconds=1))
+            )
+        async with asyncio.timeout(10):
+            while not gone.ended:
+                await asyncio.sleep(0.05)
+        assert gone.member is not None and gone.member.queue.get_nowait() == SESSION_ENDED
+        assert not kept.ended
+        await connections.stop()
+
+    try:
+        asyncio.run(scenario())
     finally:
         store.close()

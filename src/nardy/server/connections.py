@@ -6,7 +6,8 @@ A session ends in the process that answered the request; it ends that session's 
 here at once and tells the others on the bus (channel ``nardy:sessions``), which end theirs.
 When the bus reports a :class:`~nardy.server.bus.Gap` (news may be lost), every session
 with a socket here is looked up again in the database, and the sockets of those that are
-gone end too.
+gone end too. A session also ends when it expires, which nobody announces: the sessions are
+looked up again every :data:`RECHECK_SECONDS` for that.
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ TOO_MANY_SOCKETS = 4029
 
 SESSIONS = "sessions"
 """The bus channel on which a process says which session ended."""
+RECHECK_SECONDS = 300.0
+"""How often the sessions of the open sockets are looked up again, so that a socket whose
+session expired (30 days after sign-in) closes within five minutes."""
 
 
 @dataclass(eq=False)
@@ -65,15 +69,23 @@ class Connection:
 class Connections:
     """Every socket of this process, by client address, user and session."""
 
-    def __init__(self, store: Store, bus: Bus, per_user: int, per_address: int) -> None:
+    def __init__(
+        self,
+        store: Store,
+        bus: Bus,
+        per_user: int,
+        per_address: int,
+        recheck_seconds: float = RECHECK_SECONDS,
+    ) -> None:
         self.store = store
         self.bus = bus
         self.per_user = per_user
         self.per_address = per_address
+        self.recheck_seconds = recheck_seconds
         self._by_address: dict[str, set[Connection]] = {}
         self._by_user: dict[int, set[Connection]] = {}
         self._by_session: dict[str, set[Connection]] = {}
-        self._listener: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
 
     def open(self, address: str, session: str | None) -> Connection:
         """Count a socket from the moment it arrives, before its session is looked up, so
@@ -123,16 +135,28 @@ class Connections:
             connection.end()
 
     async def start(self) -> None:
-        """Listen for the sessions that end on the other processes."""
+        """Listen for the sessions that end on the other processes, and look for the ones
+        that expire."""
         subscription = await self.bus.subscribe(SESSIONS)
-        self._listener = asyncio.create_task(self._listen(subscription), name="sessions")
+        self._tasks = [
+            asyncio.create_task(self._listen(subscription), name="sessions"),
+            asyncio.create_task(self._expire(), name="sessions-expiring"),
+        ]
 
     async def stop(self) -> None:
-        if self._listener is not None:
-            self._listener.cancel()
+        for task in self._tasks:
+            task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await self._listener
-            self._listener = None
+                await task
+        self._tasks = []
+
+    async def _expire(self) -> None:
+        while True:
+            await asyncio.sleep(self.recheck_seconds)
+            try:
+                await self._recheck()
+            except Exception:  # the database is away: try again next time
+                log.warning("could not look the sessions of open sockets up", exc_info=True)
 
     async def _listen(self, subscription: Subscription) -> None:
         async with subscription:
@@ -143,8 +167,8 @@ class Connections:
                     self._end(session)
 
     async def _recheck(self) -> None:
-        """News may have been lost: end the sockets of every session the database no longer
-        holds."""
+        """News may have been lost, or a session expired: end the sockets of every session
+        the database no longer holds, or holds expired."""
         for session in list(self._by_session):
             if await off_loop(self.store.session_user, session) is None:
                 self._end(session)
