@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -64,7 +66,22 @@ def test_the_caps_on_sockets() -> None:
     env = {"NARDY_SOCKETS_PER_USER": "3", "NARDY_SOCKETS_PER_ADDRESS": "500"}
     config = ServerConfig.from_env(env)
     assert (config.sockets_per_user, config.sockets_per_address) == (3, 500)
-    with pytest.raises(ConfigError, match="NARDY_SOCKETS_PER_USER is at least 1"):
+    with pytest.raises(
+        ConfigError, match=r"sockets-per-user \(NARDY_SOCKETS_PER_USER\) is at least 1"
+    ):
         ServerConfig.from_env({"NARDY_SOCKETS_PER_USER": "0"})
     with pytest.raises(ConfigError, match="whole number"):
         ServerConfig.from_env({"NARDY_SOCKETS_PER_ADDRESS": "many"})
+
+
+def test_nardy_serve_takes_the_caps_on_sockets_as_options(tmp_path: Path) -> None:
+    """``--sockets-per-user`` and ``--sockets-per-address`` are checked as the environment's
+    values are, before anything starts."""
+    result = subprocess.run(
+        [sys.executable, "-m", "nardy.cli.main", "serve", "--data-dir", str(tmp_path),
+         "--sockets-per-address", "0"],
+        capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 2, result
+    assert "sockets-per-address (NARDY_SOCKETS_PER_ADDRESS) is at least 1" in result.stderr
+    assert not list(tmp_path.iterdir())  # no database was made

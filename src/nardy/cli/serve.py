@@ -20,6 +20,8 @@ _ENV = {
     "workers": "NARDY_WORKERS",
     "grace_seconds": "NARDY_GRACE_SECONDS",
     "forwarded_allow_ips": "NARDY_FORWARDED_ALLOW_IPS",
+    "sockets_per_user": "NARDY_SOCKETS_PER_USER",
+    "sockets_per_address": "NARDY_SOCKETS_PER_ADDRESS",
 }
 
 
@@ -70,6 +72,20 @@ def add_parser(subparsers: Any) -> None:
         help="comma-separated addresses or networks of the reverse proxies in front of the "
         "server, or *: only their X-Forwarded-For and X-Forwarded-Proto are believed "
         "(NARDY_FORWARDED_ALLOW_IPS; none: the connecting address is the client's)",
+    )
+    parser.add_argument(
+        "--sockets-per-user",
+        type=int,
+        metavar="N",
+        help="the most game sockets one signed-in user may hold open in each process "
+        "(NARDY_SOCKETS_PER_USER; 10)",
+    )
+    parser.add_argument(
+        "--sockets-per-address",
+        type=int,
+        metavar="N",
+        help="the most game sockets one client address may hold open in each process "
+        "(NARDY_SOCKETS_PER_ADDRESS; 20)",
     )
     parser.set_defaults(handler=run)
 

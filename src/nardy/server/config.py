@@ -86,7 +86,8 @@ class ServerConfig:
             raise ConfigError(f"the grace period is 0-86400 seconds, not {self.grace_seconds}")
         for name in ("sockets_per_user", "sockets_per_address"):
             if (cap := getattr(self, name)) < 1:
-                raise ConfigError(f"NARDY_{name.upper()} is at least 1, not {cap}")
+                option = name.replace("_", "-")
+                raise ConfigError(f"{option} (NARDY_{name.upper()}) is at least 1, not {cap}")
         if self.workers < 1:
             raise ConfigError(f"--workers is at least 1, not {self.workers}")
         if self.workers > 1 and self.redis_url is None:
