@@ -110,9 +110,8 @@ def test_two_players_and_a_spectator(pages: Any, server: ServerProcess, shots: P
     say(alice, "good luck")
     for someone in (alice, bob, carol):
         shows(someone, "good luck")
-    alice.page.locator("#chat-input").press("Escape")
     assert alice.seq() == seq
-    assert [m["type"] for m in alice_socket.sent] == ["chat"]
+    assert not [m for m in alice_socket.sent if m["type"] == "action"]
     assert alice.page.locator("#chat-log li.mine .speaker").inner_text() == "alice"
 
     # the spectators' chat: the spectators read it, the players do not while the game runs
@@ -129,6 +128,9 @@ def test_two_players_and_a_spectator(pages: Any, server: ServerProcess, shots: P
         assert someone.page.locator("#chat-log img").count() == 0
         assert someone.page.evaluate("document.body.dataset.owned") is None
     carol.page.screenshot(path=str(shots / "chat-spectator-ka.png"))
+    carol.page.select_option("#language", "en")  # the panel speaks the new language at once
+    expect(carol.page.locator("#chat-title")).to_have_text(en["chat.title-spectators"])
+    assert carol.page.locator("#chat-log li.watcher .mark").inner_text() == en["chat.spectator"]
     alice.page.screenshot(path=str(shots / "chat-player-en.png"))
 
     # the history after a reload: what this reader may read, in the order it was said
@@ -142,9 +144,9 @@ def test_two_players_and_a_spectator(pages: Any, server: ServerProcess, shots: P
     assert lines(carol) == ["good luck", "play 13/7!", MARKUP]
 
     # mute: bob hears nothing more, and a page opened again shows the chat muted
+    assert bob.page.inner_text("#chat-mute") == en["chat.mute"]
     bob.page.click("#chat-mute")
-    expect(bob.page.locator("#chat-mute")).to_have_attribute("aria-pressed", "true")
-    assert bob.page.inner_text("#chat-mute") == en["chat.unmute"]
+    expect(bob.page.locator("#chat-mute")).to_have_text(en["chat.unmute"])
     expect(bob.page.locator("#chat-muted")).to_be_visible()
     assert bob.page.is_hidden("#chat-log") and bob.page.is_hidden("#chat-say")
     assert [m for m in bob_socket.sent if m["type"] == "mute"] == [
@@ -157,11 +159,11 @@ def test_two_players_and_a_spectator(pages: Any, server: ServerProcess, shots: P
     bob.page.reload()
     bob.page.wait_for_selector("body[data-seq]")
     expect(bob.page.locator("#chat-muted")).to_be_visible()
-    expect(bob.page.locator("#chat-mute")).to_have_attribute("aria-pressed", "true")
+    expect(bob.page.locator("#chat-mute")).to_have_text(en["chat.unmute"])
     assert bob.page.locator("#chat-log li").count() == 0
     assert not any(m.get("text") == "are you there?" for m in bob_socket.heard[heard:])
     bob.page.click("#chat-mute")
-    expect(bob.page.locator("#chat-mute")).to_have_attribute("aria-pressed", "false")
+    expect(bob.page.locator("#chat-mute")).to_have_text(en["chat.mute"])
     bob_socket.wait_for(bob, lambda m: m["type"] == "pong" and m.get("ref") == "chat:mute", 2)
     say(alice, "welcome back")
     shows(bob, "welcome back")

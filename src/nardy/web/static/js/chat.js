@@ -41,7 +41,7 @@ export class Chat {
         <button type="submit" data-i18n="chat.send"></button>
       </form>
       <p class="chat-refused" id="chat-refused" role="alert" hidden></p>
-      <button type="button" class="quiet" id="chat-mute" aria-pressed="false"></button>`;
+      <button type="button" class="quiet" id="chat-mute"></button>`;
     this.log = box.querySelector("#chat-log");
     this.input = box.querySelector("#chat-input");
     box.querySelector("#chat-say").addEventListener("submit", (e) => {
@@ -181,9 +181,8 @@ export class Chat {
     this.box.querySelector("#chat-muted").hidden = !this.muted;
     this.box.querySelector("#chat-empty").hidden = this.muted || this.lines.length > 0;
     if (this.muted) this.showRefusal(null);
-    const mute = this.box.querySelector("#chat-mute");
-    mute.textContent = this.muted ? t("chat.unmute") : t("chat.mute");
-    mute.setAttribute("aria-pressed", String(this.muted));
+    // the button says what it does (no aria-pressed: a toggle's name would have to stay)
+    this.box.querySelector("#chat-mute").textContent = this.muted ? t("chat.unmute") : t("chat.mute");
     translate(this.box);
     for (const when of this.log.querySelectorAll("time")) when.textContent = this.clock(when.dateTime);
   }
