@@ -57,6 +57,9 @@ def test_mute_and_the_limits(server: ServerProcess) -> None:
     _chat(one, "hello")
     assert [line["text"] for line in _lines(one)] == ["hello"]
     assert _lines(two) == []
+    # the mute is kept for the room: a page opened again is told so, to show it
+    assert Seat(b, game).heard[0]["muted"] is True
+    assert Seat(a, game).heard[0]["muted"] is False
     _chat(one, "x" * 301)
     assert one.next()["code"] == "malformed"
     for n in range(5):

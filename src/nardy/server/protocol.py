@@ -216,13 +216,15 @@ class Said:
 
 @dataclass(frozen=True, slots=True)
 class Welcome:
-    """The first message on a room's socket: who you are here, the whole state, and the
-    chat so far that you may read."""
+    """The first message on a room's socket: who you are here, the whole state, the
+    chat so far that you may read, and whether you have muted the room's chat (then
+    ``chat`` is empty, and a client shows its panel as muted)."""
 
     game: str
     seat: Player | None
     state: dict[str, Any]
     chat: tuple[Said, ...] = ()
+    muted: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -329,13 +331,14 @@ def encode(message: ServerMessage) -> str:
     """The JSON text of a server message; every one has ``v`` and ``type``."""
     body: dict[str, Any]
     match message:
-        case Welcome(game, seat, state, chat):
+        case Welcome(game, seat, state, chat, muted):
             body = {
                 "type": "welcome",
                 "game": game,
                 "seat": seat,
                 "state": state,
                 "chat": [said.to_json() for said in chat],
+                "muted": muted,
             }
         case Chat(said):
             body = {"type": "chat", **said.to_json()}

@@ -254,7 +254,8 @@ class Room:
                 self.arrived.add(member.seat)
             changes = self._presence()
             chat = self.chat.history(member.user_id, member.seat, self.over)
-            member.send(protocol.Welcome(self.id, member.seat, self.state(), chat))
+            muted = member.user_id in self.chat.muted
+            member.send(protocol.Welcome(self.id, member.seat, self.state(), chat, muted))
             for message in changes:
                 for other in list(self.members - {member}):
                     other.send(message)

@@ -10,6 +10,7 @@
 
 import { cancelGame } from "/js/api.js";
 import { Board, theirPoint } from "/js/board.js";
+import { Chat } from "/js/chat.js";
 import { t, tn, onLanguage, translate } from "/js/i18n.js";
 import { botName, errorText } from "/js/names.js";
 import { readPlay } from "/js/notation.js";
@@ -167,6 +168,7 @@ export class Room {
             <button type="button" id="replay" class="quiet" data-i18n="room.replay-last" disabled></button>
             <button type="button" id="mute" class="quiet" aria-pressed="false"></button>
           </div>
+          <section class="chat" id="chat" aria-labelledby="chat-title"></section>
           <p class="hint" data-i18n="room.keys"></p>
           <details class="options" id="options"><summary data-i18n="room.options"></summary>
             <label><input type="checkbox" data-pref="auto-pass"> <span data-i18n="prefs.auto-pass"></span></label>
@@ -198,6 +200,7 @@ export class Room {
         announce(t("board.ambiguous"));
       },
     });
+    this.chat = new Chat(main.querySelector("#chat"), (body) => this.message(body));
     this.glide = [];
     this.autoSeq = null;
     this.replaying = null;
@@ -248,6 +251,7 @@ export class Room {
     document.removeEventListener("keydown", this.keys);
     clearInterval(this.ticker);
     this.offLanguage();
+    this.chat.close();
     if (this.socket) this.socket.close();
     clearTimeout(this.retryTimer);
     clearTimeout(this.autoTimer);
@@ -367,6 +371,7 @@ export class Room {
   }
 
   receive(message) {
+    if (this.chat.receive(message)) return;
     switch (message.type) {
       case "welcome":
         if (this.retries > 0) notice(t("connection.back"), "ok", 2500);
