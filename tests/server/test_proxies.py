@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from nardy.server.config import ConfigError, ServerConfig
+from nardy.server.security import client_key
 from tests.server.serverutil import ROOT, Client, ServerProcess
 
 
@@ -48,6 +49,31 @@ def test_a_named_proxy_gives_the_clients_address_and_scheme(tmp_path: Path) -> N
         assert r.status_code == 200
     finally:
         server.kill()
+
+
+def test_the_addresses_of_one_ipv6_network_share_a_limit(tmp_path: Path) -> None:
+    """An IPv6 subscriber holds a whole /64: counted by its address alone, it would have a
+    new sign-in limit for each of 2**64 addresses."""
+    server = ServerProcess(
+        tmp_path, None, "--forwarded-allow-ips", "127.0.0.1", NARDY_AUTH_RATE="3/60"
+    ).start()
+    try:
+        client = Client(server)
+        mine = [f"2001:db8:0:1::{i:x}" for i in range(1, 5)]
+        assert _sign_ins(client, mine) == [401, 401, 401, 429]
+        assert _sign_ins(client, ["2001:db8:0:2::1"]) == [401]  # another network
+        assert _sign_ins(client, ["::ffff:10.0.0.9", "10.0.0.9", "10.0.0.9"]) == [401, 401, 401]
+        assert _sign_ins(client, ["10.0.0.9"]) == [429]  # an IPv4-mapped address is its IPv4
+    finally:
+        server.kill()
+
+
+def test_a_client_is_its_ipv4_address_or_its_ipv6_network() -> None:
+    assert client_key("192.0.2.7") == "192.0.2.7"
+    assert client_key("2001:db8:0:1:aaaa::7") == "2001:db8:0:1::/64"
+    assert client_key("::ffff:192.0.2.7") == "192.0.2.7"
+    assert client_key("testclient") == "testclient"
+    assert client_key(None) == "unknown"
 
 
 def test_trusted_proxies_are_addresses_or_networks() -> None:

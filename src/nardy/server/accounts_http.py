@@ -51,8 +51,7 @@ def _signed_in(request: Request, user: User, token: str, status: int = 200) -> R
 
 async def _limit(request: Request) -> None:
     site = site_of(request)
-    client = request.client.host if request.client else "unknown"
-    wait = site.auth_limiter.hit(client)
+    wait = site.auth_limiter.hit(site.client(request))
     if wait is not None:
         raise HTTPError(
             429,

@@ -4,6 +4,7 @@ and rate limits on sign-in and sign-up."""
 from __future__ import annotations
 
 import hmac
+import ipaddress
 import secrets
 import time
 from collections import deque
@@ -66,6 +67,23 @@ def bearer_token(authorization: str | None) -> str | None:
     a program that sends no ``Origin`` (it is no browser) presents its session."""
     scheme, _, token = (authorization or "").partition(" ")
     return (token.strip() or None) if scheme.lower() == "bearer" else None
+
+
+def client_key(host: str | None) -> str:
+    """Who a client is, for the rate limits and the caps on sockets: its IPv4 address, or the
+    /64 network of its IPv6 address, since one IPv6 subscriber is handed a whole /64 and
+    could take a new address for every attempt."""
+    if not host:
+        return "unknown"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:  # not an address (a test client's name): itself
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
 
 
 class RateLimiter:

@@ -12,7 +12,13 @@ from nardy.server.connections import Connections
 from nardy.server.dicestats import DiceStats
 from nardy.server.http import HTTPError, off_loop
 from nardy.server.rooms import Rooms
-from nardy.server.security import SESSION_COOKIE, RateLimiter, bearer_token, origin_ok
+from nardy.server.security import (
+    SESSION_COOKIE,
+    RateLimiter,
+    bearer_token,
+    client_key,
+    origin_ok,
+)
 from nardy.server.store import Store, User
 
 
@@ -31,6 +37,12 @@ class Site:
             store, self.rooms.bus, config.sockets_per_user, config.sockets_per_address
         )
         self.dice_stats = DiceStats(store, fresh_for=config.dice_stats_seconds)
+
+    def client(self, connection: HTTPConnection) -> str:
+        """Who the request comes from, for the rate limits and the caps on sockets: its
+        address (a trusted proxy's ``X-Forwarded-For``, docs/server.md), an IPv6 address by
+        its /64."""
+        return client_key(connection.client.host if connection.client else None)
 
     def session_token(self, connection: HTTPConnection) -> str | None:
         """The session a request presents: its ``Authorization: Bearer`` token when it has

@@ -39,8 +39,7 @@ async def game_socket(websocket: WebSocket) -> None:
         await websocket.close(POLICY_VIOLATION)  # before accepting: the handshake gets 403
         return
     token = site.session_token(websocket)
-    address = websocket.client.host if websocket.client else "unknown"
-    connection = site.connections.open(address, hash_token(token) if token else None)
+    connection = site.connections.open(site.client(websocket), hash_token(token) if token else None)
     try:
         await _serve(websocket, site, connection)
     finally:
