@@ -4,9 +4,13 @@ included; a program that names none must not ride on the session cookie alone.""
 
 from __future__ import annotations
 
+import socket
+
 import pytest
+from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
+from nardy.server.config import ServerConfig
 from nardy.server.security import bearer_token, origin_ok
 from tests.server.gameplay import Seat, start_game
 from tests.server.serverutil import Client, ServerProcess, receive
@@ -97,3 +101,34 @@ def test_without_an_origin_a_change_needs_the_csrf_header(server: ServerProcess)
     r = a.http.put("/api/me/preferences", json={"sound": False})
     assert r.status_code == 403 and r.json()["error"] == "csrf"
     assert a.send("PUT", "/api/me/preferences", {"sound": False}).status_code == 200
+
+
+def test_a_host_the_site_does_not_answer_to_is_refused(server: ServerProcess) -> None:
+    """DNS rebinding: another site's name made to point at this machine brings its pages to
+    the server with their own name in ``Host`` (and as their ``Origin``, which then matches
+    it). On a loopback address the site answers only to 127.0.0.1 and localhost."""
+    a, _, game = start_game(server)
+    evil = f"evil.example:{server.port}"
+    r = a.http.get("/api/session", headers={"host": evil})
+    assert r.status_code == 400, r.text
+    r = a.send("POST", "/api/signout", headers={"host": evil, "origin": f"http://{evil}"})
+    assert r.status_code == 400 and a.get("/api/me").status_code == 200  # still signed in
+    cookie = {"Cookie": "; ".join(f"{k}={v}" for k, v in a.http.cookies.items())}
+
+    def room(host: str) -> ClientConnection:  # the socket's URL gives its Host header
+        sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
+        url, origin = f"ws://{host}/ws/games/{game}", f"http://{host}"
+        return connect(url, sock=sock, additional_headers=cookie, origin=origin)  # type: ignore[arg-type]
+
+    with pytest.raises(InvalidStatus, match=r"HTTP 40[03]"):  # uvicorn turns the 400 to 403
+        room(evil)
+    with room(f"localhost:{server.port}") as ws:
+        assert receive(ws)["type"] == "welcome"
+
+
+def test_the_hosts_a_site_answers_to() -> None:
+    assert ServerConfig().trusted_hosts == ("127.0.0.1", "localhost")
+    assert ServerConfig(host="127.0.0.2").trusted_hosts == ("127.0.0.1", "localhost", "127.0.0.2")
+    assert ServerConfig(host="0.0.0.0").trusted_hosts == ("*",)
+    env = {"NARDY_ALLOWED_HOSTS": "Play.Example, *.play.example"}
+    assert ServerConfig.from_env(env).trusted_hosts == ("play.example", "*.play.example")

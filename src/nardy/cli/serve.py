@@ -20,6 +20,7 @@ _ENV = {
     "workers": "NARDY_WORKERS",
     "grace_seconds": "NARDY_GRACE_SECONDS",
     "forwarded_allow_ips": "NARDY_FORWARDED_ALLOW_IPS",
+    "allowed_hosts": "NARDY_ALLOWED_HOSTS",
     "sockets_per_user": "NARDY_SOCKETS_PER_USER",
     "sockets_per_address": "NARDY_SOCKETS_PER_ADDRESS",
 }
@@ -74,6 +75,14 @@ def add_parser(subparsers: Any) -> None:
         "(NARDY_FORWARDED_ALLOW_IPS; none: the connecting address is the client's)",
     )
     parser.add_argument(
+        "--allowed-hosts",
+        metavar="NAMES",
+        type=_hosts,
+        help="comma-separated names the site answers to in the Host header (example.com, "
+        "*.example.com, or *); any other Host is refused (NARDY_ALLOWED_HOSTS; on a loopback "
+        "--host only 127.0.0.1 and localhost, on any other address any name)",
+    )
+    parser.add_argument(
         "--sockets-per-user",
         type=int,
         metavar="N",
@@ -88,6 +97,12 @@ def add_parser(subparsers: Any) -> None:
         "(NARDY_SOCKETS_PER_ADDRESS; 20)",
     )
     parser.set_defaults(handler=run)
+
+
+def _hosts(text: str) -> tuple[str, ...]:
+    from nardy.server.config import host_names
+
+    return host_names(text)
 
 
 def _proxies(text: str) -> tuple[str, ...]:

@@ -11,6 +11,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute
@@ -88,7 +89,12 @@ def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
     routes += web_routes()  # the browser client: its page and fingerprinted assets
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(Guard)],
+        # A Host the site does not answer to is refused first (400, plain text), before any
+        # cookie is read: the defence against DNS rebinding (docs/server.md).
+        middleware=[
+            Middleware(TrustedHostMiddleware, allowed_hosts=config.trusted_hosts),
+            Middleware(Guard),
+        ],
         exception_handlers={HTTPException: router_error},
         lifespan=lifespan,
     )

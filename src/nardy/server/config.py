@@ -67,6 +67,9 @@ class ServerConfig:
     """The proxies (addresses, networks, or ``*`` for any) whose ``X-Forwarded-For`` and
     ``X-Forwarded-Proto`` name the client's address and scheme; from any other the headers
     are ignored, so that no client chooses the address its rate limit counts."""
+    allowed_hosts: tuple[str, ...] = ()
+    """The names the site answers to in the ``Host`` header (``example.com``,
+    ``*.example.com``, or ``*`` for any); none named: see :attr:`trusted_hosts`."""
     dice_stats_seconds: int = 10
     """How long the public dice page's figures are shown before they are counted again."""
     grace_seconds: float = 60.0
@@ -120,6 +123,18 @@ class ServerConfig:
         return f"sqlite:///{self.data_dir / 'nardy.sqlite3'}"
 
     @property
+    def trusted_hosts(self) -> tuple[str, ...]:
+        """The ``Host`` names requests may give: the ones named, else, on a loopback address,
+        only ``127.0.0.1`` and ``localhost``, so that a page of another site whose name was
+        made to point at this machine (DNS rebinding) reaches nothing; on any other address,
+        any name."""
+        if self.allowed_hosts:
+            return self.allowed_hosts
+        if self.host == "localhost" or self.host.startswith("127."):
+            return tuple(dict.fromkeys(("127.0.0.1", "localhost", self.host)))
+        return ("*",)
+
+    @property
     def url(self) -> str:
         """Where a browser finds the site."""
         host = f"[{self.host}]" if ":" in self.host else self.host
@@ -141,6 +156,7 @@ class ServerConfig:
             "auth_rate": ("NARDY_AUTH_RATE", RateLimit.parse),
             "allowed_origins": ("NARDY_ALLOWED_ORIGINS", _origins),
             "forwarded_allow_ips": ("NARDY_FORWARDED_ALLOW_IPS", proxy_addresses),
+            "allowed_hosts": ("NARDY_ALLOWED_HOSTS", host_names),
             "dice_stats_seconds": ("NARDY_DICE_STATS_SECONDS", _int("NARDY_DICE_STATS_SECONDS")),
             "grace_seconds": ("NARDY_GRACE_SECONDS", _seconds("NARDY_GRACE_SECONDS")),
             "sockets_per_user": ("NARDY_SOCKETS_PER_USER", _int("NARDY_SOCKETS_PER_USER")),
@@ -178,6 +194,11 @@ def _seconds(variable: str) -> Callable[[str], float]:
             raise ConfigError(f"{variable} must be a number of seconds, not {text!r}") from None
 
     return read
+
+
+def host_names(text: str) -> tuple[str, ...]:
+    """``"example.com, *.example.com"``: the names the site answers to, lower-cased."""
+    return tuple(n.strip().lower() for n in text.split(",") if n.strip())
 
 
 def _origins(text: str) -> tuple[str, ...]:
