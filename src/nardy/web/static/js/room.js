@@ -14,6 +14,7 @@ import { Chat } from "/js/chat.js";
 import { t, tn, onLanguage, translate } from "/js/i18n.js";
 import { botName, errorText } from "/js/names.js";
 import { readPlay } from "/js/notation.js";
+import { InFlight, momentPassed, refusalText } from "/js/refusals.js";
 import { rulesPath } from "/js/rules.js";
 import { sound } from "/js/sound.js";
 import { announce, notice } from "/js/ui.js";
@@ -138,6 +139,7 @@ export class Room {
     this.closed = false;
     this.retries = 0;
     this.proposals = []; // a consultation side's own proposals, as they arrive
+    this.inFlight = new InFlight();
     main.innerHTML = `
       <section class="room">
         ${BOARD_TABLE}
@@ -228,12 +230,12 @@ export class Room {
       prefs.save({ home: home.value });
       this.draw();
     });
-    main.querySelector("#claim").addEventListener("click", () => this.message({ type: "claim" }));
+    main.querySelector("#claim").addEventListener("click", (e) => e.detail < 2 && this.message({ type: "claim" }));
     main.querySelector("#wait").addEventListener("click", () => {
       this.waiting = true;
       this.drawPresence();
     });
-    main.querySelector("#rematch-button").addEventListener("click", () => this.message({ type: "rematch" }));
+    main.querySelector("#rematch-button").addEventListener("click", (e) => e.detail < 2 && this.message({ type: "rematch" }));
     this.ticker = setInterval(() => this.tick(), 200);
     this.keys = (e) => this.key(e);
     document.addEventListener("keydown", this.keys);
@@ -256,6 +258,7 @@ export class Room {
     clearTimeout(this.retryTimer);
     clearTimeout(this.autoTimer);
     clearTimeout(this.replayTimer);
+    this.inFlight.clear();
   }
 
   muteButton() {
@@ -346,6 +349,7 @@ export class Room {
     socket.addEventListener("message", (e) => this.receive(JSON.parse(e.data)));
     socket.addEventListener("close", (e) => {
       if (this.closed || this.socket !== socket) return;
+      this.inFlight.clear(); // its answer will not come on this socket
       // docs/protocol.md: 4001 the session ended (signed out, maybe in another tab): load
       // the page again as who this browser is now; 4029 too many sockets: retrying is no use.
       if (e.code === 4001) return location.reload();
@@ -357,21 +361,28 @@ export class Room {
     });
   }
 
+  /** Send an action, unless one is still awaiting the game's answer (then it is dropped:
+   * it was chosen on the state before that one). */
   send(action) {
-    this.message({ type: "action", action });
+    const ref = this.inFlight.begin(action, this.state?.seq ?? 0);
+    if (ref === null) return;
+    if (!this.message({ type: "action", action, ref })) this.inFlight.clear();
   }
 
-  /** Send a protocol message (an action, a claim, a rematch). */
+  /** Send a protocol message (an action, a claim, a rematch); false if it could not go. */
   message(body) {
     if (this.socket?.readyState !== WebSocket.OPEN) {
       notice(t("connection.lost"), "warn");
-      return;
+      return false;
     }
     this.socket.send(JSON.stringify(body));
+    return true;
   }
 
   receive(message) {
     if (this.chat.receive(message)) return;
+    if (message.state) this.inFlight.settle(message.state.seq);
+    if (message.type === "welcome") this.inFlight.clear();
     switch (message.type) {
       case "welcome":
         if (this.retries > 0) notice(t("connection.back"), "ok", 2500);
@@ -390,18 +401,22 @@ export class Room {
         this.show(message.state);
         break;
       case "refused":
-        this.legs = null;
-        this.board.stop();
-        notice(t("refused", { reason: message.message }), "warn", 5000);
-        break;
-      case "error":
+      case "error": {
+        const sent = this.inFlight.answer(message.ref);
         if (message.code === "game-unavailable") {
           this.closed = true; // set aside by the server: no reconnecting to it
-          notice(message.message, "warn");
+          notice(refusalText(message.code, message.message), "warn");
           break;
         }
-        notice(t("refused", { reason: message.message }), "warn", 5000);
+        this.legs = null;
+        this.board.stop();
+        if (!momentPassed(message.code, sent, this.state?.seq ?? 0)) {
+          const text = refusalText(message.code, message.message, sent?.action);
+          notice(text, "warn", 5000);
+          announce(text);
+        }
         break;
+      }
       case "absent":
         this.absence.set(message.seat, performance.now() + 1000 * message["claim-in"]);
         this.drawPresence();
@@ -812,7 +827,8 @@ export class Room {
       b.className = `act ${kind} ${extra}`.trim();
       b.dataset.action = kind;
       b.textContent = label;
-      b.addEventListener("click", () => this.send(action));
+      // the second click of a double-click is no second decision (detail counts the clicks)
+      b.addEventListener("click", (e) => e.detail < 2 && this.send(action));
       box.appendChild(b);
       return b;
     };

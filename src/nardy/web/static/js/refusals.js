@@ -1,0 +1,96 @@
+// The room's refusals in the reader's language, and the one action a player has in flight.
+//
+// Every `refused` and `error` code the room sends (docs/protocol.md) has its own text in the
+// catalogues, each key written out so the catalogue test sees it; the server's English
+// (`message`) is shown only for a code this client does not know. A refusal carries no field
+// beyond its code, so the text is the code's, told apart by the action refused where that
+// says more (a double the cube does not allow).
+
+import { t } from "/js/i18n.js";
+
+const TEXTS = {
+  // the core's (nardy.core.errors.ErrorCode)
+  "not-your-turn": () => t("refusal.not-your-turn"),
+  "wrong-phase": () => t("refusal.wrong-phase"),
+  "not-allowed-by-settings": (action) => (action?.type === "double" ? t("refusal.no-double") : t("refusal.not-allowed")),
+  "illegal-move": () => t("refusal.illegal-move"),
+  "ambiguous-play": () => t("refusal.ambiguous-play"),
+  "invalid-input": () => t("refusal.invalid-input"),
+  // the room's
+  spectator: () => t("refusal.spectator"),
+  "not-your-seat": () => t("refusal.not-your-seat"),
+  "referee-only": () => t("refusal.referee-only"),
+  "game-over": () => t("refusal.game-over"),
+  busy: () => t("refusal.busy"),
+  "internal-error": () => t("refusal.internal-error"),
+  "not-absent": () => t("refusal.not-absent"),
+  "grace-period": () => t("refusal.grace-period"),
+  "game-unavailable": () => t("refusal.game-unavailable"),
+  // the chat's (its own panel says them; here for a line refused outside it)
+  "not-signed-in": () => t("chat.not-signed-in"),
+  "chat-rate-limited": () => t("chat.rate-limited"),
+  // the socket's `error` codes: a message this page should never have sent
+  malformed: () => t("refusal.malformed"),
+  "unknown-type": () => t("refusal.malformed"),
+  "too-large": () => t("refusal.malformed"),
+  "rate-limited": () => t("refusal.rate-limited"),
+};
+
+/** What a refusal (or error) with this code says to the player; `action` is the action it
+ * refused, when known. */
+export function refusalText(code, message, action = null) {
+  return TEXTS[code] ? TEXTS[code](action) : t("refused", { reason: message });
+}
+
+// Codes that say only that the game had moved on when the action reached it: the new state
+// already shows what happened instead, so they are not shown.
+const MOMENT_PASSED = new Set(["not-your-turn", "wrong-phase", "busy", "game-over"]);
+const ANSWER_MS = 5000; // an action unanswered this long is given up (its socket is gone)
+const REF = "act:";
+
+/** The action a player has sent and the game has not answered yet: while there is one, a
+ * second is not sent (a double-click, or Enter pressed twice, acts once), since the next
+ * choice depends on the state after it (docs/protocol.md, Order). */
+export class InFlight {
+  constructor() {
+    this.pending = null; // {ref, seq, action}
+    this.sent = new Map(); // ref -> {seq, action}, the last few, to read their refusals
+    this.refs = 0;
+    this.timer = null;
+  }
+
+  /** The ref to send `action` with at state `seq`, or null while another is in flight. */
+  begin(action, seq) {
+    if (this.pending) return null;
+    const ref = `${REF}${++this.refs}`;
+    this.pending = { ref, seq, action };
+    this.sent.set(ref, this.pending);
+    if (this.sent.size > 20) this.sent.delete(this.sent.keys().next().value);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.clear(), ANSWER_MS);
+    return ref;
+  }
+
+  /** A state after `seq` has come: the action in flight (this player's or not) is answered. */
+  settle(seq) {
+    if (this.pending && seq > this.pending.seq) this.clear();
+  }
+
+  clear() {
+    this.pending = null;
+    clearTimeout(this.timer);
+  }
+
+  /** A refusal or error has come: the action it answers ({seq, action}) or null, and the
+   * action in flight is answered if it was that one. */
+  answer(ref) {
+    if (this.pending && this.pending.ref === ref) this.clear();
+    return this.sent.get(ref) ?? null;
+  }
+}
+
+/** Whether a refusal of an action sent at state `sent.seq`, heard at state `seq`, only
+ * says the moment had passed (the game moved on in between), which is not worth showing. */
+export function momentPassed(code, sent, seq) {
+  return sent !== null && seq > sent.seq && MOMENT_PASSED.has(code);
+}
