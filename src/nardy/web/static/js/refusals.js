@@ -6,7 +6,7 @@
 // beyond its code, so the text is the code's, told apart by the action refused where that
 // says more (a double the cube does not allow).
 
-import { t } from "/js/i18n.js";
+import { language, t } from "/js/i18n.js";
 
 const TEXTS = {
   // the core's (nardy.core.errors.ErrorCode)
@@ -39,8 +39,14 @@ const TEXTS = {
 /** What a refusal (or error) with this code says to the player; `action` is the action it
  * refused, when known. */
 export function refusalText(code, message, action = null) {
+  // Until a refusal carries the rule or the reason as fields, the server's English names
+  // them (the head rule, the Crawford game, the seconds to wait): an English reader gets it.
+  if (DETAILED.has(code) && language() === "en" && message) return t("refused", { reason: message });
   return TEXTS[code] ? TEXTS[code](action) : t("refused", { reason: message });
 }
+
+// Codes whose English message says more than their code: which rule, why no double, how long.
+const DETAILED = new Set(["illegal-move", "not-allowed-by-settings", "grace-period"]);
 
 // Codes that say only that the game had moved on when the action reached it: the new state
 // already shows what happened instead, so they are not shown.
