@@ -371,7 +371,7 @@ class Game:
         elif phase is Phase.DOUBLED:
             player = 1 - turn
             kinds = [act.Take.kind, act.Pass.kind]
-            if self.settings.beaver and self._cube_limit(2 * self.cube.value, player) is None:
+            if self._why_no_beaver(player) is None:
                 kinds.append(act.Beaver.kind)
         elif phase is Phase.BEAVERED:
             kinds = [act.Take.kind, act.Pass.kind]
@@ -457,6 +457,15 @@ class Game:
         assert limit is not None  # can_double said no, for none of the reasons above
         return limit
 
+    def _why_no_beaver(self, player: int) -> str | None:
+        """Why the doubled ``player`` may not beaver now (RULES.md 1.5), None where they may:
+        the setting, or the cube's limit, which a beaver's redouble would pass."""
+        if not self.settings.beaver:
+            return "beavers are not allowed in this game"
+        if limit := self._cube_limit(2 * self.cube.value, player):
+            return f"no beaver: {limit}"
+        return None
+
     def take(self, player: int) -> None:
         """Accept the double (or, as the doubler, the beaver) and play on."""
         if self.phase is Phase.DOUBLED:
@@ -489,12 +498,8 @@ class Game:
     def beaver(self, player: int) -> None:
         """Take and at once redouble, keeping the cube (money play with ``beaver``, 1.5)."""
         self._check_turn(player, Phase.DOUBLED, 1 - self.turn)
-        if not self.settings.beaver:
-            raise GameError(
-                "beavers are not allowed in this game", code=ErrorCode.NOT_ALLOWED_BY_SETTINGS
-            )
-        if limit := self._cube_limit(2 * self.cube.value, player):  # a beaver redoubles
-            raise GameError(f"no beaver: {limit}", code=ErrorCode.NOT_ALLOWED_BY_SETTINGS)
+        if why := self._why_no_beaver(player):
+            raise GameError(why, code=ErrorCode.NOT_ALLOWED_BY_SETTINGS)
         self.cube.value *= 2
         self.cube.owner = player
         self.cube.turned = True

@@ -65,7 +65,7 @@ from typing import Any
 from nardy.core import BAR, NardyError, NotationError, Position, variant
 from nardy.core import actions as act
 from nardy.core.dice import FixedDice
-from nardy.core.game import MONEY_CUBE_LIMIT, RESIGN_LEVELS, Game, Phase
+from nardy.core.game import RESIGN_LEVELS, Game, Phase, cube_limit
 from nardy.core.match import Match
 from nardy.core.moves import Move
 from nardy.core.scoring import points
@@ -279,14 +279,15 @@ class _Layout:
 
 
 def _highest_cube(settings: Settings) -> int:
-    """The highest cube a game of these settings reaches under RULES.md 1.5: in a match, twice
-    the highest power of two below the longest match (64); in money play the money limit.
-    Records from before those limits may hold more, and GNU Backgammon 1.07 crashes reading
-    some of them (a 3-point match with a 256 cube, a 64-point one at 4096)."""
-    if settings.money:
-        return MONEY_CUBE_LIMIT
-    longest = BOUNDS["match_length"][1]
-    return 2 * (1 << ((longest - 1).bit_length() - 1))
+    """The highest cube a game reaches under RULES.md 1.5 (:func:`cube_limit`) in the longest
+    match, or in money play. An old record within it exports whatever its own match length
+    (GNU Backgammon reads a 3-point match's cube of 64); one past it may crash GNU Backgammon
+    1.07 (a 3-point match with a 256 cube, a 64-point one at 4096)."""
+    away = None if settings.money else BOUNDS["match_length"][1]
+    value = 1
+    while cube_limit(value, away) is None:
+        value *= 2
+    return value
 
 
 def _export_game(record: dict[str, Any], names: tuple[str, str]) -> str:
@@ -299,6 +300,7 @@ def _export_game(record: dict[str, Any], names: tuple[str, str]) -> str:
     result = game.result
     layout = _Layout()
     cube = 1 << _automatic_doubles(game)
+    highest = _highest_cube(game.settings)
     for done in game.records:
         player = done.player
         offered = cube
@@ -321,10 +323,10 @@ def _export_game(record: dict[str, Any], names: tuple[str, str]) -> str:
                 passer = player if "beaver" in done.cube else 1 - player
                 assert result is not None
                 layout.drop(passer, result.points)
-            if offered > _highest_cube(game.settings):
+            if offered > highest:
                 raise NotationError(
                     f"game {number}: the cube went to {offered}, past the"
-                    f" {_highest_cube(game.settings)} that RULES.md 1.5 allows here, and GNU"
+                    f" {highest} that RULES.md 1.5 allows here, and GNU"
                     " Backgammon may crash reading such a file: not exported"
                 )
         if done.dice is None:

@@ -127,7 +127,8 @@ class ServerConfig:
         """The ``Host`` names requests may give: the ones named, else, on a loopback address,
         only ``127.0.0.1`` and ``localhost``, so that a page of another site whose name was
         made to point at this machine (DNS rebinding) reaches nothing; on any other address,
-        any name."""
+        any name (an IPv6 loopback too: Starlette's check cannot read a bracketed address, so
+        name the hosts there)."""
         if self.allowed_hosts:
             return self.allowed_hosts
         if self.host == "localhost" or self.host.startswith("127."):
@@ -196,19 +197,24 @@ def _seconds(variable: str) -> Callable[[str], float]:
     return read
 
 
+def _items(text: str) -> tuple[str, ...]:
+    """The items of a comma-separated list, without blanks."""
+    return tuple(item.strip() for item in text.split(",") if item.strip())
+
+
 def host_names(text: str) -> tuple[str, ...]:
     """``"example.com, *.example.com"``: the names the site answers to, lower-cased."""
-    return tuple(n.strip().lower() for n in text.split(",") if n.strip())
+    return tuple(name.lower() for name in _items(text))
 
 
 def _origins(text: str) -> tuple[str, ...]:
-    return tuple(o.strip().rstrip("/") for o in text.split(",") if o.strip())
+    return tuple(origin.rstrip("/") for origin in _items(text))
 
 
 def proxy_addresses(text: str) -> tuple[str, ...]:
     """``"10.0.0.1, 10.1.0.0/16"``: the trusted proxies, each an IP address or network, or
     ``*`` for any (only when no client can reach the server but through the proxy)."""
-    addresses = tuple(a.strip() for a in text.split(",") if a.strip())
+    addresses = _items(text)
     for address in addresses:
         if address == "*":
             continue

@@ -117,10 +117,6 @@ class Connections:
         if connection.user_id is not None:
             _discard(self._by_user, connection.user_id, connection)
 
-    def count(self) -> int:
-        """How many sockets are open here."""
-        return sum(len(c) for c in self._by_address.values())
-
     async def end_session(self, session: str) -> None:
         """The session (its token's hash) has ended: its sockets close here now, and on
         every other process once the bus carries the news."""
@@ -153,10 +149,7 @@ class Connections:
     async def _expire(self) -> None:
         while True:
             await asyncio.sleep(self.recheck_seconds)
-            try:
-                await self._recheck()
-            except Exception:  # the database is away: try again next time
-                log.warning("could not look the sessions of open sockets up", exc_info=True)
+            await self._recheck()
 
     async def _listen(self, subscription: Subscription) -> None:
         async with subscription:
@@ -168,10 +161,14 @@ class Connections:
 
     async def _recheck(self) -> None:
         """News may have been lost, or a session expired: end the sockets of every session
-        the database no longer holds, or holds expired."""
-        for session in list(self._by_session):
-            if await off_loop(self.store.session_user, session) is None:
-                self._end(session)
+        the database no longer holds, or holds expired. The database away, it tries again at
+        the next look-up, and the listener and the expiry go on."""
+        try:
+            for session in list(self._by_session):
+                if await off_loop(self.store.session_user, session) is None:
+                    self._end(session)
+        except Exception:
+            log.warning("could not look the sessions of open sockets up", exc_info=True)
 
 
 def _discard(groups: dict[K, set[Connection]], key: K, connection: Connection) -> None:

@@ -5,18 +5,11 @@
 // it is written with textContent, never as markup.
 
 import { t, onLanguage, translate } from "/js/i18n.js";
+import { refusalText } from "/js/refusals.js";
 
 const LENGTH = 300; // the protocol's longest line
 const KEPT = 200; // lines kept on the page (the server's history is 100)
 const REF = "chat:"; // the ref of this panel's messages, so that their refusals come back here
-
-/** What a refusal of a chat line (its code, docs/protocol.md) says to the reader. */
-function refusalText(code, message) {
-  if (code === "chat-rate-limited" || code === "rate-limited") return t("chat.rate-limited");
-  if (code === "not-signed-in") return t("chat.not-signed-in");
-  if (code === "busy") return t("chat.busy");
-  return t("chat.refused", { reason: message }); // the server's English, as a last resort
-}
 
 export class Chat {
   /** The panel in `box`; `send` sends a protocol message on the room's socket. */
@@ -90,11 +83,11 @@ export class Chat {
     const text = this.input.value.trim();
     if (!text) return;
     const ref = `${REF}${++this.refs}`;
+    if (!this.send({ type: "chat", text, ref })) return; // no socket: the line stays in the box
     this.pending.set(ref, text);
     if (this.pending.size > 20) this.pending.delete(this.pending.keys().next().value);
     this.input.value = "";
     this.showRefusal(null);
-    this.send({ type: "chat", text, ref });
   }
 
   /** A refusal of one of the panel's lines: said in the reader's language, and the line
@@ -103,7 +96,9 @@ export class Chat {
     const text = this.pending.get(message.ref);
     this.pending.delete(message.ref);
     if (text !== undefined && !this.input.value) this.input.value = text;
-    this.showRefusal(refusalText(message.code, message.message));
+    // `busy` is the room's word for a game that moved on; for a line, it was not kept
+    const code = message.code;
+    this.showRefusal(code === "busy" ? t("chat.busy") : refusalText(code, message.message));
   }
 
   showRefusal(text) {
@@ -113,8 +108,8 @@ export class Chat {
   }
 
   mute(muted) {
+    if (!this.send({ type: "mute", muted, ref: `${REF}mute` })) return; // the server did not hear it
     this.muted = muted;
-    this.send({ type: "mute", muted, ref: `${REF}mute` });
     this.draw();
   }
 

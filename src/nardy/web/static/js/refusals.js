@@ -26,7 +26,7 @@ const TEXTS = {
   "not-absent": () => t("refusal.not-absent"),
   "grace-period": () => t("refusal.grace-period"),
   "game-unavailable": () => t("refusal.game-unavailable"),
-  // the chat's (its own panel says them; here for a line refused outside it)
+  // the chat's (its panel shows them with the rest)
   "not-signed-in": () => t("chat.not-signed-in"),
   "chat-rate-limited": () => t("chat.rate-limited"),
   // the socket's `error` codes: a message this page should never have sent

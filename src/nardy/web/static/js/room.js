@@ -382,7 +382,6 @@ export class Room {
   receive(message) {
     if (this.chat.receive(message)) return;
     if (message.state) this.inFlight.settle(message.state.seq);
-    if (message.type === "welcome") this.inFlight.clear();
     switch (message.type) {
       case "welcome":
         if (this.retries > 0) notice(t("connection.back"), "ok", 2500);
