@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,8 +17,7 @@ from nardy.core.errors import NardyError
 from nardy.core.match import Match
 from nardy.core.settings import Settings
 from nardy.engine.bots import BOTS
-from nardy.server import clocks
-from nardy.server.clocks import ClockError, ClockSettings, clock_from
+from nardy.server.clocks import ClockError, clock_from
 from nardy.server.store import ConflictError, GameRow, Store, User
 
 OPPONENTS = ("open", "invite", "bot")
@@ -57,14 +56,12 @@ def new_game_id() -> str:
     return secrets.token_urlsafe(9)
 
 
-def check_playable(settings: Settings, clock: ClockSettings | None) -> None:
-    """Build the match and its clock once before the game is stored, so that nothing the
-    core or the clock refuses is stored as a game that no room can be built for."""
+def core_accepts(build: Callable[[], object]) -> None:
+    """Build the core's game object once before a game is stored (a match, a chouette...),
+    so that nothing the core refuses is stored as a game no room can be built for."""
     try:
-        Match(settings)
-        if clock is not None:
-            clocks.start(clock, settings.match_length)
-    except (NardyError, ArithmeticError) as exc:
+        build()
+    except NardyError as exc:
         raise LobbyError(400, "invalid-settings", str(exc)) from None
 
 
@@ -109,7 +106,7 @@ class Lobby:
             clock = clock_from(body.get("clock"))
         except ClockError as exc:
             raise LobbyError(400, "invalid-clock", str(exc)) from None
-        check_playable(settings, clock)
+        core_accepts(lambda: Match(settings))  # the clock's values are bounded already
         timed = None if clock is None else clock.to_json()
         opponent = body.get("opponent", "open")
         if opponent not in OPPONENTS:
@@ -203,10 +200,19 @@ class Lobby:
             raise LobbyError(409, "game-full", "the game has found its players") from None
 
 
+def unavailable_message(game: GameRow) -> str:
+    """What a player hears of a game set aside: why, and that nothing else is affected."""
+    return (
+        f"this game is unavailable: the server cannot restore it ({game.unavailable});"
+        " every other game goes on"
+    )
+
+
 def refuse_unavailable(game: GameRow) -> None:
-    """No seat is taken at a game set aside (its data cannot be restored)."""
+    """No seat is taken at a game set aside (its data cannot be restored): 503, as the room
+    and the replay answer."""
     if game.unavailable is not None:
-        raise LobbyError(409, "game-unavailable", "this game is unavailable: its data is damaged")
+        raise LobbyError(503, "game-unavailable", unavailable_message(game))
 
 
 def seats_view(

@@ -49,7 +49,7 @@ from nardy.server import botplay, clocks, gamedice, protocol
 from nardy.server.bus import Bus, BusError, Gap, LocalBus, Subscription, game_channel
 from nardy.server.chat import HISTORY, RoomChat, line_message
 from nardy.server.http import HTTPError, off_loop
-from nardy.server.lobby import new_game_id, seats_view
+from nardy.server.lobby import new_game_id, seats_view, unavailable_message
 from nardy.server.ratings import rated_outcomes, rating_rule
 from nardy.server.store import ConflictError, GameRow, Store
 from nardy.server.variantfacts import facts_of
@@ -89,12 +89,7 @@ class GameUnavailable(HTTPError):
     has no room; the lobby answers 503 ``game-unavailable`` and its socket says so."""
 
     def __init__(self, row: GameRow) -> None:
-        super().__init__(
-            503,
-            "game-unavailable",
-            f"this game is unavailable: the server cannot restore it ({row.unavailable});"
-            " every other game goes on",
-        )
+        super().__init__(503, "game-unavailable", unavailable_message(row))
         self.row = row
 
 

@@ -24,13 +24,13 @@ from typing import Any
 
 from nardy.core.chouette import Chouette
 from nardy.core.dice import SeededDice
-from nardy.core.errors import NardyError
 from nardy.core.settings import Settings
 from nardy.core.team import Consultation
 from nardy.server.lobby import (
     DEFAULT_BOT_DELAY_MS,
     LobbyError,
     bot_choice,
+    core_accepts,
     new_game_id,
     refuse_unavailable,
     settings_from,
@@ -94,13 +94,12 @@ def _count(value: object, name: str, low: int, high: int) -> int:
 def _check_core(kind: str, settings: Settings, seating: Seating) -> None:
     """The core's own checks of a table's settings (a chouette is money play, no beavers),
     made once on stand-in names so that a table the core would refuse is never created."""
-    try:
-        if kind == "chouette":
-            Chouette([f"p{i}" for i in range(seating.seats)], settings, SeededDice(0))
-        else:
-            Consultation((["a", "b"], ["c"]), settings)
-    except NardyError as exc:
-        raise LobbyError(400, "invalid-settings", str(exc)) from None
+    if kind == "chouette":
+        core_accepts(
+            lambda: Chouette([f"p{i}" for i in range(seating.seats)], settings, SeededDice(0))
+        )
+    else:
+        core_accepts(lambda: Consultation((["a", "b"], ["c"]), settings))
 
 
 class TableLobby:
