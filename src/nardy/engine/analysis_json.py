@@ -182,8 +182,16 @@ def _keys(counts: dict[str, int]) -> dict[str, int]:
     return {name.replace(" ", "-"): n for name, n in counts.items()}
 
 
-def stats_json(s: PlayerStats) -> dict[str, Any]:
-    """A player's totals (:class:`~nardy.engine.analysis.PlayerStats`)."""
+def stats_json(s: PlayerStats, *, cube: bool = True) -> dict[str, Any]:
+    """A player's totals (:class:`~nardy.engine.analysis.PlayerStats`); without the cube's
+    where the game had none (``cube`` False)."""
+    cube_totals = {
+        "cube-decisions": s.cube_decisions,
+        "cube-marked": _keys(s.cube_marked),
+        "cube-error": number(s.cube_error),
+        "cube-error-value": number(s.cube_value),
+        "cube-error-rate": number(s.cube_rate),
+    }
     return {
         "moves": s.moves,
         "unforced": s.unforced,
@@ -191,11 +199,7 @@ def stats_json(s: PlayerStats) -> dict[str, Any]:
         "checker-error": number(s.checker_error),
         "checker-error-value": number(s.checker_value),
         "checker-error-rate": number(s.checker_rate),
-        "cube-decisions": s.cube_decisions,
-        "cube-marked": _keys(s.cube_marked),
-        "cube-error": number(s.cube_error),
-        "cube-error-value": number(s.cube_value),
-        "cube-error-rate": number(s.cube_rate),
+        **(cube_totals if cube else {}),
         "resignations": s.resignations,
         "resign-marked": _keys(s.resign_marked),
         "resign-error": number(s.resign_error),
@@ -283,9 +287,6 @@ def analysis_json(a: Analysis) -> dict[str, Any]:
     match = bool(a.match_length)
     cube = bool(a.settings.cube)
 
-    def stats(s: PlayerStats) -> dict[str, Any]:
-        return {k: v for k, v in stats_json(s).items() if cube or not k.startswith("cube")}
-
     games = [
         {
             "game": g.number,
@@ -298,7 +299,7 @@ def analysis_json(a: Analysis) -> dict[str, Any]:
             **({"cube-decisions": [cube_action_json(c, match) for c in g.cubes]} if cube else {}),
             "resignations": [resignation_json(r) for r in g.resignations],
             "rolls": [roll_json(r) for r in g.rolls],
-            "stats": [stats(s) for s in g.stats],
+            "stats": [stats_json(s, cube=cube) for s in g.stats],
         }
         for g in a.games
     ]
@@ -311,7 +312,7 @@ def analysis_json(a: Analysis) -> dict[str, Any]:
         "ply": a.ply,
         "seconds": round(a.seconds, 3),
         "games": games,
-        "stats": [stats(s) for s in a.stats],
+        "stats": [stats_json(s, cube=cube) for s in a.stats],
         "luck-adjusted": [number(x) for x in a.luck_adjusted],
     }
 
