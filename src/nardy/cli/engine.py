@@ -27,6 +27,8 @@ from nardy.core import NotationError, Variant, scoring, variant, variants
 from nardy.core.settings import Settings
 from nardy.engine.analysis import cube_action_key, evaluate
 from nardy.engine.cube import (
+    CUBE_AT_LIMIT,
+    DEAD_CUBE,
     NO_CUBE,
     Action,
     CubeDecision,
@@ -379,7 +381,7 @@ def cube_answer(d: CubeDecision, *, doubled: bool, crawford: bool) -> str:
             reason = "no-cube"
         elif crawford:
             reason = "crawford"
-        elif d.reason.startswith("the cube is"):  # dead, or at the money limit (RULES.md 1.5)
+        elif d.reason in (DEAD_CUBE, CUBE_AT_LIMIT):  # the cube's limits (RULES.md 1.5)
             reason = "dead-cube"
         else:
             reason = "opponent-owns-cube"

@@ -45,7 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nardy.core import scoring
-from nardy.core.game import cube_limit
+from nardy.core.game import MONEY_CUBE_LIMIT, cube_limit
 from nardy.core.settings import Settings
 from nardy.engine.errors import EngineError
 from nardy.engine.met import (
@@ -121,7 +121,7 @@ class MoneyRules:
     """False where the game is played without the doubling cube (long nardy's default,
     RULES.md 3.4): no one can double, and every result counts its cubeless points."""
 
-    def at_cube(self, value: int) -> MoneyRules:
+    def _at_cube(self, value: int) -> MoneyRules:
         """The rules for a double of the cube at ``value``: without beavers where a beaver
         would take the cube past money play's limit (RULES.md 1.5), as the game refuses it."""
         if self.beaver and cube_limit(2 * value, None) is not None:
@@ -129,6 +129,11 @@ class MoneyRules:
         return self
 
 
+DEAD_CUBE = "the cube is dead"
+"""Why the player on roll may not double in a match where a win at the cube's value already
+wins him the match (RULES.md 1.5)."""
+CUBE_AT_LIMIT = f"the cube is at {MONEY_CUBE_LIMIT}"
+"""Why no one may double in money play once the cube is at its limit (RULES.md 1.5)."""
 NO_CUBE = "no cube in this game"
 """Why no one can double where the settings leave the cube out (:attr:`MoneyRules.cube`,
 :attr:`MatchState.cube`)."""
@@ -556,7 +561,7 @@ def _match_decision(out: _Outcomes, cube: CubeState, match: MatchState, x: float
         return _unavailable(emg(nd), x, False, NO_CUBE, nd)
     if match.crawford_game:
         return _unavailable(
-            emg(nd), x, redouble, "Crawford game" if match.length > 1 else "the cube is dead", nd
+            emg(nd), x, redouble, "Crawford game" if match.length > 1 else DEAD_CUBE, nd
         )
     if cube.owner is Owner.OPPONENT:
         return _unavailable(emg(nd), x, redouble, "the opponent owns the cube", nd)
@@ -602,7 +607,7 @@ def cube_decision(
     rules = _rules(money, match)
     if isinstance(rules, MatchState):
         return _match_decision(out, cube, rules, x)
-    return _money_decision(out, cube, rules, x)
+    return _money_decision(out, cube, rules._at_cube(cube.value), x)
 
 
 def resignation_decision(

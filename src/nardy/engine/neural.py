@@ -107,7 +107,7 @@ class CubeContext:
         """The context of ``game`` seen from ``player``."""
         cube = CubeState(game.cube.value, relative_owner(game.cube.owner, player))
         money, match = game_rules(game.settings, game.score, player, game.crawford)
-        return cls(cube, None if match else money.at_cube(game.cube.value), match)
+        return cls(cube, None if match else money, match)
 
 
 def game_probabilities(ev: Evaluator, game: Game, player: int, ply: int) -> np.ndarray:

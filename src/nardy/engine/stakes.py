@@ -19,10 +19,12 @@ import numpy as np
 import numpy.typing as npt
 
 from nardy.core import Position
-from nardy.core.game import MONEY_CUBE_LIMIT, Game, cube_limit
+from nardy.core.game import Game, cube_limit
 from nardy.core.scoring import counts_gammons
 from nardy.core.settings import Settings
 from nardy.engine.cube import (
+    CUBE_AT_LIMIT,
+    DEAD_CUBE,
     Action,
     CubeDecision,
     CubeState,
@@ -177,7 +179,7 @@ class Stakes:
         d = cube_decision(
             self.counted(outputs),
             CubeState(self.cube, self.owner),
-            money=None if self.match is not None else self.money.at_cube(self.cube),
+            money=None if self.match is not None else self.money,
             match=self.match,
             race=position.is_race(),
             pips=position.pips()[0],
@@ -195,7 +197,5 @@ class Stakes:
             cash_point=None,
             mwc_double_take=None,
             mwc_double_pass=None,
-            reason="the cube is dead"
-            if self.match is not None
-            else f"the cube is at {MONEY_CUBE_LIMIT}",
+            reason=DEAD_CUBE if self.match is not None else CUBE_AT_LIMIT,
         )
