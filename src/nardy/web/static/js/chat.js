@@ -4,7 +4,7 @@
 // watching can advise a player; the panel says so to spectators. A line is text, always:
 // it is written with textContent, never as markup.
 
-import { t, onLanguage, translate } from "/js/i18n.js";
+import { language, t, onLanguage, translate } from "/js/i18n.js";
 import { refusalText } from "/js/refusals.js";
 
 const LENGTH = 300; // the protocol's longest line
@@ -16,7 +16,6 @@ export class Chat {
   constructor(box, send) {
     this.box = box;
     this.send = send;
-    this.lines = []; // the protocol's LINEs heard, oldest first
     this.seat = null;
     this.status = null;
     this.muted = false;
@@ -43,6 +42,7 @@ export class Chat {
     });
     box.querySelector("#chat-mute").addEventListener("click", () => this.mute(!this.muted));
     this.offLanguage = onLanguage(() => this.draw());
+    translate(box); // its data-i18n words; after a change of language setLanguage does it
     this.draw();
   }
 
@@ -53,13 +53,14 @@ export class Chat {
   /** Take what concerns the chat from a message of the room's socket; true when the
    * message was the chat's alone (a line, or the answer to one of the panel's own). */
   receive(message) {
+    const status = this.status;
     if (message.state) this.status = message.state.status;
     if (message.type === "welcome") {
       // the whole history again, after a reload or a reconnection: it replaces the old
       this.seat = message.seat;
       this.muted = !!message.muted;
-      this.lines = [...(message.chat || [])];
-      this.log.replaceChildren(...this.lines.map((line) => this.item(line)));
+      const clock = this.clock();
+      this.log.replaceChildren(...(message.chat || []).map((line) => this.item(line, clock)));
       this.draw();
       this.scroll(true);
       return false;
@@ -70,7 +71,7 @@ export class Chat {
     }
     const ours = typeof message.ref === "string" && message.ref.startsWith(REF);
     if (!ours) {
-      if (message.state) this.draw(); // a game over lets the spectators' note go
+      if (this.status !== status) this.draw(); // a game over lets the spectators' note go
       return false;
     }
     if (message.type === "refused" || message.type === "error") {
@@ -114,25 +115,21 @@ export class Chat {
   }
 
   hear(line) {
-    this.lines.push(line);
     const follow = this.atEnd();
-    this.log.appendChild(this.item(line));
-    while (this.lines.length > KEPT) {
-      this.lines.shift();
-      this.log.firstElementChild.remove();
-    }
+    this.log.appendChild(this.item(line, this.clock()));
+    while (this.log.childElementCount > KEPT) this.log.firstElementChild.remove();
     this.box.querySelector("#chat-empty").hidden = true;
     this.scroll(follow);
   }
 
   /** One line as the log shows it: when, who (a spectator marked so), what. */
-  item(line) {
+  item(line, clock) {
     const li = document.createElement("li");
     li.className = line.seat === null ? "watcher" : "player";
     if (line.seat !== null && line.seat === this.seat) li.classList.add("mine");
     const when = document.createElement("time");
     when.dateTime = line.at;
-    when.textContent = this.clock(line.at);
+    when.textContent = hhmm(clock, line.at);
     li.append(when, " ");
     if (line.seat === 0 || line.seat === 1) {
       // the speaker's checkers, as the players' strips show them (a table's seat is a person)
@@ -158,10 +155,9 @@ export class Chat {
     return li;
   }
 
-  clock(at) {
-    const date = new Date(at);
-    if (Number.isNaN(date.getTime())) return "";
-    return new Intl.DateTimeFormat(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" }).format(date);
+  /** The hours and minutes of the reader's language. */
+  clock() {
+    return new Intl.DateTimeFormat(language(), { hour: "2-digit", minute: "2-digit" });
   }
 
   /** The panel's words and what is shown, after a change of language, mute or game. */
@@ -174,12 +170,12 @@ export class Chat {
     this.log.hidden = this.muted;
     this.box.querySelector("#chat-say").hidden = this.muted;
     this.box.querySelector("#chat-muted").hidden = !this.muted;
-    this.box.querySelector("#chat-empty").hidden = this.muted || this.lines.length > 0;
+    this.box.querySelector("#chat-empty").hidden = this.muted || this.log.childElementCount > 0;
     if (this.muted) this.showRefusal(null);
     // the button says what it does (no aria-pressed: a toggle's name would have to stay)
     this.box.querySelector("#chat-mute").textContent = this.muted ? t("chat.unmute") : t("chat.mute");
-    translate(this.box);
-    for (const when of this.log.querySelectorAll("time")) when.textContent = this.clock(when.dateTime);
+    const clock = this.clock();
+    for (const when of this.log.querySelectorAll("time")) when.textContent = hhmm(clock, when.dateTime);
   }
 
   atEnd() {
@@ -189,4 +185,9 @@ export class Chat {
   scroll(follow) {
     if (follow) this.log.scrollTop = this.log.scrollHeight;
   }
+}
+
+function hhmm(clock, at) {
+  const date = new Date(at);
+  return Number.isNaN(date.getTime()) ? "" : clock.format(date);
 }
