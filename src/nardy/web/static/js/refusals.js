@@ -55,8 +55,10 @@ const ANSWER_MS = 5000; // an action unanswered this long is given up (its socke
 const REF = "act:";
 
 /** The action a player has sent and the game has not answered yet: while there is one, a
- * second is not sent (a double-click, or Enter pressed twice, acts once), since the next
- * choice depends on the state after it (docs/protocol.md, Order). */
+ * second is not sent (Enter pressed twice, or a double-click faster than the answer, acts
+ * once), since the next choice depends on the state after it (docs/protocol.md, Order). A
+ * double-click slower than the answer would act again on the new state: the buttons also
+ * drop a click's second half (`event.detail`). */
 export class InFlight {
   constructor() {
     this.pending = null; // {ref, seq, action}
