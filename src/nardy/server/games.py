@@ -44,7 +44,8 @@ class GameStatus(enum.StrEnum):
 
 
 WAITING = (GameStatus.OPEN, GameStatus.INVITED)
-"""The statuses of a match that waits for its second player: a seek, an invitation."""
+"""The statuses of a game that waits for its people: a seek or an invitation waiting for
+its second player, a table for enough people to start (which its creator may withdraw)."""
 
 SITTING = (GameStatus.OPEN, GameStatus.PLAYING)
 """The statuses of a table that people may still sit at (or watch): waiting, or under way
