@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,12 +27,16 @@ from typing import TypeAlias
 
 from nardy.core.actions import ACTIONS
 from nardy.core.events import EVENTS
+from nardy.core.fair_dice import SCHEME
 from nardy.core.game import EndKind, Phase
 from nardy.core.variants import VARIANTS
 from nardy.engine.heuristic import LEVELS
 from nardy.server.accounts import HOME_CORNERS, Preferences
-from nardy.server.clocks import PRESETS
+from nardy.server.clocks import DELAY_RANGE, PRESETS, RESERVE_RANGE
 from nardy.server.games import GameKind, GameStatus
+from nardy.server.lobby import OPPONENTS
+from nardy.server.ratings import MONEY_POOL_SUFFIX
+from nardy.server.table_lobby import CHOUETTE_SEATS, MAX_SIDE, MIN_SIDE
 from nardy.web.assets import STATIC
 
 TARGET = STATIC / "js" / "vocab.js"
@@ -108,6 +113,40 @@ def constants() -> list[Constant]:
             {name: clock.to_json() for name, clock in PRESETS.items()},
         ),
         Constant(
+            "CLOCK_LIMITS",
+            "The fewest and most seconds of a clock's delay, and of its reserve (per point or "
+            "per game), that the lobby takes (nardy.server.clocks).",
+            {"delay": list(DELAY_RANGE), "reserve": list(RESERVE_RANGE)},
+        ),
+        Constant(
+            "OPPONENT",
+            "Whom a new match is for: anyone (a seek), an invited player, or the bot "
+            "(nardy.server.lobby.OPPONENTS).",
+            _by_name(list(OPPONENTS)),
+        ),
+        Constant(
+            "CHOUETTE_SEATS",
+            "The fewest and most players at a chouette table (nardy.server.table_lobby).",
+            list(CHOUETTE_SEATS),
+        ),
+        Constant(
+            "CONSULTATION_SIDE",
+            "The fewest and most people on a side of a consultation game, unless the side is "
+            "the bot (nardy.server.table_lobby).",
+            [MIN_SIDE, MAX_SIDE],
+        ),
+        Constant(
+            "DICE_SCHEME",
+            "The name of the scheme the server's dice are dealt by (nardy.core.fair_dice).",
+            SCHEME,
+        ),
+        Constant(
+            "MONEY_POOL_SUFFIX",
+            "What a money play rating pool's name adds to its variant's key "
+            "(nardy.server.ratings).",
+            MONEY_POOL_SUFFIX,
+        ),
+        Constant(
             "HOME_CORNERS",
             "Where a player may have their home board drawn (nardy.server.accounts.HOME_CORNERS).",
             list(HOME_CORNERS),
@@ -148,8 +187,9 @@ def render() -> str:
         "// command after changing them (tests/test_vocab.py fails while this file is stale).\n"
     ]
     for constant in constants():
+        doc = "\n * ".join(textwrap.wrap(constant.doc, 92))
         value = _literal(constant.value)
-        parts.append(f"/** {constant.doc} */\nexport const {constant.name} = {value};\n")
+        parts.append(f"/** {doc} */\nexport const {constant.name} = {value};\n")
     return "\n".join(parts)
 
 

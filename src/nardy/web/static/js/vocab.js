@@ -111,10 +111,39 @@ export const CLOCK_PRESETS = Object.freeze({
   slow: Object.freeze({ delay: 20.0, reserve: 240.0, "per-point": true }),
 });
 
+/** The fewest and most seconds of a clock's delay, and of its reserve (per point or per game),
+ * that the lobby takes (nardy.server.clocks). */
+export const CLOCK_LIMITS = Object.freeze({
+  delay: Object.freeze([0.0, 600.0]),
+  reserve: Object.freeze([0.1, 36000.0]),
+});
+
+/** Whom a new match is for: anyone (a seek), an invited player, or the bot
+ * (nardy.server.lobby.OPPONENTS). */
+export const OPPONENT = Object.freeze({
+  OPEN: "open",
+  INVITE: "invite",
+  BOT: "bot",
+});
+
+/** The fewest and most players at a chouette table (nardy.server.table_lobby). */
+export const CHOUETTE_SEATS = Object.freeze([3, 8]);
+
+/** The fewest and most people on a side of a consultation game, unless the side is the bot
+ * (nardy.server.table_lobby). */
+export const CONSULTATION_SIDE = Object.freeze([2, 4]);
+
+/** The name of the scheme the server's dice are dealt by (nardy.core.fair_dice). */
+export const DICE_SCHEME = "nardy-hmac-sha256-v1";
+
+/** What a money play rating pool's name adds to its variant's key (nardy.server.ratings). */
+export const MONEY_POOL_SUFFIX = "-money";
+
 /** Where a player may have their home board drawn (nardy.server.accounts.HOME_CORNERS). */
 export const HOME_CORNERS = Object.freeze(["bottom-right", "bottom-left", "top-right", "top-left"]);
 
-/** A new user's preferences under their wire names, in their order (nardy.server.accounts.Preferences). */
+/** A new user's preferences under their wire names, in their order
+ * (nardy.server.accounts.Preferences). */
 export const PREFERENCES = Object.freeze({
   language: "en",
   home: "bottom-right",
