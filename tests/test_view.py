@@ -22,12 +22,12 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from gameutil import random_action
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from nardy import variant
 from nardy.core import actions as act
-from nardy.core.awaiting import Awaiting
 from nardy.core.chouette import Chouette
 from nardy.core.dice import FixedDice, SeededDice
 from nardy.core.game import Game
@@ -55,41 +55,6 @@ KEYS = {
     "dice", "dice-shown", "used", "moves-made", "cube", "pending", "last-play", "result",
     "awaiting",
 }  # fmt: skip
-
-# How often a random player picks each kind of action among those open (the rare ones
-# rarely, so that games get played to their end).
-WEIGHTS = {
-    "roll-opening": 1.0, "roll": 1.0, "move": 3.0, "undo": 0.4, "confirm": 3.0, "play": 1.0,
-    "double": 0.15, "take": 1.0, "pass": 0.3, "beaver": 0.3, "resign": 0.02,
-    "surrender": 0.01, "accept": 0.4, "decline": 1.0, "choose-double": 1.0, "vote": 1.0,
-    "propose": 0.1,
-}  # fmt: skip
-
-
-# -- a random legal player, for any table ---------------------------------------------------
-
-
-def random_action(rng: random.Random, waiting: Awaiting, game: Game | None) -> act.Action:
-    """One action open now, picked at random by :data:`WEIGHTS`: any actor, any kind."""
-    options = [(player, kind) for player, kinds in waiting.actors for kind in kinds]
-    player, kind = rng.choices(options, [WEIGHTS[kind] for _, kind in options])[0]
-    match kind:
-        case "move":
-            move = rng.choice(waiting.moves)
-            return act.Move(player, move.start, move.end)
-        case "play":
-            assert game is not None
-            return act.Play(player, str(rng.choice(game.legal_plays())))
-        case "resign":
-            return act.Resign(player, rng.randint(1, 3))
-        case "choose-double":
-            return act.ChooseDouble(player, rng.randint(1, 6))
-        case "vote":
-            return act.Vote(player, rng.random() < 0.5)
-        case "propose":
-            return act.Propose(player, "13/7")
-    return act.ACTIONS[kind](player)
-
 
 # -- the slow reference, from the snapshot --------------------------------------------------
 
