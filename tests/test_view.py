@@ -181,12 +181,16 @@ def check_view(view: BoardView, game: Game, match: Match) -> None:
     name=st.sampled_from(VARIANTS),
     length=st.sampled_from((0, 1, 3)),
     cube=st.booleans(),
+    last_roll=st.booleans(),
     seed=st.integers(0, 2**32 - 1),
 )
 def test_the_view_agrees_with_the_game_at_every_moment(
-    name: str, length: int, cube: bool, seed: int
+    name: str, length: int, cube: bool, last_roll: bool, seed: int
 ) -> None:
-    rules = Settings(variant=name, match_length=length, cube=cube, beaver=cube and not length)
+    own = {"last_roll": last_roll} if name == "long" else {}  # RULES.md 3.4's last roll
+    rules = Settings(
+        variant=name, match_length=length, cube=cube, beaver=cube and not length, **own
+    )
     match = Match(rules, SeededDice(seed))
     rng = random.Random(seed)
     assert match_view(match) is None
