@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from nardy.core.actions import Roll, RollOpening
 from nardy.server import clocks, protocol
 from nardy.server.clocks import ClockError, ClockSettings, ClockState, clock_from
 from nardy.server.rooms import Member
@@ -102,7 +103,7 @@ def test_a_move_within_the_delay_costs_no_reserve(server: ServerProcess) -> None
     mover = roll_opening(seats)
     assert mover.state["clock"]["running"] == mover.seat
     while "move" in mover.awaited():
-        m = mover.state["awaiting"]["moves"][0]
+        m = mover.state["board"]["awaiting"]["moves"][0]
         assert mover.act({"type": "move", "from": m["from"], "to": m["to"]})["type"] == "events"
     reply = mover.act({"type": "confirm"})
     clock = reply["state"]["clock"]
@@ -314,7 +315,7 @@ async def _late_action(tmp_path: Path) -> None:
         store, row, room = played
         watcher = Member(None, None)
         await room.join(watcher)
-        assert await room.act(0, {"type": "roll-opening"}) is None
+        assert await room.act(0, RollOpening(0)) is None
         state = room.clock_state
         assert state is not None and state.running is not None
         mover = state.running
@@ -322,7 +323,7 @@ async def _late_action(tmp_path: Path) -> None:
         assert room._clock_task is not None
         room._clock_task.cancel()
         room.clock_state = dataclasses.replace(state, since=state.since - 1000)
-        refused = await room.act(mover, {"type": "roll"})
+        refused = await room.act(mover, Roll(mover))
         assert refused is not None and refused.code == "game-over"
         assert room.over and room.match.winner == 1 - mover
         stored = store.game(row.id)
