@@ -189,7 +189,7 @@ def test_a_player_back_in_time_cannot_be_claimed(server: ServerProcess) -> None:
     assert wait_for(seats[1], "absent")["seat"] == 0
     back = Seat(a, game)
     assert back.state["absent"] == []
-    assert wait_for(seats[1], "present") == {"v": 1, "type": "present", "seat": 0}
+    assert wait_for(seats[1], "present") == {"v": 2, "type": "present", "seat": 0}
     seats[1].send_raw({"type": "claim"})
     assert wait_for(seats[1], "refused")["code"] == "not-absent"
 
@@ -363,6 +363,6 @@ def test_the_claim_and_rematch_messages_are_parsed_and_written_in_one_place() ->
         protocol.parse('{"type": "claim", "seat": 1}')
     assert refused.value.code == "malformed"
     assert protocol.encode(protocol.Absent(1, 60.0)) == (
-        '{"v":1,"type":"absent","seat":1,"claim-in":60.0}'
+        '{"v":2,"type":"absent","seat":1,"claim-in":60.0}'
     )
-    assert protocol.encode(protocol.Rematch("g1")) == '{"v":1,"type":"rematch","game":"g1"}'
+    assert protocol.encode(protocol.Rematch("g1")) == '{"v":2,"type":"rematch","game":"g1"}'

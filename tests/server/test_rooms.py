@@ -339,7 +339,7 @@ def test_bad_messages_get_errors_and_repeated_abuse_closes_the_socket(
         reply = seat.next()
         assert reply["type"] == "error" and reply["code"] == code
     seat.send_raw({"type": "ping", "ref": 5})
-    assert seat.next() == {"v": 1, "type": "pong", "ref": 5}
+    assert seat.next() == {"v": 2, "type": "pong", "ref": 5}
     for _ in range(7):
         seat.send_raw("[]")
     with pytest.raises(ConnectionClosed) as closed:  # the server closes the socket
