@@ -100,7 +100,9 @@ def test_lost_news_a_gap_a_join_or_a_refused_commit_reload_from_the_database(
         await _step(room_there)
         refused = await room_here.act(*_plain(room_here))  # legal in what it knew
         assert refused is not None and refused.code == "busy"
-        assert room_here.seq == 3 and public(room_here.state().seen_by(None)) == public(room_there.state().seen_by(None))
+        assert room_here.seq == 3 and public(room_here.state().seen_by(None)) == public(
+            room_there.state().seen_by(None)
+        )
         # Another, unheard: a socket joining sees it (the process catches up first).
         await _step(room_there)
         late = Member(bob, None, "bob")

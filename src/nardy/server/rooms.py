@@ -233,7 +233,10 @@ class Room:
         }
 
     def _length(self) -> int:
-        """The match's length in points (0: money play)."""
+        """The match's length in points (0: money play): the match's own once it exists
+        (the settings are read only before)."""
+        if self.match is not None:
+            return self.match.length
         return Settings.from_dict(dict(self.row.settings)).match_length
 
     def _timing(self, public: dict[str, Any]) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from typing import Any
 
 from nardy.core.actions import Player, Propose
 from nardy.core.chouette import Chouette
-from nardy.core.events import Proposed
+from nardy.core.events import Event, Proposed
 from nardy.core.match import Match
 from nardy.core.team import Consultation, Proposal
 from nardy.core.view import chouette_view, consultation_view, match_view
@@ -53,6 +53,10 @@ def board_of(game: Match | Chouette | Consultation) -> tuple[dict[str, Any] | No
     return view.to_json(), view.awaiting.actors
 
 
+Shown = tuple[list[dict[str, str]], list[dict[str, str]]]
+"""Each consultation side's proposals in their wire form, ``{"player", "text"}``."""
+
+
 @dataclass(frozen=True, slots=True)
 class Proposals:
     """Each consultation side's latest proposals (at most :data:`RECENT_PROPOSALS`), as the
@@ -71,7 +75,7 @@ class Proposals:
             )
         )
 
-    def after(self, consultation: Consultation, events: Iterable[object]) -> Proposals:
+    def after(self, consultation: Consultation, events: Iterable[Event]) -> Proposals:
         """These proposals and the ones ``events`` made (the core's :class:`Proposed`)."""
         sides = [list(self.sides[0]), list(self.sides[1])]
         game = len(consultation.match.games) - 1
@@ -81,12 +85,13 @@ class Proposals:
                 sides[event.side].append(Proposal(event.player, event.side, event.text, game, turn))
         return Proposals((tuple(sides[0][-RECENT_PROPOSALS:]), tuple(sides[1][-RECENT_PROPOSALS:])))
 
-    def shown(self, game: int) -> list[list[dict[str, str]]]:
+    def shown(self, game: int) -> Shown:
         """Each side's proposals of game ``game`` (0-based), in their wire form."""
-        return [
+        first, second = (
             [{"player": p.member, "text": p.text} for p in side if p.game == game]
             for side in self.sides
-        ]
+        )
+        return first, second
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +106,7 @@ class RoomState:
     public: Mapping[str, Any]
     actors: Actors = ()
     sides: Mapping[str, int] = dataclasses.field(default_factory=dict)
-    proposals: tuple[list[dict[str, str]], list[dict[str, str]]] = ([], [])
+    proposals: Shown = ([], [])
 
     def side_of(self, seat: Seat) -> int | None:
         """The side a viewer plays on the board: a seat's own; a person at a table, the side

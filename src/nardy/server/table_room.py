@@ -95,6 +95,7 @@ class TableRoom(Room):
         box, captain and in the game, votes, answers and scores, the board of the game under
         way and who must act (each person by their name at the table); a consultation's
         recent proposals, each side's own for its eyes alone."""
+        table = self.table
         public: dict[str, Any] = {
             **self._heading(),
             "board": None,
@@ -106,15 +107,14 @@ class TableRoom(Room):
             "table": None,
             "dice": None,
         }
-        table = self.table
         if table is None:
             return roomview.RoomState(self._timing(public))
         public["board"], actors = roomview.board_of(table)
-        proposals: tuple[list[dict[str, str]], list[dict[str, str]]] = ([], [])
+        proposals: roomview.Shown = ([], [])
         if isinstance(table, Chouette):
             public["table"] = _chouette_view(table)
             public["dice"] = self._chouette_dice(public=True)
-            sides = {name: BOX if name == table.box else TEAM for name in table.players}
+            sides = public["table"]["side"]
         else:
             sides = {m: s for s in (0, 1) for m in table.sides[s]}
             public["table"] = {
@@ -124,9 +124,16 @@ class TableRoom(Room):
             }
             public["score"] = list(table.match.score)
             public["dice"] = gamedice.public(table.match)
-            first, second = self.proposals.shown(len(table.match.games) - 1)
-            proposals = (first, second)
+            proposals = self.proposals.shown(len(table.match.games) - 1)
         return roomview.RoomState(self._timing(public), actors, sides, proposals)
+
+    def _length(self) -> int:
+        """The table's match length in points (0: money play, as a chouette always is)."""
+        if isinstance(self.table, Consultation):
+            return self.table.match.length
+        if isinstance(self.table, Chouette):
+            return self.table.settings.match_length
+        return super()._length()
 
     # -- the game object ------------------------------------------------------------------
 
