@@ -45,7 +45,8 @@ async def _one_action(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         assert isinstance(texts[0], str)
         heard = json.loads(texts[0])
         assert heard["type"] == "events" and heard["seq"] == 1
-        assert heard["state"]["match"] == room.committed
+        assert room.committed is not None  # the opening roll starts a game: a checkpoint
+        assert heard["state"]["match"] == room.committed.checkpoint.snapshot
         assert calls == {"encode": 1, "snapshot": 1}
 
 
