@@ -83,6 +83,8 @@ async def _compare(room: Room, store: Store, replayed: list[int]) -> None:
     assert row is not None and row.seq == room.seq
     assert row.seq - row.snapshot_seq < checkpoints.CHECKPOINT_EVERY
     replayed.append(row.seq - row.snapshot_seq)
+    live: checkpoints.Held
+    restored: checkpoints.Held
     if isinstance(room, TableRoom):
         assert room.table is not None
         fresh = await build_table_room(room.rooms, row)
