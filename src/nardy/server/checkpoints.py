@@ -132,6 +132,27 @@ def restore_table(kind: str, checkpoint: Checkpoint) -> tuple[Table, FairDice | 
     return chouette, FairDice.from_state(dice["lot"])
 
 
+def played_on(snapshot: Mapping[str, Any], seconds: float) -> dict[str, Any]:
+    """A match's or consultation's snapshot with ``seconds`` more played (a money session's
+    time limit counts them): a checkpoint's, as of the last action after it. A chouette's
+    has no time played."""
+    if "elapsed" in snapshot:
+        return {**snapshot, "elapsed": float(snapshot["elapsed"]) + seconds}
+    inner = snapshot.get("match")
+    if isinstance(inner, Mapping):
+        return {**snapshot, "match": played_on(inner, seconds)}
+    return dict(snapshot)
+
+
+def keep_time(old: Held | None, new: Held) -> None:
+    """The time played of a game object rebuilt in place of ``old`` (after a failed
+    commit) goes on from ``old``'s: its checkpoint's snapshot was taken earlier."""
+    before = old.match if isinstance(old, Consultation) else old
+    after = new.match if isinstance(new, Consultation) else new
+    if isinstance(before, Match) and isinstance(after, Match):
+        after._started = before._started
+
+
 def match_of(committed: Committed) -> Match:
     """The match as committed: its checkpoint restored, the actions since replayed."""
     match = restore_match(committed.checkpoint)
@@ -153,7 +174,9 @@ __all__ = [
     "Held",
     "ReplayError",
     "Table",
+    "keep_time",
     "match_of",
+    "played_on",
     "replay",
     "restore_match",
     "restore_table",

@@ -625,7 +625,8 @@ class Room:
         """Back to the last committed state (an action failed half-way or was not stored):
         its checkpoint and the actions since, replayed."""
         assert self.committed is not None
-        self.match = checkpoints.match_of(self.committed)
+        old, self.match = self.match, checkpoints.match_of(self.committed)
+        checkpoints.keep_time(old, self.match)
 
     async def contribute(
         self, seat: Player | None, seed: str, ref: protocol.Ref = None
@@ -939,12 +940,14 @@ class Rooms:
         checkpoint and the actions after it (nothing re-rolled), or new before the first
         action, its players named as the records write them (a bot by its level)."""
         if row.snapshot is not None and row.dice is not None:
-            found = []
+            found: list[dict[str, Any]] = []
+            snapshot = row.snapshot
             if row.seq > row.snapshot_seq:
-                found = await off_loop(
+                found, seconds = await off_loop(
                     self.store.actions_between, row.id, row.snapshot_seq, row.seq
                 )
-            checkpoint = Checkpoint(row.snapshot, row.dice)
+                snapshot = checkpoints.played_on(snapshot, seconds)
+            checkpoint = Checkpoint(snapshot, row.dice)
             committed = Committed(checkpoint, row.snapshot_seq, tuple(found), row.snapshot_seq)
             return checkpoints.match_of(committed), committed
         if row.seq:

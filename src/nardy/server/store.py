@@ -528,18 +528,25 @@ class Store:
             if changed != 1:
                 raise ConflictError(f"game {game_id} is no longer at action {seq}")
 
-    def actions_between(self, game_id: str, after: int, upto: int) -> list[dict[str, Any]]:
-        """The wire forms of the game's actions ``after + 1`` to ``upto``, in order: those to
-        replay after a checkpoint; :class:`StoreError` if some are missing."""
+    def actions_between(
+        self, game_id: str, after: int, upto: int
+    ) -> tuple[list[dict[str, Any]], float]:
+        """The wire forms of the game's actions ``after + 1`` to ``upto``, in order (those to
+        replay after a checkpoint at ``after``), and the seconds from action ``after`` (the
+        checkpoint's; with none, the first of them) to action ``upto``: the time played
+        since the checkpoint's snapshot was taken. :class:`StoreError` if some are missing."""
         with self.engine.connect() as c:
             rows = c.execute(
-                sa.select(actions.c.action)
-                .where(actions.c.game_id == game_id, actions.c.seq > after, actions.c.seq <= upto)
+                sa.select(actions.c.seq, actions.c.action, actions.c.created_at)
+                .where(actions.c.game_id == game_id, actions.c.seq >= after, actions.c.seq <= upto)
                 .order_by(actions.c.seq)
             ).all()
-        if len(rows) != upto - after:
+        replayed = [dict(action) for seq, action, _ in rows if seq > after]
+        if len(replayed) != upto - after:
             raise StoreError(f"game {game_id} lacks some of its actions {after + 1}-{upto}")
-        return [dict(action) for (action,) in rows]
+        first, last = _utc(rows[0].created_at), _utc(rows[-1].created_at)
+        assert first is not None and last is not None
+        return replayed, (last - first).total_seconds()
 
     def first_dice(self, game_id: str, dice: Mapping[str, Any]) -> Mapping[str, Any]:
         """Keep the dice of a game's first roll unless a game already has some (another

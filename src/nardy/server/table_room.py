@@ -173,7 +173,9 @@ class TableRoom(Room):
 
     def _rebuild(self) -> None:
         assert self.committed is not None
+        old = self.table
         self.table, self.lot = checkpoints.table_of(self.row.kind, self.committed)
+        checkpoints.keep_time(old, self.table)
 
     async def contribute(
         self, seat: Player | None, seed: str, ref: protocol.Ref = None
@@ -382,10 +384,14 @@ async def _load(room: TableRoom, row: GameRow) -> None:
     if room.table is None and row.status in ("playing", "finished"):
         if row.snapshot is not None and row.dice is not None:
             # The last checkpoint and the actions after it (nardy.server.checkpoints).
-            found = []
+            found: list[dict[str, Any]] = []
+            snapshot = row.snapshot
             if row.seq > row.snapshot_seq:
-                found = await off_loop(store.actions_between, row.id, row.snapshot_seq, row.seq)
-            checkpoint = Checkpoint(row.snapshot, row.dice)
+                found, seconds = await off_loop(
+                    store.actions_between, row.id, row.snapshot_seq, row.seq
+                )
+                snapshot = checkpoints.played_on(snapshot, seconds)
+            checkpoint = Checkpoint(snapshot, row.dice)
             room.committed = Committed(checkpoint, row.snapshot_seq, tuple(found), row.snapshot_seq)
             room.table, room.lot = checkpoints.table_of(row.kind, room.committed)
         elif row.seq:
