@@ -292,3 +292,28 @@ def test_a_game_in_progress_at_revision_0006_goes_on_after_the_upgrade(
             store.close()
 
     asyncio.run(after())
+
+
+def test_the_time_played_since_the_checkpoint_counts_after_a_restore(tmp_path: Path) -> None:
+    """A money session's time limit counts the minutes played: restored from an older
+    checkpoint, the session has still played the time up to its last action."""
+
+    async def run() -> None:
+        settings = {"match-length": 0, "limit-minutes": 30}
+        async with playing_room(tmp_path / "time.sqlite3", settings) as played:
+            store, _, room = played
+            assert await room.act(0, {"type": "roll-opening"}) is None  # a checkpoint
+            await asyncio.sleep(1.5)
+            for _ in range(2):  # the opening roll's two checkers
+                assert room.match is not None
+                awaiting = room.match.awaiting()
+                (player,) = awaiting.players
+                move = awaiting.moves[0]
+                action = {"type": "move", "from": move.start, "to": move.end}
+                assert await room.act(player, action) is None
+            row = store.game(room.id)
+            assert row is not None and row.snapshot_seq == 1 and row.seq == 3
+            restored, _ = await room.rooms.match(row, room.names)
+            assert restored.snapshot()["elapsed"] >= 1.4
+
+    asyncio.run(run())
