@@ -26,7 +26,7 @@ import sqlalchemy.dialects.sqlite
 from alembic import command
 from alembic.config import Config
 
-from nardy.server.checkpoints import Checkpoint
+from nardy.server.checkpoints import Checkpoint, ReplayError
 from nardy.server.ratings import Rating, rate_match
 from nardy.server.tables import (
     ROLL_COLUMNS,
@@ -534,7 +534,8 @@ class Store:
         """The wire forms of the game's actions ``after + 1`` to ``upto``, in order (those to
         replay after a checkpoint at ``after``), and the seconds from action ``after`` (the
         checkpoint's; with none, the first of them) to action ``upto``: the time played
-        since the checkpoint's snapshot was taken. :class:`StoreError` if some are missing."""
+        since the checkpoint's snapshot was taken. :class:`ReplayError` (damaged data: the
+        game is set aside) if some are missing."""
         with self.engine.connect() as c:
             rows = c.execute(
                 sa.select(actions.c.seq, actions.c.action, actions.c.created_at)
@@ -543,7 +544,7 @@ class Store:
             ).all()
         replayed = [dict(action) for seq, action, _ in rows if seq > after]
         if len(replayed) != upto - after:
-            raise StoreError(f"game {game_id} lacks some of its actions {after + 1}-{upto}")
+            raise ReplayError(f"the log lacks some of the actions {after + 1}-{upto}")
         first, last = _utc(rows[0].created_at), _utc(rows[-1].created_at)
         assert first is not None and last is not None
         return replayed, (last - first).total_seconds()
