@@ -24,7 +24,7 @@ from nardy.core.chouette import Chouette
 from nardy.core.fair_dice import FairDice
 from nardy.core.variants import VARIANTS
 from nardy.server import checkpoints, gamedice
-from nardy.server.rooms import Room, Rooms
+from nardy.server.rooms import GameUnavailable, Room, Rooms
 from nardy.server.store import Store, create_engine, member_name
 from nardy.server.table_room import TableRoom, build_table_room
 from tests.server.gameplay import playing_room
@@ -315,5 +315,36 @@ def test_the_time_played_since_the_checkpoint_counts_after_a_restore(tmp_path: P
             assert row is not None and row.snapshot_seq == 1 and row.seq == 3
             restored, _ = await room.rooms.match(row, room.names)
             assert restored.snapshot()["elapsed"] >= 1.4
+
+    asyncio.run(run())
+
+
+def test_a_log_missing_actions_after_the_checkpoint_sets_the_game_aside(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(checkpoints, "CHECKPOINT_EVERY", EVERY)
+
+    async def run() -> None:
+        async with playing_room(tmp_path / "lost.sqlite3", {"match-length": 3}) as played:
+            store, row, room = played
+            await _play(room, store, 21, 4 * EVERY)
+            stored = store.game(row.id)
+            assert stored is not None
+            if stored.snapshot_seq == stored.seq:  # land between two checkpoints
+                assert room.match is not None
+                chosen = _action(room.match.awaiting(), random.Random(1))
+                assert chosen is not None and await room.act(*chosen) is None
+                stored = store.game(row.id)
+                assert stored is not None
+            assert stored.snapshot_seq < stored.seq
+            with store.engine.begin() as connection:
+                connection.execute(
+                    sa.text("DELETE FROM actions WHERE game_id = :g AND seq = :s"),
+                    {"g": row.id, "s": stored.seq},
+                )
+            with pytest.raises(GameUnavailable):
+                await Rooms(store).get(row.id)
+            again = store.game(row.id)
+            assert again is not None and "lacks" in (again.unavailable or "")
 
     asyncio.run(run())
