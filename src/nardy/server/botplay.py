@@ -12,6 +12,7 @@ from typing import Any
 from nardy.core.chouette import Chouette
 from nardy.engine.bots import Bot, chouette_decision, consultation_decision, decision, make_bot
 from nardy.server.checkpoints import Committed, match_of, table_of
+from nardy.server.games import GameKind
 
 
 @functools.cache
@@ -27,7 +28,7 @@ def decide(committed: Committed, seat: int, bot_name: str) -> dict[str, Any]:
 
 
 def decide_at_table(
-    kind: str, committed: Committed, name: str, bot_name: str
+    kind: GameKind, committed: Committed, name: str, bot_name: str
 ) -> dict[str, Any] | None:
     """The action the bot ``bot_name`` seated as ``name`` takes at a chouette table or in a
     consultation game (``kind``) as ``committed``; None when it lets the decision pass

@@ -50,6 +50,7 @@ from nardy.server import botplay, checkpoints, clocks, gamedice, protocol
 from nardy.server.bus import Bus, BusError, Gap, LocalBus, Subscription, game_channel
 from nardy.server.chat import HISTORY, RoomChat, line_message
 from nardy.server.checkpoints import Checkpoint, Committed
+from nardy.server.games import GameStatus
 from nardy.server.http import HTTPError, off_loop
 from nardy.server.lobby import new_game_id, seats_view, unavailable_message
 from nardy.server.ratings import rated_outcomes, rating_rule
@@ -407,7 +408,7 @@ class Room:
         if self.committed.due(started=checkpoints.starts_a_game(events), over=self.over):
             snapshot, dice, result = self._stored()
             checkpoint = Checkpoint(snapshot, dice)
-        clock = self._clock_after(encoded_events)
+        clock = self._clock_after(events)
         try:
             await off_loop(
                 self.rooms.store.append_action,
@@ -450,7 +451,7 @@ class Room:
 
     # -- the clock -----------------------------------------------------------------------------
 
-    def _clock_after(self, events: list[dict[str, Any]]) -> clocks.ClockState | None:
+    def _clock_after(self, events: tuple[Event, ...]) -> clocks.ClockState | None:
         """The clock once this action's events have happened (None: the game has none)."""
         if self.clock is None or self.clock_state is None or self.match is None:
             return None
@@ -546,7 +547,7 @@ class Room:
                     self.row.settings,
                     self.row.creator_id,
                     (second, first),
-                    status="playing",
+                    status=GameStatus.PLAYING,
                     private=self.row.private,
                     bot=self.row.bot,
                     bot_delay_ms=self.row.bot_delay_ms,
