@@ -3,8 +3,9 @@ each accepted action to the database before anyone hears of it, and fans the eve
 everyone in the room (players and spectators), each through their own outgoing queue so a
 slow socket never holds up the game.
 
-A room is rebuilt from the database at start-up from the core's snapshot committed with its
-last action, so a crash or a restart loses no confirmed move and re-rolls nothing. The bot
+A room is rebuilt from the database at start-up from its last checkpoint and the actions
+committed after it (:mod:`nardy.server.checkpoints`), so a crash or a restart loses no
+confirmed move and re-rolls nothing. The bot
 of a game against the computer decides in a process pool, off the event loop, and moves
 after the delay its opponent chose.
 
@@ -45,9 +46,10 @@ from nardy.core.events import Event
 from nardy.core.fair_dice import FairDice
 from nardy.core.match import Match
 from nardy.core.settings import Settings
-from nardy.server import botplay, clocks, gamedice, protocol, roomview
+from nardy.server import botplay, checkpoints, clocks, gamedice, protocol, roomview
 from nardy.server.bus import Bus, BusError, Gap, LocalBus, Subscription, game_channel
 from nardy.server.chat import HISTORY, RoomChat, line_message
+from nardy.server.checkpoints import Checkpoint, Committed
 from nardy.server.games import GameStatus
 from nardy.server.http import HTTPError, off_loop
 from nardy.server.lobby import new_game_id, seats_view, unavailable_message
@@ -143,7 +145,9 @@ class Member:
 class Room:
     """The live state of one game and the people watching it."""
 
-    def __init__(self, rooms: Rooms, row: GameRow, match: Match | None) -> None:
+    def __init__(
+        self, rooms: Rooms, row: GameRow, match: Match | None, committed: Committed | None = None
+    ) -> None:
         self.rooms = rooms
         self.row = row
         self.match = match
@@ -151,9 +155,14 @@ class Room:
         self.delivered = row.seq
         """The last action this process's sockets have been told of (``seq`` may be ahead
         while its news travels the bus)."""
-        # The match and its dice as last committed: what a failed commit goes back to.
-        self.committed = None if match is None else match.snapshot()
-        self.committed_dice = None if match is None else gamedice.dice_state(match)
+        # The game as last committed (a checkpoint and the actions since, not a snapshot):
+        # what a failed commit goes back to, and what the bot decides on. A match handed
+        # over without it is taken as committed as it is.
+        if committed is None and match is not None:
+            committed = Committed(
+                Checkpoint(match.snapshot(), gamedice.dice_state(match)), row.seq, (), None
+            )
+        self.committed = committed
         self.members: set[Member] = set()
         self.lock = asyncio.Lock()
         self.names: tuple[str | None, str | None] = (None, None)
@@ -428,7 +437,11 @@ class Room:
             return protocol.Refused("internal-error", "the server could not apply this", ref)
         encoded_action = parsed.to_json()
         encoded_events = [e.to_json() for e in events]
-        snapshot, dice, result = self._stored()
+        assert self.committed is not None
+        checkpoint, result = None, None
+        if self.committed.due(started=checkpoints.starts_a_game(events), over=self.over):
+            snapshot, dice, result = self._stored()
+            checkpoint = Checkpoint(snapshot, dice)
         clock = self._clock_after(events)
         try:
             await off_loop(
@@ -437,8 +450,7 @@ class Room:
                 self.seq,
                 encoded_action,
                 encoded_events,
-                snapshot,
-                dice,
+                checkpoint,
                 result,
                 None if clock is None else clock.to_json(),
             )
@@ -453,7 +465,7 @@ class Room:
             log.exception("game %s: the action could not be stored", self.id)
             self._rebuild()
             return protocol.Refused("busy", "the action could not be stored; try again", ref)
-        self.committed, self.committed_dice = snapshot, dice
+        self.committed = self.committed.after(encoded_action, checkpoint)
         self.clock_state = clock
         self.seq += 1
         if result is not None:
@@ -619,7 +631,8 @@ class Room:
 
     def _bot_job(self, player: Player) -> Callable[[], Action | None]:
         """The decision of the bot playing ``player``, to run in the bots' process pool on
-        the committed snapshot (None: it lets the decision pass)."""
+        the match as committed (None: it lets the decision pass); the worker restores it,
+        so the room takes no snapshot for it."""
         assert self.committed is not None and self.row.bot is not None
         assert isinstance(player, int)
         return functools.partial(botplay.decide, self.committed, player, self.row.bot)
@@ -648,9 +661,11 @@ class Room:
             self.rated = index + 1
 
     def _rebuild(self) -> None:
-        """Back to the last committed state (an action failed half-way or was not stored)."""
-        assert self.committed is not None and self.committed_dice is not None
-        self.match = gamedice.restore(self.committed, self.committed_dice)
+        """Back to the last committed state (an action failed half-way or was not stored):
+        its checkpoint and the actions since, replayed."""
+        assert self.committed is not None
+        old, self.match = self.match, checkpoints.match_of(self.committed)
+        checkpoints.keep_time(old, self.match)
 
     async def contribute(
         self, seat: Player | None, seed: str, ref: protocol.Ref = None, sender: str | None = None
@@ -669,14 +684,16 @@ class Room:
                 target.contribute(seat, seed)  # checks everything before it changes anything
             except NardyError as exc:
                 return protocol.Refused(exc.code.value, str(exc), ref)
-            dice = gamedice.dice_state(self.match)
+            # The seed changes what a restore needs, and no action records it: a checkpoint.
+            checkpoint = Checkpoint(self.match.snapshot(), gamedice.dice_state(self.match))
+            assert self.committed is not None
             try:
-                await off_loop(self.rooms.store.set_dice, self.id, dice)
+                await off_loop(self.rooms.store.set_checkpoint, self.id, self.seq, checkpoint)
             except Exception:
                 log.exception("game %s: a client seed could not be stored", self.id)
                 self._rebuild()
                 return protocol.Refused("busy", "the seed could not be stored; try again", ref)
-            self.committed_dice = dice
+            self.committed = self.committed.checkpointed(checkpoint)
             await self._publish({"kind": "reload", "ref": ref, "sender": sender}, locked=True)
         return None
 
@@ -779,9 +796,7 @@ class Room:
             self.names = await self.rooms.names(row)
         self.row = row
         if row.status in ("playing", "finished"):
-            self.match = await self.rooms.match(row, self.names)
-            self.committed = self.match.snapshot()
-            self.committed_dice = gamedice.dice_state(self.match)
+            self.match, self.committed = await self.rooms.match(row, self.names)
         self.seq = row.seq
         self.clock = clocks.stored_clock(row.clock)
         self.clock_state = None
@@ -938,10 +953,10 @@ class Rooms:
 
             return await build_table_room(self, row)
         names = await self.names(row)
-        match = None
+        match, committed = None, None
         if row.status in ("playing", "finished"):
-            match = await self.match(row, names)
-        room = Room(self, row, match)
+            match, committed = await self.match(row, names)
+        room = Room(self, row, match, committed)
         room.names = names
         await self.load_chat(room)
         room.rated = await off_loop(self.store.rated_outcomes, row.id)
@@ -961,12 +976,25 @@ class Rooms:
         first, second = (None if u is None else names.get(u) for u in row.seats)
         return first, second
 
-    async def match(self, row: GameRow, names: tuple[str | None, str | None]) -> Match:
-        """The match of a started game: restored from the snapshot committed with its last
-        action (nothing re-rolled), or new before the first action, its players named as
-        the records write them (a bot by its level)."""
+    async def match(
+        self, row: GameRow, names: tuple[str | None, str | None]
+    ) -> tuple[Match, Committed]:
+        """The match of a started game, and it as committed: restored from its last
+        checkpoint and the actions after it (nothing re-rolled), or new before the first
+        action, its players named as the records write them (a bot by its level)."""
         if row.snapshot is not None and row.dice is not None:
-            return gamedice.restore(row.snapshot, row.dice)
+            found: list[dict[str, Any]] = []
+            snapshot = row.snapshot
+            if row.seq > row.snapshot_seq:
+                found, seconds = await off_loop(
+                    self.store.actions_between, row.id, row.snapshot_seq, row.seq
+                )
+                snapshot = checkpoints.played_on(snapshot, seconds)
+            checkpoint = Checkpoint(snapshot, row.dice)
+            committed = Committed(checkpoint, row.snapshot_seq, tuple(found), row.snapshot_seq)
+            return checkpoints.match_of(committed), committed
+        if row.seq:
+            raise checkpoints.ReplayError("actions were committed without a checkpoint")
         settings = Settings.from_dict(dict(row.settings))
         first, second = (
             name or (f"nardy ({row.bot})" if row.bot else f"Player {seat}")
@@ -980,7 +1008,8 @@ class Rooms:
             match.dice = gamedice.first_dice(row.id)
             dice = await off_loop(self.store.first_dice, row.id, gamedice.dice_state(match))
         match.dice = FairDice.from_state(dice["next"])
-        return match
+        fresh = Checkpoint(match.snapshot(), gamedice.dice_state(match))
+        return match, Committed(fresh, 0, (), None)
 
     async def started(self, row: GameRow) -> None:
         """A waiting game found its players: its room starts on every process that holds

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from nardy.core.actions import Action, Join, Leave, Player
@@ -29,7 +29,8 @@ from nardy.core.events import Event
 from nardy.core.fair_dice import FairDice
 from nardy.core.settings import Settings
 from nardy.core.team import Consultation
-from nardy.server import botplay, gamedice, protocol, roomview
+from nardy.server import botplay, checkpoints, gamedice, protocol, roomview
+from nardy.server.checkpoints import Checkpoint, Committed
 from nardy.server.http import off_loop
 from nardy.server.rooms import Room, Rooms
 from nardy.server.store import GameRow, Store, TableMember, User, member_name
@@ -180,8 +181,10 @@ class TableRoom(Room):
         }
 
     def _rebuild(self) -> None:
-        assert self.committed is not None and self.committed_dice is not None
-        self.table, self.lot = _restore(self.row.kind, self.committed, self.committed_dice)
+        assert self.committed is not None
+        old = self.table
+        self.table, self.lot = checkpoints.table_of(self.row.kind, self.committed)
+        checkpoints.keep_time(old, self.table)
         self._restored()
 
     def _restored(self) -> None:
@@ -299,7 +302,7 @@ class TableRoom(Room):
     def _bot_job(self, player: Player) -> Callable[[], Action | None]:
         assert self.committed is not None and self.row.bot is not None
         assert isinstance(player, str)
-        return functools.partial(
+        return functools.partial(  # the worker restores the table: no snapshot here
             botplay.decide_at_table, self.row.kind, self.committed, player, self.row.bot
         )
 
@@ -333,22 +336,6 @@ def _chouette_view(chouette: Chouette) -> dict[str, Any]:
         "settled": None if last is None or current is not None else dict(last.settlements),
         "side": {name: BOX if name == chouette.box else TEAM for name in chouette.players},
     }
-
-
-def _restore(
-    kind: str, snapshot: Mapping[str, Any], dice: Mapping[str, Any]
-) -> tuple[Table, FairDice | None]:
-    """A table's game object from its snapshot, each game with its dice as stored."""
-    if kind == "consultation":
-        restored = Consultation.restore(dict(snapshot), FairDice.from_state(dice["next"]))
-        restored.match = gamedice.restore(dict(snapshot["match"]), dice)
-        return restored, None
-    chouette = Chouette.restore(dict(snapshot), FairDice.from_state(dice["next"]))
-    if len(dice["games"]) != len(chouette.games):
-        raise ValueError("the stored dice do not match the games of the snapshot")
-    for record, state in zip(chouette.games, dice["games"], strict=True):
-        record.game.dice_source = FairDice.from_state(state)
-    return chouette, FairDice.from_state(dice["lot"])
 
 
 async def _new_table(
@@ -399,11 +386,23 @@ async def _load(room: TableRoom, row: GameRow) -> None:
     room._settled = {m.name: m.score for m in members}
     if room.table is None and row.status in ("playing", "finished"):
         if row.snapshot is not None and row.dice is not None:
-            room.table, room.lot = _restore(row.kind, row.snapshot, row.dice)
+            # The last checkpoint and the actions after it (nardy.server.checkpoints).
+            found: list[dict[str, Any]] = []
+            snapshot = row.snapshot
+            if row.seq > row.snapshot_seq:
+                found, seconds = await off_loop(
+                    store.actions_between, row.id, row.snapshot_seq, row.seq
+                )
+                snapshot = checkpoints.played_on(snapshot, seconds)
+            checkpoint = Checkpoint(snapshot, row.dice)
+            room.committed = Committed(checkpoint, row.snapshot_seq, tuple(found), row.snapshot_seq)
+            room.table, room.lot = checkpoints.table_of(row.kind, room.committed)
+        elif row.seq:
+            raise checkpoints.ReplayError("actions were committed without a checkpoint")
         else:
             room.table, room.lot = await _new_table(store, row, members, bots)
-        room.committed = room.table.snapshot()
-        room.committed_dice = room._stored()[1]
+            fresh = Checkpoint(room.table.snapshot(), room._stored()[1])
+            room.committed = Committed(fresh, 0, (), None)
         room._restored()
         room.seq = row.seq
 
