@@ -1,7 +1,7 @@
 """The computer's decisions in a server game, run in a worker process: from the game as
 committed (a checkpoint and the actions since, :mod:`nardy.server.checkpoints`, restored
-here rather than snapshotted by the room), the action the bot of a seat takes now (as the
-core's wire form). The worker never rolls: a roll is an action that the room applies with
+here rather than snapshotted by the room), the core action the bot of a seat takes
+now. The worker never rolls: a roll is an action that the room applies with
 the server's dice (the worker's copy of them only replays the rolls already dealt)."""
 
 from __future__ import annotations
