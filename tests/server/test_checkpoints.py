@@ -19,6 +19,7 @@ from alembic.config import Config
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from nardy.core.actions import Action, RollOpening, action_from_json
 from nardy.core.awaiting import Awaiting
 from nardy.core.chouette import Chouette
 from nardy.core.fair_dice import FairDice
@@ -43,7 +44,7 @@ def _timeless(data: Any) -> Any:
     return data
 
 
-def _action(awaiting: Awaiting, rng: random.Random) -> tuple[Any, dict[str, Any]] | None:
+def _action(awaiting: Awaiting, rng: random.Random) -> tuple[Any, Action] | None:
     """A random action open now (a legal move where one is due), or None when none is."""
     actors = [(p, k) for p, k in awaiting.actors if k]
     if not actors:
@@ -64,7 +65,7 @@ def _action(awaiting: Awaiting, rng: random.Random) -> tuple[Any, dict[str, Any]
         action["agree"] = rng.random() < 0.5
     elif kind == "resign":
         action["level"] = 1
-    return player, action
+    return player, action_from_json({**action, "player": player})
 
 
 def _next_rolls(dice: dict[str, Any]) -> list[list[int]]:
@@ -302,14 +303,16 @@ def test_the_time_played_since_the_checkpoint_counts_after_a_restore(tmp_path: P
         settings = {"match-length": 0, "limit-minutes": 30}
         async with playing_room(tmp_path / "time.sqlite3", settings) as played:
             store, _, room = played
-            assert await room.act(0, {"type": "roll-opening"}) is None  # a checkpoint
+            assert await room.act(0, RollOpening(0)) is None  # a checkpoint
             await asyncio.sleep(1.5)
             for _ in range(2):  # the opening roll's two checkers
                 assert room.match is not None
                 awaiting = room.match.awaiting()
                 (player,) = awaiting.players
                 move = awaiting.moves[0]
-                action = {"type": "move", "from": move.start, "to": move.end}
+                action = action_from_json(
+                    {"type": "move", "from": move.start, "to": move.end, "player": player}
+                )
                 assert await room.act(player, action) is None
             row = store.game(room.id)
             assert row is not None and row.snapshot_seq == 1 and row.seq == 3
