@@ -44,11 +44,11 @@ its own server was to use.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import multiprocessing
 import queue
 import resource
 import shutil
+import signal
 import statistics
 import sys
 import tempfile
@@ -66,7 +66,6 @@ from load_server import (
     PROBE,
     Database,
     Refusal,
-    ServerDied,
     ServerProcesses,
     own_server,
     running_server,
@@ -169,8 +168,7 @@ class Figures:
             f"p99 {p99 / self.idle_ms:.1f}x idle"
         )
         yield (
-            f"  server CPU: {self.cpu_ms:.2f} ms an action "
-            f"({self.cpu / self.seconds:.2f} cores)"
+            f"  server CPU: {self.cpu_ms:.2f} ms an action ({self.cpu / self.seconds:.2f} cores)"
         )
         yield (
             f"  received per action (both players' sockets): {self.wire:.0f} bytes on the "
@@ -344,6 +342,9 @@ def report(args: argparse.Namespace, figures: list[Figures]) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    # A run stopped from outside (timeout, kill) still stops its server and drops its
+    # database: SIGTERM unwinds like Ctrl-C.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # a socket per player, twice
     if args.target:
@@ -392,25 +393,43 @@ def parse_at(text: str) -> list[Ages]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=50, help="concurrent games (1-5000)")
-    parser.add_argument("--ages", type=parse_ages, default=Ages(0, 1000),
-                        help="action numbers games are aged to: uniform:LOW-HIGH or N")
+    parser.add_argument(
+        "--ages",
+        type=parse_ages,
+        default=Ages(0, 1000),
+        help="action numbers games are aged to: uniform:LOW-HIGH or N",
+    )
     parser.add_argument("--at", type=parse_at, help="one round per age, e.g. 1,300,1000")
-    parser.add_argument("--think", type=parse_think, default=(0.5, 3.0),
-                        help="MIN-MAX seconds before each action in the window")
+    parser.add_argument(
+        "--think",
+        type=parse_think,
+        default=(0.5, 3.0),
+        help="MIN-MAX seconds before each action in the window",
+    )
     parser.add_argument("--duration", type=float, default=30.0, help="seconds measured")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds before measuring")
-    parser.add_argument("--database", default="sqlite",
-                        help="sqlite, or postgresql://... (a fresh database on that server)")
+    parser.add_argument(
+        "--database",
+        default="sqlite",
+        help="sqlite, or postgresql://... (a fresh database on that server)",
+    )
     parser.add_argument("--processes", type=int, default=1, help="server processes")
     parser.add_argument("--redis-url", help="the bus, for --processes > 1")
     parser.add_argument("--port", type=int, help="the port of the server started here")
-    parser.add_argument("--target", type=int, metavar="PORT",
-                        help="measure the server already running on 127.0.0.1:PORT")
-    parser.add_argument("--server-pid", type=int, action="append",
-                        help="with --target: its processes (default: found by its port)")
+    parser.add_argument(
+        "--target",
+        type=int,
+        metavar="PORT",
+        help="measure the server already running on 127.0.0.1:PORT",
+    )
+    parser.add_argument(
+        "--server-pid",
+        type=int,
+        action="append",
+        help="with --target: its processes (default: found by its port)",
+    )
     parser.add_argument("--clients", type=int, default=1, help="client processes")
-    parser.add_argument("--age-concurrency", type=int, default=64,
-                        help="games aged at once")
+    parser.add_argument("--age-concurrency", type=int, default=64, help="games aged at once")
     parser.add_argument("--match-length", type=int, default=7)
     parser.add_argument("--setup-timeout", type=float, default=600.0)
     parser.add_argument("--age-timeout", type=float, default=1800.0)

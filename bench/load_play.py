@@ -19,10 +19,11 @@ import multiprocessing.queues
 import random
 import re
 import secrets
+import sys
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 from load_server import HOST
@@ -233,14 +234,14 @@ class Game:
     """A 7-point match (``match_length``) between two guests, played from both sockets; a
     match that ends is followed by a new one between the same guests."""
 
-    def __init__(
-        self, guests: tuple[Guest, Guest], match_length: int, rng: random.Random
-    ) -> None:
+    def __init__(self, guests: tuple[Guest, Guest], match_length: int, rng: random.Random) -> None:
         self.guests = guests
         self.match_length = match_length
         self.rng = rng
         self.seats: list[Seat] = []
         self.matches = 0
+        self.actions = 0
+        """Actions this client has played in the game, all matches together."""
 
     async def start(self) -> None:
         """A seek by the first guest, joined by the second; both sockets, in seat order."""
@@ -288,17 +289,14 @@ class Game:
         finally:
             theirs.cancel()
             other.waiting = actor.waiting = None
+        self.actions += 1
         return sent, arrived, target
 
-    async def age(self, target: int) -> int:
+    async def age(self, target: int) -> None:
         """Play as fast as the server answers until the current match has reached action
-        ``target`` (a match that ends first is followed by a new one, aged from its start);
-        the actions played."""
-        played = 0
+        ``target`` (a match that ends first is followed by a new one, aged from its start)."""
         while self.seq < target:
-            if await self.step() is not None:
-                played += 1
-        return played
+            await self.step()
 
     async def close(self) -> None:
         for seat in self.seats:
@@ -451,7 +449,47 @@ class Plan:
     age_concurrency: int
 
 
-Queue = multiprocessing.queues.Queue  # type: ignore[type-arg]
+if TYPE_CHECKING:
+    Queue = multiprocessing.queues.Queue[Any]
+else:  # not subscriptable at run time
+    Queue = multiprocessing.queues.Queue
+"""The queues between the benchmark and its client processes (tuples: a kind, then data)."""
+
+
+async def age_all(
+    games: list[Game], ages: Ages, concurrency: int, index: int
+) -> tuple[list[Game], Tally]:
+    """Age every game to an action number drawn from ``ages`` (``concurrency`` games at
+    once); the games still held, and the tally of the round begun."""
+    tally = Tally()
+    started = time.monotonic()
+    aging = asyncio.Semaphore(concurrency)
+    base = sum(g.actions for g in games)
+
+    async def aged(game: Game, target: int) -> bool:
+        async with aging:
+            try:
+                await game.age(target)
+                return True
+            except Exception as exc:
+                tally.errors["aging:" + _kind(exc)] += 1
+                return False
+
+    async def progress() -> None:
+        while True:
+            await asyncio.sleep(15)
+            done = sum(g.actions for g in games) - base
+            elapsed = time.monotonic() - started
+            print(f"... client {index}: {done} actions aged in {elapsed:.0f} s",
+                  file=sys.stderr, flush=True)  # fmt: skip
+
+    tally.aged_targets = [ages.draw(g.rng) for g in games]
+    reporter = asyncio.create_task(progress())
+    kept = await asyncio.gather(*map(aged, games, tally.aged_targets))
+    reporter.cancel()
+    tally.aged_actions = sum(g.actions for g in games) - base
+    tally.aged_seconds = time.monotonic() - started
+    return [g for g, ok in zip(games, kept, strict=True) if ok], tally
 
 
 async def client_main(plan: Plan, index: int, inbox: Queue, outbox: Queue) -> None:
@@ -484,23 +522,7 @@ async def client_main(plan: Plan, index: int, inbox: Queue, outbox: Queue) -> No
     games = [g for g in made if g is not None]
     outbox.put(("set-up", index, len(games), errors))
     for ages in plan.rounds:
-        tally = Tally()
-        started = time.monotonic()
-        aging = asyncio.Semaphore(plan.age_concurrency)
-
-        async def aged(game: Game, target: int) -> bool:
-            async with aging:
-                try:
-                    tally.aged_actions += await game.age(target)
-                    return True
-                except Exception as exc:
-                    tally.errors["aging:" + _kind(exc)] += 1
-                    return False
-
-        tally.aged_targets = [ages.draw(g.rng) for g in games]
-        kept = await asyncio.gather(*map(aged, games, tally.aged_targets))
-        games = [g for g, ok in zip(games, kept, strict=True) if ok]
-        tally.aged_seconds = time.monotonic() - started
+        games, tally = await age_all(games, ages, plan.age_concurrency, index)
         outbox.put(("aged", index, tally.aged_actions, tally.aged_seconds))
         command = await loop.run_in_executor(None, inbox.get)
         if command[0] != "go":
@@ -513,10 +535,10 @@ async def client_main(plan: Plan, index: int, inbox: Queue, outbox: Queue) -> No
 
 
 def client_process(plan: Plan, index: int, inbox: Queue, outbox: Queue) -> None:
+    """The body of one client process (uvloop's loop where it is installed)."""
     try:
         import uvloop
-
-        runner = uvloop.run
     except ImportError:
-        runner = asyncio.run
-    runner(client_main(plan, index, inbox, outbox))
+        asyncio.run(client_main(plan, index, inbox, outbox))
+    else:
+        uvloop.run(client_main(plan, index, inbox, outbox))

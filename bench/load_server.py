@@ -271,8 +271,7 @@ def running_server(port: int, pids: list[int] | None) -> ServerProcesses:
         found = listeners(port)
         if not found:
             raise Refusal(
-                f"cannot see the processes listening on {HOST}:{port}; name them with "
-                "--server-pid"
+                f"cannot see the processes listening on {HOST}:{port}; name them with --server-pid"
             )
         pids = sorted({p for pid in found for p in process_tree(pid)})
     return ServerProcesses(pids)

@@ -1,0 +1,130 @@
+"""The load benchmark (bench/load.py) on a tiny scale, so that it cannot rot: it reads either
+version of the room's state, it plays a short run through and reports, and it refuses to
+report when its server died during the run or another process answers on its port."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+
+from load_play import Ages, Turn, choose, turn_of  # noqa: E402
+from load_server import HOST, own_server  # noqa: E402
+
+LOAD = [sys.executable, str(ROOT / "bench" / "load.py")]
+TINY = ["--games", "2", "--ages", "uniform:0-12", "--think", "0.05-0.2", "--warmup", "1"]
+AWAITING = {
+    "phase": "moving",
+    "actors": [{"player": 1, "actions": ["move", "undo"]}],
+    "moves": [{"from": 24, "to": 18, "hit": False}, {"from": 13, "to": 8, "hit": False}],
+    "dice": [6, 5],
+}
+
+
+def environment() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+
+
+def test_both_versions_of_the_state_give_the_same_turn() -> None:
+    v1 = {"seq": 7, "status": "playing", "awaiting": AWAITING, "match": {}}
+    v2: dict[str, Any] = {
+        "seq": 7,
+        "status": "playing",
+        "you": {"seat": 1, "side": 1, "actions": ["move", "undo"]},
+        "board": {"awaiting": AWAITING},
+    }
+    expected = Turn(7, False, {1: ("move", "undo")}, ((24, 18), (13, 8)))
+    assert turn_of(1, v1) == turn_of(2, v2) == expected
+    assert expected.actor == 1
+    assert choose(expected, 1, random.Random(1))["type"] == "move"
+
+
+def test_version_2_takes_the_viewers_own_actions_and_a_board_not_yet_dealt() -> None:
+    state: dict[str, Any] = {
+        "seq": 7,
+        "status": "playing",
+        "you": {"seat": 1, "side": 1, "actions": ["confirm"]},
+        "board": {"awaiting": AWAITING},
+    }
+    assert choose(turn_of(2, state), 1, random.Random(1)) == {"type": "confirm"}
+    waiting = {"seq": 0, "status": "open", "you": {"seat": 0, "side": 0, "actions": []}}
+    assert turn_of(2, {**waiting, "board": None}).actors == {}
+
+
+def test_ages_are_a_uniform_range_or_one_number() -> None:
+    assert Ages.parse("uniform:0-1000") == Ages(0, 1000)
+    assert Ages.parse("300") == Ages(300, 300)
+    assert {Ages(3, 5).draw(random.Random(i)) for i in range(200)} == {3, 4, 5}
+    for bad in ("uniform:9-1", "1-5", "many"):
+        with pytest.raises(ValueError):
+            Ages.parse(bad)
+
+
+def test_a_tiny_run_reports_its_figures() -> None:
+    done = subprocess.run(
+        [*LOAD, *TINY, "--duration", "2"],
+        env=environment(),
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    for figure in (
+        "mean action number measured at",
+        "ms an action",
+        "bytes on the",
+        "KiB a game",
+        "p99",
+        "idle HTTP round trip",
+        "errors: none",
+    ):
+        assert figure in done.stdout, done.stdout
+
+
+def test_it_refuses_to_report_when_the_server_dies(tmp_path: Path) -> None:
+    with own_server(tmp_path) as (port, server):
+        run = subprocess.Popen(
+            [*LOAD, *TINY, "--duration", "20", "--target", str(port)],
+            env=environment(),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        assert run.stderr is not None
+        deadline = time.monotonic() + 120
+        for line in run.stderr:  # the window has begun: kill the server in it
+            if line.startswith("... measuring") or time.monotonic() > deadline:
+                break
+        assert server.root is not None
+        os.killpg(server.root.pid, signal.SIGKILL)
+        out, err = run.communicate(timeout=120)
+    assert run.returncode == 3, out + err
+    assert "refusing to report" in err and "server" in err
+    assert "mean action number" not in out
+
+
+def test_it_refuses_to_start_where_another_process_answers() -> None:
+    with socket.socket() as other:
+        other.bind((HOST, 0))
+        other.listen()
+        done = subprocess.run(
+            [*LOAD, *TINY, "--duration", "2", "--port", str(other.getsockname()[1])],
+            env=environment(),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert done.returncode == 2
+    assert "another process answers" in done.stderr
+    assert "mean action number" not in done.stdout
