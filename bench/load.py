@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
 import queue
 import resource
 import shutil
@@ -113,10 +114,14 @@ class Figures:
     rss: int
     rss_idle: int
     idle_ms: float
+    idle_cores: float
+    """The server's CPU with no game set up (its timers and housekeeping), in cores."""
     loaded_ms: float
     clients: int
     aged_actions: int
     aged_seconds: float
+    load: tuple[float, float]
+    """The machine's 1-minute load average at the window's start and end."""
 
     @property
     def actions(self) -> int:
@@ -128,6 +133,11 @@ class Figures:
     @property
     def cpu_ms(self) -> float:
         return 1000 * self.per_action(self.cpu)
+
+    @property
+    def net_cpu_ms(self) -> float:
+        """Server CPU per action less what the idle server uses in the same time."""
+        return 1000 * self.per_action(self.cpu - self.idle_cores * self.seconds)
 
     @property
     def wire(self) -> float:
@@ -156,6 +166,10 @@ class Figures:
             f"({self.aged_actions / max(self.aged_seconds, 1e-9):.0f}/s), mean target "
             f"{statistics.fmean(targets) if targets else float('nan'):.0f}"
         )
+        yield (
+            f"  machine: load average {self.load[0]:.1f} at the window's start, "
+            f"{self.load[1]:.1f} at its end, {os.cpu_count()} cores"
+        )
         yield f"  mean action number measured at: {self.mean_seq:.0f}"
         yield (
             f"  actions: {self.actions} in {self.seconds:.1f} s = "
@@ -168,7 +182,8 @@ class Figures:
             f"p99 {p99 / self.idle_ms:.1f}x idle"
         )
         yield (
-            f"  server CPU: {self.cpu_ms:.2f} ms an action ({self.cpu / self.seconds:.2f} cores)"
+            f"  server CPU: {self.cpu_ms:.2f} ms an action ({self.cpu / self.seconds:.2f} "
+            f"cores; less its idle {self.idle_cores:.3f} cores: {self.net_cpu_ms:.2f} ms an action)"
         )
         yield (
             f"  received per action (both players' sockets): {self.wire:.0f} bytes on the "
@@ -181,7 +196,8 @@ class Figures:
         )
         busy = client_cpu / self.seconds
         yield (
-            f"  client: {busy:.2f} cores in {self.clients} process(es), event-loop lag p99 "
+            f"  client: {busy:.2f} cores in {self.clients} process(es) "
+            f"({1000 * self.per_action(client_cpu):.2f} ms an action), event-loop lag p99 "
             f"{1000 * quantile(lags, 0.99):.1f} ms"
             + (
                 "  <- the client may be the bottleneck: add --clients"
@@ -252,6 +268,9 @@ def _fields(plan: Plan) -> dict[str, Any]:
 def measure(args: argparse.Namespace, port: int, server: ServerProcesses) -> list[Figures]:
     """Set up the games, then age and measure each round; every figure is the server's as
     long as :meth:`ServerProcesses.check` passes after it."""
+    cpu0, wall0 = server.cpu_seconds(), time.monotonic()
+    time.sleep(args.idle)
+    idle_cores = (server.cpu_seconds() - cpu0) / (time.monotonic() - wall0)
     idle = round_trips(port, 200, server)
     idle_ms = 1000 * quantile(idle, 0.5)
     rss_idle = server.rss_bytes()
@@ -282,7 +301,7 @@ def measure(args: argparse.Namespace, port: int, server: ServerProcesses) -> lis
             begin, end = start + args.warmup, start + args.warmup + args.duration
             clients.send("go", begin, end)
             time.sleep(max(0.0, begin - time.monotonic()))
-            cpu0, wall0 = server.cpu_seconds(), time.monotonic()
+            cpu0, wall0, load0 = server.cpu_seconds(), time.monotonic(), os.getloadavg()[0]
             say(f"measuring {args.duration:.0f} s")
             loaded = round_trips(port, 10**6, server, pause=0.25, until=end)
             time.sleep(max(0.0, end - time.monotonic()))
@@ -301,10 +320,12 @@ def measure(args: argparse.Namespace, port: int, server: ServerProcesses) -> lis
                     rss=rss,
                     rss_idle=rss_idle,
                     idle_ms=idle_ms,
+                    idle_cores=idle_cores,
                     loaded_ms=1000 * quantile(loaded, 0.5),
                     clients=count,
                     aged_actions=aged_actions,
                     aged_seconds=aged_seconds,
+                    load=(load0, os.getloadavg()[0]),
                 )
             )
     finally:
@@ -330,12 +351,16 @@ def report(args: argparse.Namespace, figures: list[Figures]) -> int:
     if len(figures) > 1:
         first = figures[0]
         print("by age (against the first):")
-        print("  age | mean action | wire bytes / action | chars / action | server CPU ms / action")
+        print(
+            "  age | mean action | wire bytes / action | chars / action | server CPU ms / action"
+            " | less idle"
+        )
         for f in figures:
             print(
                 f"  {f.ages} | {f.mean_seq:.0f} | {f.wire:.0f} ({f.wire / first.wire:.2f}x) | "
                 f"{f.text:.0f} ({f.text / first.text:.2f}x) | "
-                f"{f.cpu_ms:.2f} ({f.cpu_ms / first.cpu_ms:.2f}x)"
+                f"{f.cpu_ms:.2f} ({f.cpu_ms / first.cpu_ms:.2f}x) | "
+                f"{f.net_cpu_ms:.2f} ({f.net_cpu_ms / first.net_cpu_ms:.2f}x)"
             )
     lost = any(t.errors for f in figures for t in f.tallies)
     return 1 if lost else 0
@@ -434,6 +459,9 @@ def main() -> None:
     parser.add_argument("--setup-timeout", type=float, default=600.0)
     parser.add_argument("--age-timeout", type=float, default=1800.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--idle", type=float, default=3.0, help="seconds the idle server's CPU is read over"
+    )
     args = parser.parse_args()  # fmt: skip
     if not 1 <= args.games <= 5000 or not 1 <= args.duration <= 600:
         parser.error("--games is 1-5000 and --duration 1-600")
