@@ -195,15 +195,16 @@ class Figures:
             f"{(self.rss - self.rss_idle) / max(1, self.held) / 1024:.0f} KiB a game"
         )
         busy = client_cpu / self.seconds
+        lag = quantile(lags, 0.99)
+        warning = ""
+        if busy > 0.8 * self.clients:
+            warning = "  <- the client may be the bottleneck: add --clients"
+        elif lag > 0.05:
+            warning = "  <- the client's loop wakes late: a loaded machine, or a busy client"
         yield (
             f"  client: {busy:.2f} cores in {self.clients} process(es) "
             f"({1000 * self.per_action(client_cpu):.2f} ms an action), event-loop lag p99 "
-            f"{1000 * quantile(lags, 0.99):.1f} ms"
-            + (
-                "  <- the client may be the bottleneck: add --clients"
-                if busy > 0.8 * self.clients or quantile(lags, 0.99) > 0.05
-                else ""
-            )
+            f"{1000 * lag:.1f} ms{warning}"
         )
         yield "  errors: " + (", ".join(f"{k} x{v}" for k, v in errors.most_common()) or "none")
 
