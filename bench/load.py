@@ -310,6 +310,9 @@ def measure(args: argparse.Namespace, port: int, server: ServerProcesses) -> lis
             rss = server.rss_bytes()
             server.check()
             tallies = [m[2] for m in clients.collect("tally", server, 120)]
+            if not any(t.seqs for t in tallies):
+                errors = sum((t.errors for t in tallies), Counter[str]())
+                raise Refusal(f"no action was measured in the window of ages {ages}: {errors}")
             figures.append(
                 Figures(
                     ages=ages,

@@ -43,41 +43,66 @@ for both players, so the second player's socket reads only this."""
 
 @dataclass(frozen=True, slots=True)
 class Turn:
-    """What a game waits for, as one viewer's state says: who may act (each seat's actions)
-    and the legal single moves of the seat to move."""
+    """What a game waits for, as a state says: who may act (each seat's actions), the legal
+    single moves of the seat to move; ``viewer`` is the seat whose own state it is (version
+    2: its entry in ``actors`` is what it may send) or None (version 1: everyone's state)."""
 
     seq: int
     finished: bool
     actors: dict[int, tuple[str, ...]]
     moves: tuple[tuple[int, int], ...]
+    viewer: int | None = None
 
     @property
     def actor(self) -> int:
         """The seat that acts next (the first named, where both may: the opening roll)."""
         return min(self.actors)
 
+    @staticmethod
+    def merged(turns: list[Turn]) -> Turn:
+        """One turn from each seat's own (version 2): a seat's actions are those its own
+        state gives it (``you.actions``), others' as ``board.awaiting`` names them."""
+        actors: dict[int, tuple[str, ...]] = {}
+        for turn in turns:
+            for seat, kinds in turn.actors.items():
+                if seat != turn.viewer:
+                    actors.setdefault(seat, kinds)
+        for turn in turns:
+            if turn.viewer is not None:
+                actors.pop(turn.viewer, None)
+                if turn.viewer in turn.actors:
+                    actors[turn.viewer] = turn.actors[turn.viewer]
+        return Turn(
+            min(t.seq for t in turns),
+            any(t.finished for t in turns),
+            actors,
+            next((t.moves for t in turns if t.moves), ()),
+        )
+
 
 def turn_of(version: int, state: dict[str, Any]) -> Turn:
     """The :class:`Turn` of a room's state sent under protocol ``version`` (1 or 2). In
-    version 2 the viewer's own actions are ``state.you.actions``, which replace what
-    ``board.awaiting`` lists for the viewer's seat (the two must agree; the server decides
-    what the viewer may send)."""
+    version 2 the state is one viewer's: its seat acts where ``state.you.actions`` is not
+    empty, with those actions, whatever ``board.awaiting`` (null before the first game) says
+    of it."""
+    viewer = None
     if version == 1:
         awaiting = state.get("awaiting")
-        mine: tuple[int, tuple[str, ...]] | None = None
     else:
         board = state.get("board")
         awaiting = None if board is None else board.get("awaiting")
         you = state["you"]
-        mine = (you["seat"], tuple(you["actions"])) if isinstance(you["seat"], int) else None
+        viewer = you["seat"] if isinstance(you["seat"], int) else None
     actors = {}
     moves: tuple[tuple[int, int], ...] = ()
     if awaiting is not None:
         actors = {a["player"]: tuple(a["actions"]) for a in awaiting["actors"]}
         moves = tuple((m["from"], m["to"]) for m in awaiting.get("moves") or ())
-    if mine is not None and mine[0] in actors:
-        actors[mine[0]] = mine[1]
-    return Turn(state["seq"], state["status"] == "finished", actors, moves)
+    if viewer is not None:
+        actors.pop(viewer, None)
+        if state["you"]["actions"]:
+            actors[viewer] = tuple(state["you"]["actions"])
+    return Turn(state["seq"], state["status"] == "finished", actors, moves, viewer)
 
 
 def choose(turn: Turn, seat: int, rng: random.Random) -> dict[str, Any]:
@@ -259,10 +284,12 @@ class Game:
         """The action number the match has reached (as its sockets heard it)."""
         return min(s.heard for s in self.seats)
 
-    def turn(self, seat: int = 0) -> Turn:
-        """What the game waits for, as ``seat``'s own state says (version 2: the states are
-        each viewer's), or as the state every socket shares (version 1: seat 0 reads it)."""
-        return (self.seats[seat] if self.seats[seat].parses else self.seats[0]).turn()
+    def turn(self) -> Turn:
+        """What the game waits for: from both seats' own states (version 2: each is the
+        viewer's), or from the state every socket shares (version 1: seat 0 reads it)."""
+        if not self.seats[1].parses:
+            return self.seats[0].turn()
+        return Turn.merged([seat.turn() for seat in self.seats])
 
     async def step(self) -> tuple[float, float, int] | None:
         """One action by the seat the game waits for, once both sockets heard it: when it was
@@ -274,7 +301,7 @@ class Game:
             return None
         actor = self.seats[turn.actor]
         other = self.seats[1 - turn.actor]
-        action = choose(self.turn(actor.seat), actor.seat, self.rng)
+        action = choose(turn, actor.seat, self.rng)
         target = turn.seq + 1
         mine, theirs = actor.expect(target), other.expect(target)
         sent = time.perf_counter()

@@ -36,30 +36,37 @@ def environment() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(ROOT / "src")}
 
 
+def v2_state(seat: int, actions: list[str], board: dict[str, Any] | None) -> dict[str, Any]:
+    return {
+        "seq": 7,
+        "status": "playing",
+        "you": {"seat": seat, "side": seat, "actions": actions},
+        "board": board,
+    }
+
+
 def test_both_versions_of_the_state_give_the_same_turn() -> None:
-    v1 = {"seq": 7, "status": "playing", "awaiting": AWAITING, "match": {}}
-    v2: dict[str, Any] = {
-        "seq": 7,
-        "status": "playing",
-        "you": {"seat": 1, "side": 1, "actions": ["move", "undo"]},
-        "board": {"awaiting": AWAITING},
-    }
-    expected = Turn(7, False, {1: ("move", "undo")}, ((24, 18), (13, 8)))
-    assert turn_of(1, v1) == turn_of(2, v2) == expected
-    assert expected.actor == 1
-    assert choose(expected, 1, random.Random(1))["type"] == "move"
+    v1 = turn_of(1, {"seq": 7, "status": "playing", "awaiting": AWAITING, "match": {}})
+    v2 = Turn.merged(
+        [
+            turn_of(2, v2_state(0, [], {"awaiting": AWAITING})),
+            turn_of(2, v2_state(1, ["move", "undo"], {"awaiting": AWAITING})),
+        ]
+    )
+    assert v1 == v2 == Turn(7, False, {1: ("move", "undo")}, ((24, 18), (13, 8)))
+    assert v1.actor == 1
+    assert choose(v1, 1, random.Random(1))["type"] == "move"
 
 
-def test_version_2_takes_the_viewers_own_actions_and_a_board_not_yet_dealt() -> None:
-    state: dict[str, Any] = {
-        "seq": 7,
-        "status": "playing",
-        "you": {"seat": 1, "side": 1, "actions": ["confirm"]},
-        "board": {"awaiting": AWAITING},
-    }
-    assert choose(turn_of(2, state), 1, random.Random(1)) == {"type": "confirm"}
-    waiting = {"seq": 0, "status": "open", "you": {"seat": 0, "side": 0, "actions": []}}
-    assert turn_of(2, {**waiting, "board": None}).actors == {}
+def test_version_2_takes_each_viewers_own_actions() -> None:
+    own = turn_of(2, v2_state(1, ["confirm"], {"awaiting": AWAITING}))
+    assert choose(Turn.merged([own]), 1, random.Random(1)) == {"type": "confirm"}
+    # Before the first game there is no board: the viewers' own actions say who acts.
+    opening = Turn.merged(
+        [turn_of(2, v2_state(0, ["roll-opening"], None)), turn_of(2, v2_state(1, [], None))]
+    )
+    assert opening.actors == {0: ("roll-opening",)}
+    assert choose(opening, opening.actor, random.Random(1)) == {"type": "roll-opening"}
 
 
 def test_ages_are_a_uniform_range_or_one_number() -> None:
