@@ -345,7 +345,7 @@ def say(text: str) -> None:
 def report(args: argparse.Namespace, figures: list[Figures]) -> int:
     low, high = args.think
     where = f"a server on {HOST}:{args.target}" if args.target else (
-        f"{args.database}, {args.processes} process(es)"
+        f"{_database_name(args.database)}, {args.processes} process(es)"
     )  # fmt: skip
     print(f"{where}; {args.games} games of {args.match_length} points, think {low}-{high} s, "
           f"warm-up {args.warmup:.0f} s, {args.duration:.0f} s measured a round")  # fmt: skip
@@ -368,6 +368,13 @@ def report(args: argparse.Namespace, figures: list[Figures]) -> int:
             )
     lost = any(t.errors for f in figures for t in f.tallies)
     return 1 if lost else 0
+
+
+def _database_name(spec: str) -> str:
+    """The database as a report names it: no user or password."""
+    if spec == "sqlite":
+        return "SQLite"
+    return "PostgreSQL (a fresh database on " + spec.split("@")[-1].split("/")[0] + ")"
 
 
 def run(args: argparse.Namespace) -> int:

@@ -299,6 +299,8 @@ class Game:
         if turn.finished:
             await self.start()
             return None
+        if not turn.actors:
+            raise Lost(f"nobody-to-act at action {turn.seq}")
         actor = self.seats[turn.actor]
         other = self.seats[1 - turn.actor]
         action = choose(turn, actor.seat, self.rng)
