@@ -288,7 +288,7 @@ def measure(args: argparse.Namespace, port: int, server: ServerProcesses) -> lis
     count = max(1, min(args.clients, args.games))
     started = time.monotonic()
     clients = Clients(plan, count)
-    figures = []
+    figures: list[Figures] = []
     try:
         ready = clients.collect("set-up", server, args.setup_timeout)
         held = sum(m[2] for m in ready)
@@ -313,25 +313,30 @@ def measure(args: argparse.Namespace, port: int, server: ServerProcesses) -> lis
             if not any(t.seqs for t in tallies):
                 errors = sum((t.errors for t in tallies), Counter[str]())
                 raise Refusal(f"no action was measured in the window of ages {ages}: {errors}")
-            figures.append(
-                Figures(
-                    ages=ages,
-                    games=args.games,
-                    held=sum(t.held for t in tallies),
-                    tallies=tallies,
-                    seconds=wall1 - wall0,
-                    cpu=cpu1 - cpu0,
-                    rss=rss,
-                    rss_idle=rss_idle,
-                    idle_ms=idle_ms,
-                    idle_cores=idle_cores,
-                    loaded_ms=1000 * quantile(loaded, 0.5),
-                    clients=count,
-                    aged_actions=aged_actions,
-                    aged_seconds=aged_seconds,
-                    load=(load0, os.getloadavg()[0]),
-                )
+            figure = Figures(
+                ages=ages,
+                games=args.games,
+                held=sum(t.held for t in tallies),
+                tallies=tallies,
+                seconds=wall1 - wall0,
+                cpu=cpu1 - cpu0,
+                rss=rss,
+                rss_idle=rss_idle,
+                idle_ms=idle_ms,
+                idle_cores=idle_cores,
+                loaded_ms=1000 * quantile(loaded, 0.5),
+                clients=count,
+                aged_actions=aged_actions,
+                aged_seconds=aged_seconds,
+                load=(load0, os.getloadavg()[0]),
             )
+            # The server lived through this window: its figures stand whatever comes after
+            # (a later death stops the run before the next round's are printed).
+            if not figures:
+                print_header(args)
+            figures.append(figure)
+            for line in figure.lines():
+                print(line, flush=True)
     finally:
         clients.stop()
     server.check()
@@ -342,16 +347,18 @@ def say(text: str) -> None:
     print(f"... {text}", file=sys.stderr, flush=True)
 
 
-def report(args: argparse.Namespace, figures: list[Figures]) -> int:
+def print_header(args: argparse.Namespace) -> None:
     low, high = args.think
     where = f"a server on {HOST}:{args.target}" if args.target else (
         f"{_database_name(args.database)}, {args.processes} process(es)"
     )  # fmt: skip
     print(f"{where}; {args.games} games of {args.match_length} points, think {low}-{high} s, "
           f"warm-up {args.warmup:.0f} s, {args.duration:.0f} s measured a round")  # fmt: skip
-    for f in figures:
-        for line in f.lines():
-            print(line)
+
+
+def summary(figures: list[Figures]) -> int:
+    """The rounds against the first (when there are several); the exit status: 1 where a
+    game was lost."""
     if len(figures) > 1:
         first = figures[0]
         print("by age (against the first):")
@@ -385,7 +392,7 @@ def run(args: argparse.Namespace) -> int:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # a socket per player, twice
     if args.target:
         server = running_server(args.target, args.server_pid)
-        return report(args, measure(args, args.target, server))
+        return summary(measure(args, args.target, server))
     data_dir = Path(tempfile.mkdtemp(prefix="nardy-load-"))
     try:
         with (
@@ -399,7 +406,7 @@ def run(args: argparse.Namespace) -> int:
             ) as (port, server),
         ):
             figures = measure(args, port, server)
-        return report(args, figures)
+        return summary(figures)
     finally:
         shutil.rmtree(data_dir, ignore_errors=True)
 
