@@ -5,9 +5,10 @@ One client process holds many games on one asyncio loop. Each player has its own
 the sockets count the bytes they receive (on the wire: frames, compressed) and the
 characters of the messages those bytes carry.
 
-The protocol: version 2 (/work V2.md: ``state.board.awaiting`` names who acts and the legal
-single moves, ``state.you.actions`` what the viewer may send) and, for today's server,
-version 1 (``state.awaiting``), told apart by each message's ``v``.
+The protocol: version 2 (docs/protocol.md: ``state.board.awaiting`` names who acts and the
+legal single moves, ``state.you.actions`` what the viewer may send, each state the viewer's
+own) and, until every server speaks it, version 1 (``state.awaiting``, one state for all),
+told apart by the ``welcome``'s ``v``.
 """
 
 from __future__ import annotations
