@@ -4,6 +4,7 @@ report when its server died during the run or another process answers on its por
 
 from __future__ import annotations
 
+import argparse
 import os
 import random
 import signal
@@ -19,6 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
+from load import parse_think  # noqa: E402
 from load_play import Ages, Turn, choose, turn_of  # noqa: E402
 from load_server import HOST, own_server  # noqa: E402
 
@@ -67,6 +69,28 @@ def test_version_2_takes_each_viewers_own_actions() -> None:
     )
     assert opening.actors == {0: ("roll-opening",)}
     assert choose(opening, opening.actor, random.Random(1)) == {"type": "roll-opening"}
+
+
+def test_a_player_takes_rolls_and_moves_only_as_awaited() -> None:
+    rng = random.Random(1)
+
+    def turn(*kinds: str) -> Turn:
+        return Turn(3, False, {1: kinds}, ((13, 8),))
+
+    assert choose(turn("take", "pass", "beaver"), 1, rng) == {"type": "take"}
+    assert choose(turn("roll", "double"), 1, rng) == {"type": "roll"}
+    assert choose(turn("move", "undo"), 1, rng) == {"type": "move", "from": 13, "to": 8}
+    assert choose(turn("confirm", "undo"), 1, rng) == {"type": "confirm"}
+    with pytest.raises(ValueError, match="nothing this player knows"):
+        choose(turn("resign"), 1, rng)
+
+
+def test_think_times_are_read_and_checked() -> None:
+    assert parse_think("0.5-3") == (0.5, 3.0)
+    assert parse_think("0") == (0.0, 0.0)
+    for bad in ("3-1", "x", "-1-2", "1-100"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            parse_think(bad)
 
 
 def test_ages_are_a_uniform_range_or_one_number() -> None:
