@@ -48,6 +48,7 @@ from nardy.core.settings import Settings
 from nardy.server import botplay, clocks, gamedice, protocol
 from nardy.server.bus import Bus, BusError, Gap, LocalBus, Subscription, game_channel
 from nardy.server.chat import HISTORY, RoomChat, line_message
+from nardy.server.games import GameStatus
 from nardy.server.http import HTTPError, off_loop
 from nardy.server.lobby import new_game_id, seats_view, unavailable_message
 from nardy.server.ratings import rated_outcomes, rating_rule
@@ -394,7 +395,7 @@ class Room:
         encoded_action = parsed.to_json()
         encoded_events = [e.to_json() for e in events]
         snapshot, dice, result = self._stored()
-        clock = self._clock_after(encoded_events)
+        clock = self._clock_after(events)
         try:
             await off_loop(
                 self.rooms.store.append_action,
@@ -438,7 +439,7 @@ class Room:
 
     # -- the clock -----------------------------------------------------------------------------
 
-    def _clock_after(self, events: list[dict[str, Any]]) -> clocks.ClockState | None:
+    def _clock_after(self, events: tuple[Event, ...]) -> clocks.ClockState | None:
         """The clock once this action's events have happened (None: the game has none)."""
         if self.clock is None or self.clock_state is None or self.match is None:
             return None
@@ -534,7 +535,7 @@ class Room:
                     self.row.settings,
                     self.row.creator_id,
                     (second, first),
-                    status="playing",
+                    status=GameStatus.PLAYING,
                     private=self.row.private,
                     bot=self.row.bot,
                     bot_delay_ms=self.row.bot_delay_ms,
