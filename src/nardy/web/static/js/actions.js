@@ -3,6 +3,7 @@
 // view), the resignation levels folded away, and a table's own buttons from its seating.
 
 import { t } from "/js/i18n.js";
+import { ACTION } from "/js/vocab.js";
 
 /**
  * Fill `box` with the buttons of `kinds`. `send(action)` sends one; `cancel` (or null)
@@ -31,24 +32,24 @@ export function drawActions(box, { state, kinds, seating, send, cancel }) {
     box.appendChild(withdraw);
   }
   const next = 2 * (state.board?.cube?.value ?? 1);
-  if (kinds.includes("roll-opening")) add("roll-opening", { type: "roll-opening" }, t("act.roll"), "primary");
-  if (kinds.includes("roll")) add("roll", { type: "roll" }, t("act.roll"), "primary");
-  if (kinds.includes("double")) add("double", { type: "double" }, t("act.double", { value: next }));
-  if (kinds.includes("take")) add("take", { type: "take" }, t("act.take"), "primary");
-  if (kinds.includes("beaver")) add("beaver", { type: "beaver" }, t("act.beaver"));
-  if (kinds.includes("pass")) add("pass", { type: "pass" }, t("act.pass"));
-  if (kinds.includes("choose-double")) {
-    for (let d = 1; d <= 6; d++) add("choose-double", { type: "choose-double", die: d }, t("act.choose-double", { die: d }));
+  if (kinds.includes(ACTION.ROLL_OPENING)) add(ACTION.ROLL_OPENING, { type: ACTION.ROLL_OPENING }, t("act.roll"), "primary");
+  if (kinds.includes(ACTION.ROLL)) add(ACTION.ROLL, { type: ACTION.ROLL }, t("act.roll"), "primary");
+  if (kinds.includes(ACTION.DOUBLE)) add(ACTION.DOUBLE, { type: ACTION.DOUBLE }, t("act.double", { value: next }));
+  if (kinds.includes(ACTION.TAKE)) add(ACTION.TAKE, { type: ACTION.TAKE }, t("act.take"), "primary");
+  if (kinds.includes(ACTION.BEAVER)) add(ACTION.BEAVER, { type: ACTION.BEAVER }, t("act.beaver"));
+  if (kinds.includes(ACTION.PASS)) add(ACTION.PASS, { type: ACTION.PASS }, t("act.pass"));
+  if (kinds.includes(ACTION.CHOOSE_DOUBLE)) {
+    for (let d = 1; d <= 6; d++) add(ACTION.CHOOSE_DOUBLE, { type: ACTION.CHOOSE_DOUBLE, die: d }, t("act.choose-double", { die: d }));
   }
-  if (kinds.includes("undo")) add("undo", { type: "undo" }, t("act.undo"));
-  if (kinds.includes("confirm")) add("confirm", { type: "confirm" }, t("act.confirm"), "primary");
-  if (kinds.includes("play") && !kinds.includes("move") && !kinds.includes("confirm")) {
-    add("play", { type: "play", moves: "" }, t("act.no-move"), "primary");
+  if (kinds.includes(ACTION.UNDO)) add(ACTION.UNDO, { type: ACTION.UNDO }, t("act.undo"));
+  if (kinds.includes(ACTION.CONFIRM)) add(ACTION.CONFIRM, { type: ACTION.CONFIRM }, t("act.confirm"), "primary");
+  if (kinds.includes(ACTION.PLAY) && !kinds.includes(ACTION.MOVE) && !kinds.includes(ACTION.CONFIRM)) {
+    add(ACTION.PLAY, { type: ACTION.PLAY, moves: "" }, t("act.no-move"), "primary");
   }
-  if (kinds.includes("accept")) add("accept", { type: "accept" }, t("act.accept"), "primary");
-  if (kinds.includes("decline")) add("decline", { type: "decline" }, t("act.decline"));
-  if (kinds.includes("surrender")) add("surrender", { type: "surrender" }, t("act.surrender"), "quiet");
-  if (kinds.includes("resign")) {
+  if (kinds.includes(ACTION.ACCEPT)) add(ACTION.ACCEPT, { type: ACTION.ACCEPT }, t("act.accept"), "primary");
+  if (kinds.includes(ACTION.DECLINE)) add(ACTION.DECLINE, { type: ACTION.DECLINE }, t("act.decline"));
+  if (kinds.includes(ACTION.SURRENDER)) add(ACTION.SURRENDER, { type: ACTION.SURRENDER }, t("act.surrender"), "quiet");
+  if (kinds.includes(ACTION.RESIGN)) {
     // out of the way of the moving buttons: resigning takes two deliberate clicks
     const more = document.createElement("details");
     more.className = "resign";
@@ -57,13 +58,13 @@ export function drawActions(box, { state, kinds, seating, send, cancel }) {
     more.appendChild(summary);
     box.appendChild(more);
     const levels = [t("act.resign-single"), t("act.resign-gammon"), t("act.resign-backgammon")];
-    levels.forEach((label, i) => more.appendChild(add("resign", { type: "resign", level: i + 1 }, label, "quiet")));
+    levels.forEach((label, i) => more.appendChild(add(ACTION.RESIGN, { type: ACTION.RESIGN, level: i + 1 }, label, "quiet")));
   }
   seating.buttons(state, state.you.seat, kinds, add);
 }
 
 /** The action Enter takes: confirm the turn, or roll; null when neither is open. */
 export function primaryAction(kinds) {
-  for (const kind of ["confirm", "roll", "roll-opening"]) if (kinds.includes(kind)) return { type: kind };
+  for (const kind of [ACTION.CONFIRM, ACTION.ROLL, ACTION.ROLL_OPENING]) if (kinds.includes(kind)) return { type: kind };
   return null;
 }

@@ -4,15 +4,16 @@
 // moves were played and what stood where before them is the server's (`board.last-play`).
 
 import { theirPoint } from "/js/board.js";
+import { EVENT } from "/js/vocab.js";
 
 /** The checkers that moved in these events, to slide: each in its owner's numbering. */
 export function eventGlides(events, rules) {
   const moved = [];
   for (const e of events) {
-    if (e.type === "checker-moved") {
+    if (e.type === EVENT.CHECKER_MOVED) {
       moved.push({ seat: e.player, from: e.start, to: e.end });
       if (e.hit) moved.push({ seat: 1 - e.player, from: theirPoint(rules, e.end), to: 25 });
-    } else if (e.type === "move-undone") {
+    } else if (e.type === EVENT.MOVE_UNDONE) {
       moved.push({ seat: e.player, from: e.end, to: e.start });
     }
   }

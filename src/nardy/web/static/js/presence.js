@@ -3,6 +3,7 @@
 // and after the match the Rematch button with who has offered one.
 
 import { t } from "/js/i18n.js";
+import { GAME_STATUS } from "/js/vocab.js";
 
 /**
  * The grace period of an absent opponent. `absence`: absent seat -> performance.now() when
@@ -12,7 +13,7 @@ export function drawPresence(state, { absence, waiting, name }) {
   const box = document.getElementById("presence");
   if (!box) return;
   const seat = state?.you.seat ?? null;
-  const playing = state?.status === "playing";
+  const playing = state?.status === GAME_STATUS.PLAYING;
   const other = seat === null ? [...absence.keys()][0] : 1 - seat;
   const until = other === undefined ? undefined : absence.get(other);
   box.hidden = !playing || until === undefined || (waiting && seat !== null);
@@ -34,7 +35,7 @@ export function drawRematch(state, name) {
   const box = document.getElementById("rematch");
   if (!box || !state) return;
   const seat = state.you.seat;
-  box.hidden = state.status !== "finished" || seat === null;
+  box.hidden = state.status !== GAME_STATUS.FINISHED || seat === null;
   if (box.hidden) return;
   const offers = state.rematch?.offers || [];
   const text = document.getElementById("rematch-text");

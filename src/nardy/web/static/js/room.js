@@ -33,6 +33,7 @@ import { sound } from "/js/sound.js";
 import { statusText } from "/js/status.js";
 import { drawClocks, drawStrips } from "/js/strips.js";
 import { announce, escapeHtml, notice } from "/js/ui.js";
+import { ACTION, GAME_STATUS } from "/js/vocab.js";
 
 export { escapeHtml };
 
@@ -214,7 +215,7 @@ export class Room {
         </aside>
       </section>`;
     translate(main);
-    this.board = new Board(main.querySelector("#boardbox"), (from, to) => this.send({ type: "move", from, to }), {
+    this.board = new Board(main.querySelector("#boardbox"), (from, to) => this.send({ type: ACTION.MOVE, from, to }), {
       onRefuse: (point) => this.refuse(point),
       onNote: (key, params) => {
         // the dice drawn in their new order say it; a screen reader is told
@@ -367,7 +368,7 @@ export class Room {
     const home = homeFor(this.prefs.home, this.prefs["auto-switch-side"], (board?.["game-number"] ?? 1) - 1);
     this.home = home;
     const planned = this.plan(kinds, board);
-    const legal = kinds.includes("move") && !planned && !this.replaying ? board.awaiting.moves : [];
+    const legal = kinds.includes(ACTION.MOVE) && !planned && !this.replaying ? board.awaiting.moves : [];
     // opens beside the game; a table still filling has no rules yet, only its variant's name
     document.getElementById("rules-link").href = rulesPath(rules ? rules.key : state.settings.variant);
     if (rules && !this.replaying) {
@@ -378,7 +379,7 @@ export class Room {
     }
     translate(this.board.svg.parentNode);
     document.getElementById("replay").disabled = !board?.["last-play"] || this.replaying;
-    if (!kinds.includes("move")) this.board.stop();
+    if (!kinds.includes(ACTION.MOVE)) this.board.stop();
     if (planned) this.schedule(planned, state.seq);
     if (!this.replaying) this.playLegs();
 
@@ -390,7 +391,7 @@ export class Room {
     line.textContent = length ? tn("room.match-to", length, { a: score[0], b: score[1] }) : t("room.money", { a: score[0], b: score[1] });
     line.hidden = !seating.scoreLine(state);
     if (!this.replaying) document.getElementById("status").textContent = statusText(state, { seating, name });
-    const waiting = state.status === "open" || state.status === "invited";
+    const waiting = state.status === GAME_STATUS.OPEN || state.status === GAME_STATUS.INVITED;
     drawActions(document.getElementById("actions"), {
       state, seating, kinds: planned ? [] : kinds, send: (action) => this.send(action),
       cancel: waiting && seating.creator(state, you) ? () => this.cancel() : null,
@@ -399,12 +400,12 @@ export class Room {
     panel.hidden = !seating.panel;
     if (seating.panel) seating.panel(panel, state, (action) => this.send(action));
     const replay = document.getElementById("to-replay");
-    replay.hidden = state.status !== "finished" || !seating.replayable;
+    replay.hidden = state.status !== GAME_STATUS.FINISHED || !seating.replayable;
     replay.href = `/replay/${encodeURIComponent(this.id)}`;
     // the typed-move box only while there is a game to play in and someone to play it
-    document.getElementById("typed").hidden = state.status !== "playing" || !seating.types(you);
+    document.getElementById("typed").hidden = state.status !== GAME_STATUS.PLAYING || !seating.types(you);
     const invite = document.getElementById("invite");
-    invite.hidden = state.status !== "open" || !seating.invites;
+    invite.hidden = state.status !== GAME_STATUS.OPEN || !seating.invites;
     if (!invite.hidden) invite.textContent = t("room.waiting-opponent");
     this.tick();
     drawRematch(state, name);
@@ -413,7 +414,7 @@ export class Room {
   /** Count the clocks and the grace period on (five times a second). */
   tick() {
     const clock = this.state?.clock;
-    drawClocks(clock, this.state?.status === "playing", (performance.now() - this.stateAt) / 1000);
+    drawClocks(clock, this.state?.status === GAME_STATUS.PLAYING, (performance.now() - this.stateAt) / 1000);
     this.drawPresence();
   }
 
@@ -451,7 +452,7 @@ export class Room {
         this.autoSeq = null; // planned again when the replay is over
         return;
       }
-      if (action.type === "play" && action.moves === "") announce(t("say.you-pass"));
+      if (action.type === ACTION.PLAY && action.moves === "") announce(t("say.you-pass"));
       this.send(action);
     }, AUTO_MS);
   }
@@ -462,7 +463,7 @@ export class Room {
   refuse(point) {
     const board = this.state?.board;
     const rules = this.state?.rules;
-    if (!board || !rules || !this.mine().includes("move")) return;
+    if (!board || !rules || !this.mine().includes(ACTION.MOVE)) return;
     const legal = board.awaiting.moves;
     const fromHead = board["moves-made"].some((m) => m.from === rules.head);
     let text;
@@ -480,7 +481,7 @@ export class Room {
   typed(input) {
     const text = input.value.trim();
     if (!text) return this.primary();
-    if (!this.mine().includes("move")) {
+    if (!this.mine().includes(ACTION.MOVE)) {
       notice(t("room.not-now"), "warn", 3000);
       return;
     }
@@ -501,7 +502,7 @@ export class Room {
    * used first first). A leg the position does not allow ends the typed play, said why. */
   playLegs() {
     if (!this.legs?.length || this.legSent === this.state.seq) return;
-    if (!this.mine().includes("move")) {
+    if (!this.mine().includes(ACTION.MOVE)) {
       this.legs = null;
       return;
     }
@@ -520,7 +521,7 @@ export class Room {
     if (move.to === leg.to) this.legs.shift();
     else leg.from = move.to;
     this.legSent = this.state.seq;
-    this.send({ type: "move", from: move.from, to: move.to });
+    this.send({ type: ACTION.MOVE, from: move.from, to: move.to });
   }
 
   /** Enter: confirm the turn, or roll. */
@@ -537,11 +538,11 @@ export class Room {
     if (e.target.closest?.("button, summary, a")) return; // Enter there is that control's
     if (e.key === "Enter") {
       if (this.primary()) e.preventDefault();
-    } else if (e.key === "Backspace" && this.mine().includes("undo")) {
+    } else if (e.key === "Backspace" && this.mine().includes(ACTION.UNDO)) {
       e.preventDefault();
       this.board.stop();
       this.legs = null;
-      this.send({ type: "undo" });
+      this.send({ type: ACTION.UNDO });
     } else if (e.key === "Escape") {
       this.board.selected = null;
       this.board.render();

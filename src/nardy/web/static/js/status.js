@@ -3,23 +3,24 @@
 // double or a resignation, or whom the game waits for.
 
 import { t } from "/js/i18n.js";
+import { GAME_STATUS, PHASE } from "/js/vocab.js";
 
 /** The status line's text; `name(who)` names a side or a person. */
 export function statusText(state, { seating, name }) {
-  if (state.status === "finished") {
+  if (state.status === GAME_STATUS.FINISHED) {
     const winner = state.score[0] > state.score[1] ? 0 : 1;
     return t("room.finished", { who: name(winner), score: state.score.join(" : ") });
   }
-  if (state.status === "cancelled") return t("room.cancelled");
-  if (state.status === "open" || state.status === "invited") return seating.waitingText();
+  if (state.status === GAME_STATUS.CANCELLED) return t("room.cancelled");
+  if (state.status === GAME_STATUS.OPEN || state.status === GAME_STATUS.INVITED) return seating.waitingText();
   const you = state.you;
   const board = state.board;
   const phase = board?.awaiting?.phase;
   if (you.seat === null) return t("room.watching");
   if (!you.actions.length) return t("room.their-turn", { who: waitedFor(state, you, name) });
-  if (phase === "moving") return t("room.your-move");
-  if (phase === "doubled" || phase === "beavered") return t("room.doubled", { value: board.pending?.value ?? 2 * board.cube.value });
-  if (phase === "resigned") return t("room.resign-offered");
+  if (phase === PHASE.MOVING) return t("room.your-move");
+  if (phase === PHASE.DOUBLED || phase === PHASE.BEAVERED) return t("room.doubled", { value: board.pending?.value ?? 2 * board.cube.value });
+  if (phase === PHASE.RESIGNED) return t("room.resign-offered");
   return t("room.your-turn");
 }
 

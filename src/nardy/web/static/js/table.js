@@ -10,6 +10,7 @@
 import { t, tn } from "/js/i18n.js";
 import { botName } from "/js/names.js";
 import { escapeHtml } from "/js/ui.js";
+import { ACTION, GAME_KIND } from "/js/vocab.js";
 
 /** Whether a room's state is a table's (its people are names, not two seats). */
 export function isTable(state) {
@@ -34,7 +35,7 @@ export function tableSide(state, name) {
 export function sideName(state, side) {
   const table = state.table;
   if (!table) return t("room.waiting-player");
-  if (state.kind === "chouette") {
+  if (state.kind === GAME_KIND.CHOUETTE) {
     if (side === 0) return personName(state, table.box);
     const team = table["in-game"] || table.line;
     return tn("table.team-of", team.length, { captain: personName(state, table.captain) });
@@ -54,11 +55,11 @@ export function tablePanel(state, me) {
   if (!table) {
     const names = Object.keys(state.people);
     const rows = names.map((n) => `<li>${escapeHtml(personName(state, n))}</li>`).join("");
-    return `<h3>${escapeHtml(state.kind === "chouette" ? t("table.chouette") : t("table.consultation"))}</h3>
+    return `<h3>${escapeHtml(state.kind === GAME_KIND.CHOUETTE ? t("table.chouette") : t("table.consultation"))}</h3>
       <ul class="line">${rows}</ul>
       <p class="small">${escapeHtml(tn("table.free", state.free))}</p>`;
   }
-  if (state.kind === "consultation") {
+  if (state.kind === GAME_KIND.CONSULTATION) {
     const side = (s) => table.sides[s].map((n) => {
       const role = n === table.captains[s] ? `<span class="role captain">${escapeHtml(t("table.captain"))}</span>` : "";
       return `<li class="${n === me ? "me" : ""}">${escapeHtml(personName(state, n))} ${role}</li>`;
@@ -100,14 +101,14 @@ export function tablePanel(state, me) {
 
 /** The table's own buttons besides the board's: the team's vote, leaving between games. */
 export function tableButtons(state, me, kinds, add) {
-  if (kinds.includes("vote")) {
+  if (kinds.includes(ACTION.VOTE)) {
     const next = 2 * (state.board?.cube?.value ?? 1);
-    add("vote", { type: "vote", agree: true }, t("act.vote", { value: next }));
-    add("vote-against", { type: "vote", agree: false }, t("act.vote-against"), "quiet");
+    add(ACTION.VOTE, { type: ACTION.VOTE, agree: true }, t("act.vote", { value: next }));
+    add("vote-against", { type: ACTION.VOTE, agree: false }, t("act.vote-against"), "quiet");
   }
   const table = state.table;
-  if (state.kind === "chouette" && table && table["in-game"] === null && me && [table.box, ...table.line].includes(me)) {
-    add("leave", { type: "leave" }, t("act.leave"), "quiet");
+  if (state.kind === GAME_KIND.CHOUETTE && table && table["in-game"] === null && me && [table.box, ...table.line].includes(me)) {
+    add(ACTION.LEAVE, { type: ACTION.LEAVE }, t("act.leave"), "quiet");
   }
 }
 
@@ -118,7 +119,7 @@ export function drawTablePanel(box, state, send) {
   const draft = typing ? typing.value : "";
   const focused = typing !== null && document.activeElement === typing;
   box.innerHTML = tablePanel(state, state.you.seat);
-  if (!state.you.actions.includes("propose")) return;
+  if (!state.you.actions.includes(ACTION.PROPOSE)) return;
   const form = document.createElement("form");
   form.className = "propose";
   form.innerHTML = `<input name="text" maxlength="200" aria-label=""><button type="submit"></button>`;
@@ -129,7 +130,7 @@ export function drawTablePanel(box, state, send) {
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     const text = input.value.trim();
-    if (text) send({ type: "propose", text });
+    if (text) send({ type: ACTION.PROPOSE, text });
     input.value = "";
   });
   box.appendChild(form);
@@ -150,7 +151,7 @@ export const TABLE_SEATING = {
   /** Anybody at the table may type a play: the server says whose it is. */
   types: () => true,
   /** A chouette's scores are the panel's, not a match line's. */
-  scoreLine: (state) => state.kind !== "chouette",
+  scoreLine: (state) => state.kind !== GAME_KIND.CHOUETTE,
   panel: drawTablePanel,
   buttons: tableButtons,
 };
