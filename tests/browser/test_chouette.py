@@ -126,6 +126,9 @@ def test_a_consultation_game_against_the_computer(
     partner.page.click(".table-panel .propose button")
     captain.wait_until("document.querySelector('.table-panel .proposals') !== null")
     assert "8/2 6/2" in captain.page.inner_text(".table-panel .proposals")
+    # a member who may only propose is not told it is their move: the captain decides
+    assert partner.kinds() == ["propose"]
+    assert not partner.page.inner_text("#status").startswith("Your")
     # a proposal reaches its own side only: the state of each says so (`state.proposals`)
     assert [p["text"] for p in (captain.state or {})["proposals"]] == ["8/2 6/2"]
     # the board is drawn from the server's board view: checkers, dice, the strips' counts

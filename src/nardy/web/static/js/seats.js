@@ -25,6 +25,8 @@ const MATCH_SEATING = {
   /** Only a player types plays; a spectator has nothing to type. */
   types: (you) => you.seat !== null,
   scoreLine: () => true,
+  /** Whether these open actions are a decision of the game's (any is, in a match). */
+  decides: (kinds) => kinds.length > 0,
   panel: null, // no panel beside the board: the strips say it all
   buttons: () => {},
 };

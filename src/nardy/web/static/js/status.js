@@ -17,7 +17,7 @@ export function statusText(state, { seating, name }) {
   const board = state.board;
   const phase = board?.awaiting?.phase;
   if (you.seat === null) return t("room.watching");
-  if (!you.actions.length) return t("room.their-turn", { who: waitedFor(state, you, name) });
+  if (!seating.decides(you.actions)) return t("room.their-turn", { who: waitedFor(state, you, name) });
   if (phase === PHASE.MOVING) return t("room.your-move");
   if (phase === PHASE.DOUBLED || phase === PHASE.BEAVERED) return t("room.doubled", { value: board.pending?.value ?? 2 * board.cube.value });
   if (phase === PHASE.RESIGNED) return t("room.resign-offered");

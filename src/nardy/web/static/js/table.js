@@ -152,6 +152,8 @@ export const TABLE_SEATING = {
   types: () => true,
   /** A chouette's scores are the panel's, not a match line's. */
   scoreLine: (state) => state.kind !== GAME_KIND.CHOUETTE,
+  /** A consultation's members may always propose: that is advice, not the side's turn. */
+  decides: (kinds) => kinds.some((kind) => kind !== ACTION.PROPOSE),
   panel: drawTablePanel,
   buttons: tableButtons,
 };
