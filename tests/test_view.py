@@ -190,7 +190,7 @@ def test_the_view_agrees_with_the_game_at_every_moment(
     match = Match(rules, SeededDice(seed))
     rng = random.Random(seed)
     assert match_view(match) is None
-    for _ in range(400):
+    for actions in range(1, 401):
         if match.over:
             break
         match.apply(random_action(rng, match.awaiting(), match.game))
@@ -200,6 +200,9 @@ def test_the_view_agrees_with_the_game_at_every_moment(
         assert view is not None
         check_view(view, game, match)
         assert board_view(game, match=match) == view
+        if actions % 20 == 0:  # a restored match shows the same board (the last play too)
+            again = Match.restore(match.snapshot())
+            assert match_view(again) == view
 
 
 @pytest.mark.parametrize("name", VARIANTS)

@@ -39,13 +39,13 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 from typing import Any
 
-from nardy.core.actions import Action, Forfeit, Player, action_from_json
+from nardy.core.actions import Action, Forfeit, Player
 from nardy.core.errors import NardyError
 from nardy.core.events import Event
 from nardy.core.fair_dice import FairDice
 from nardy.core.match import Match
 from nardy.core.settings import Settings
-from nardy.server import botplay, clocks, gamedice, protocol
+from nardy.server import botplay, clocks, gamedice, protocol, roomview
 from nardy.server.bus import Bus, BusError, Gap, LocalBus, Subscription, game_channel
 from nardy.server.chat import HISTORY, RoomChat, line_message
 from nardy.server.games import GameStatus
@@ -107,6 +107,9 @@ class Member:
         self.username = username
         self.seen = 0
         """The last action this member's state includes: older events are not sent again."""
+        self.key = secrets.token_hex(8)
+        """This socket among all the room's, on every process: the one that sent a message
+        hears its ``ref`` in the replies it causes."""
         # Encoded messages, and at the end the code to close the socket with.
         self.queue: asyncio.Queue[str | int] = asyncio.Queue(QUEUE_LIMIT)
 
@@ -198,40 +201,60 @@ class Room:
         else:
             self.clock_state = clocks.start(self.clock, self.match.length)
 
-    def state(self, snapshot: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The whole public state: everything a player or a spectator may see.
-        ``snapshot`` is the match's snapshot when the caller has just taken it."""
+    def state(self) -> roomview.RoomState:
+        """The room's state now as everybody sees it (each viewer's own part is added by
+        :meth:`~nardy.server.roomview.RoomState.seen_by`): who sits where, the board, the
+        score, who may act, the dice's commitments, the clock, who is absent, the rematch."""
         players = seats_view(self.row, dict(zip(self.row.seats, self.names, strict=True)))
-        state: dict[str, Any] = {
+        public: dict[str, Any] = {
+            **self._heading(),
+            "board": None,
+            "score": None,
+            "length": self._length(),
+            "players": players,
+            "dice": None,
+        }
+        actors: roomview.Actors = ()
+        if self.match is not None:
+            public["board"], actors = roomview.board_of(self.match)
+            public["score"] = list(self.match.score)
+            public["dice"] = gamedice.public(self.match)
+        return roomview.RoomState(self._timing(public), actors)
+
+    def _heading(self) -> dict[str, Any]:
+        """What every room's state begins with: which game, at which action, its kind and
+        status, its settings and its variant's rule facts."""
+        return {
             "game": self.id,
             "seq": self.seq,
+            "kind": self.row.kind,
             "status": "finished" if self.over else self.row.status,
             "settings": dict(self.row.settings),
             "rules": self.rule_facts,
-            "players": players,
-            "match": None,
-            "awaiting": None,
-            "score": None,
-            "dice": None,
         }
+
+    def _length(self) -> int:
+        """The match's length in points (0: money play): the match's own once it exists
+        (the settings are read only before)."""
         if self.match is not None:
-            # The snapshot is the costliest part (it grows with the match): taken once an action.
-            state["match"] = self.match.snapshot() if snapshot is None else snapshot
-            state["awaiting"] = self.match.awaiting().to_json()
-            state["score"] = list(self.match.score)
-            state["dice"] = gamedice.public(self.match)
+            return self.match.length
+        return Settings.from_dict(dict(self.row.settings)).match_length
+
+    def _timing(self, public: dict[str, Any]) -> dict[str, Any]:
+        """``public`` with what every room's state ends with: the clock, who is absent and
+        for how long more, and the rematch's offers."""
         now = time.time()
-        state["clock"] = (
+        public["clock"] = (
             None
             if self.clock is None or self.clock_state is None
             else clocks.view(self.clock, self.clock_state, now)
         )
-        state["absent"] = [
+        public["absent"] = [
             {"seat": seat, "claim-in": round(max(0.0, until - now), 3)}
             for seat, until in sorted(self.absent.items())
         ]
-        state["rematch"] = {"offers": sorted(self.rematch_offers), "game": self.rematch_game}
-        return state
+        public["rematch"] = {"offers": sorted(self.rematch_offers), "game": self.rematch_game}
+        return public
 
     async def join(self, member: Member) -> None:
         """Someone enters the room and gets the whole state, as the database has it: a
@@ -251,7 +274,8 @@ class Room:
             changes = self._presence()
             chat = self.chat.history(member.user_id, member.seat, self.over)
             muted = member.user_id in self.chat.muted
-            member.send(protocol.Welcome(self.id, member.seat, self.state(), chat, muted))
+            state = self.state().seen_by(member.seat)
+            member.send(protocol.Welcome(self.id, member.seat, state, chat, muted))
             for message in changes:
                 for other in list(self.members - {member}):
                     other.send(message)
@@ -338,29 +362,41 @@ class Room:
         await off_loop(self.rooms.store.set_chat_muted, self.id, member.user_id, muted)
         await self._publish({"kind": "mute", "user": member.user_id, "muted": muted})
 
-    def broadcast(self, message: protocol.ServerMessage, seq: int | None = None) -> None:
+    def broadcast(
+        self, message: protocol.ServerMessage | roomview.PerViewer, seq: int | None = None
+    ) -> None:
         """Send a message to everyone in the room (for the events of action ``seq``, to
-        those whose state does not include it yet)."""
-        text = protocol.encode(message)  # once for the whole room
+        those whose state does not include it yet): the same text to all, or each viewer's
+        own, encoded once per distinct viewer."""
+        texts = (
+            message if isinstance(message, roomview.PerViewer) else roomview.PerViewer.same(message)
+        )
         for member in list(self.members):
             if seq is None or member.seen < seq:
-                member.send_text(text)
+                member.send_text(texts.text_for(member.seat, member.key))
                 if seq is not None:
                     member.seen = seq
 
     async def act(
-        self, seat: Player | None, action: Mapping[str, Any], ref: protocol.Ref = None
+        self,
+        seat: Player | None,
+        action: Action,
+        ref: protocol.Ref = None,
+        *,
+        named: bool = True,
+        sender: str | None = None,
     ) -> protocol.Refused | None:
         """Apply a player's action: refused (and nothing changed) or committed and broadcast.
 
-        ``seat`` is the sender's seat (None for a spectator). The action's ``player`` is the
-        sender's seat; naming another seat is refused."""
+        ``seat`` is the sender's seat (None for a spectator), ``sender`` their socket's
+        :attr:`Member.key` (it hears ``ref`` with the events). The action's ``player`` is the
+        sender's seat, put in here where the message named none (``named`` false); naming
+        another seat is refused."""
         if seat is None:
             return protocol.Refused("spectator", "spectators watch; they cannot act", ref)
-        claimed = action.get("player", seat)
-        if claimed != seat:
+        if named and action.player != seat:
             return protocol.Refused("not-your-seat", f"you play seat {seat}", ref)
-        if action.get("type") == Forfeit.kind:
+        if isinstance(action, Forfeit):
             return protocol.Refused("referee-only", "the server declares forfeits; resign", ref)
         async with self.lock:
             if not self.started:
@@ -373,15 +409,13 @@ class Room:
                 if refused is None:
                     refused = protocol.Refused("game-over", "the time ran out", ref)
             else:
-                try:
-                    parsed = action_from_json({**action, "player": seat})
-                except NardyError as exc:
-                    return protocol.Refused(exc.code.value, str(exc), ref)
-                refused = await self._commit(parsed, ref)
+                refused = await self._commit(replace(action, player=seat), ref, sender)
         self.schedule_bot()
         return refused
 
-    async def _commit(self, parsed: Action, ref: protocol.Ref = None) -> protocol.Refused | None:
+    async def _commit(
+        self, parsed: Action, ref: protocol.Ref = None, sender: str | None = None
+    ) -> protocol.Refused | None:
         """Apply an action (the room's lock held) and commit it with the match, the dice and
         the clock after it, then tell everyone; refused, or not stored, it changes nothing."""
         try:
@@ -431,7 +465,9 @@ class Room:
             "seq": self.seq,
             "action": encoded_action,
             "events": encoded_events,
-            "state": self.state(snapshot),
+            "state": self.state().to_json(),
+            "ref": ref,
+            "sender": sender,
         }
         await self._publish(news, locked=True)
         self.schedule_clock()
@@ -481,7 +517,9 @@ class Room:
 
     # -- absence and rematch -------------------------------------------------------------------
 
-    async def claim(self, seat: Player | None, ref: protocol.Ref = None) -> protocol.Refused | None:
+    async def claim(
+        self, seat: Player | None, ref: protocol.Ref = None, sender: str | None = None
+    ) -> protocol.Refused | None:
         """A player claims the game of an absent opponent whose grace period is over: the
         opponent forfeits (the match; in money play the game, and leaves the session)."""
         if seat is None:
@@ -499,7 +537,7 @@ class Room:
                 return protocol.Refused(
                     "grace-period", f"your opponent has {left:.0f} s more to come back", ref
                 )
-            refused = await self._commit(Forfeit(1 - seat, "absent"), ref)
+            refused = await self._commit(Forfeit(1 - seat, "absent"), ref, sender)
         self.schedule_bot()
         return refused
 
@@ -579,7 +617,7 @@ class Room:
         """Whether the game waits for the bot playing ``player``."""
         return self.match is not None and not self.over and player in self.match.awaiting().players
 
-    def _bot_job(self, player: Player) -> Callable[[], dict[str, Any] | None]:
+    def _bot_job(self, player: Player) -> Callable[[], Action | None]:
         """The decision of the bot playing ``player``, to run in the bots' process pool on
         the committed snapshot (None: it lets the decision pass)."""
         assert self.committed is not None and self.row.bot is not None
@@ -615,10 +653,11 @@ class Room:
         self.match = gamedice.restore(self.committed, self.committed_dice)
 
     async def contribute(
-        self, seat: Player | None, seed: str, ref: protocol.Ref = None
+        self, seat: Player | None, seed: str, ref: protocol.Ref = None, sender: str | None = None
     ) -> protocol.Refused | None:
         """A player's own seed for the dice of the game under way (or of the first game),
-        accepted before its first roll only; stored, then shown to everyone."""
+        accepted before its first roll only; stored, then shown to everyone (the sending
+        socket ``sender`` hears ``ref`` with the state)."""
         if seat is None:
             return protocol.Refused("spectator", "spectators watch; they cannot act", ref)
         assert isinstance(seat, int)  # a two-player room's seats are 0 and 1
@@ -638,7 +677,7 @@ class Room:
                 self._rebuild()
                 return protocol.Refused("busy", "the seed could not be stored; try again", ref)
             self.committed_dice = dice
-            await self._publish({"kind": "reload"}, locked=True)
+            await self._publish({"kind": "reload", "ref": ref, "sender": sender}, locked=True)
         return None
 
     # -- news of the room, through the bus ----------------------------------------------------
@@ -689,7 +728,9 @@ class Room:
                 await self._reload()
             self.delivered = seq
             action, events = dict(news["action"]), list(news["events"])
-            self.broadcast(protocol.Events(seq, action, events, dict(news["state"])), seq)
+            state = roomview.RoomState.from_json(news["state"])
+            ref, sender = news.get("ref"), news.get("sender")
+            self.broadcast(roomview.PerViewer.events(seq, action, events, state, ref, sender), seq)
             self.schedule_clock()
         elif kind == "chat":
             said = self.chat.add(dict(news))
@@ -714,17 +755,18 @@ class Room:
                 self.broadcast(protocol.RematchOffered(int(news["seat"])))
         elif kind in ("reload", "gap"):
             await self._reload(chat=kind == "gap")
-            self._tell_state()
+            self._tell_state(news.get("ref"), news.get("sender"))
             self.schedule_clock()
         else:
             log.warning("game %s: unknown news %r dropped", self.id, kind)
 
-    def _tell_state(self) -> None:
-        """Everyone here gets the whole state as it is now."""
+    def _tell_state(self, ref: protocol.Ref = None, sender: str | None = None) -> None:
+        """Everyone here gets the whole state as it is now, each their own (the socket
+        ``sender`` with the ``ref`` of the message that caused it)."""
         self.delivered = self.seq
         for member in list(self.members):
             member.seen = self.seq
-        self.broadcast(protocol.State(self.state()))
+        self.broadcast(roomview.PerViewer.states(self.state(), ref, sender))
 
     async def _reload(self, row: GameRow | None = None, *, chat: bool = False) -> None:
         """The game as the database has it (the lock held): its row, its match, who sits
@@ -954,7 +996,7 @@ class Rooms:
             return
         async with room.lock:
             room.row = row
-            room.broadcast(protocol.State(room.state()))
+            room.broadcast(roomview.PerViewer.states(room.state()))
 
     async def finished(self, room: Room) -> None:
         """A match ended: refresh the row (its result and status)."""

@@ -23,13 +23,13 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from nardy.core.actions import Action, Player
+from nardy.core.actions import Action, Join, Leave, Player
 from nardy.core.chouette import BOX, TEAM, Chouette
 from nardy.core.events import Event
 from nardy.core.fair_dice import FairDice
 from nardy.core.settings import Settings
 from nardy.core.team import Consultation
-from nardy.server import botplay, gamedice, protocol
+from nardy.server import botplay, gamedice, protocol, roomview
 from nardy.server.http import off_loop
 from nardy.server.rooms import Room, Rooms
 from nardy.server.store import GameRow, Store, TableMember, User, member_name
@@ -55,6 +55,8 @@ class TableRoom(Room):
         self.members_at: list[TableMember] = []
         self.people: dict[str, dict[str, Any]] = {}
         self._settled: dict[str, int] = {}
+        self.proposals = roomview.Proposals()
+        """A consultation's latest proposals of each side (the core keeps them all)."""
 
     # -- what the table looks like --------------------------------------------------------
 
@@ -88,44 +90,50 @@ class TableRoom(Room):
             return self.table.side_of(name)
         return None
 
-    def state(self, snapshot: dict[str, Any] | None = None) -> dict[str, Any]:
-        """The whole public state: the table's seats and people, who is box, captain and in
-        the game, votes, answers and scores, the game under way and who must act. (The
-        table's committed ``snapshot`` is not what the state shows of it: unused.)"""
-        state: dict[str, Any] = {
-            "game": self.id,
-            "seq": self.seq,
-            "kind": self.row.kind,
-            "status": "finished" if self.over else self.row.status,
-            "settings": dict(self.row.settings),
-            "rules": self.rule_facts,
+    def state(self) -> roomview.RoomState:
+        """The room's state now as everybody sees it: the table's seats and people, who is
+        box, captain and in the game, votes, answers and scores, the board of the game under
+        way and who must act (each person by their name at the table); a consultation's
+        recent proposals, each side's own for its eyes alone."""
+        table = self.table
+        public: dict[str, Any] = {
+            **self._heading(),
+            "board": None,
+            "score": None,
+            "length": self._length(),
             "seating": dict(self.row.seating or {}),
             "people": self.people,
             "free": free_seats(self.row, self.members_at),
             "table": None,
-            "match": None,
-            "awaiting": None,
-            "score": None,
             "dice": None,
         }
-        table = self.table
+        if table is None:
+            return roomview.RoomState(self._timing(public))
+        public["board"], actors = roomview.board_of(table)
+        proposals: roomview.Shown = ([], [])
         if isinstance(table, Chouette):
-            state["table"] = _chouette_view(table)
-            last = table.games[-1].game if table.games else None
-            state["match"] = {"games": [] if last is None else [last.snapshot()]}
-            state["awaiting"] = table.awaiting().to_json()
-            state["dice"] = self._chouette_dice(public=True)
-        elif isinstance(table, Consultation):
-            state["table"] = {
+            public["table"] = _chouette_view(table)
+            public["dice"] = self._chouette_dice(public=True)
+            sides = public["table"]["side"]
+        else:
+            sides = {m: s for s in (0, 1) for m in table.sides[s]}
+            public["table"] = {
                 "sides": [list(table.sides[0]), list(table.sides[1])],
                 "captains": [table.captain(0), table.captain(1)],
-                "side": {m: s for s in (0, 1) for m in table.sides[s]},
+                "side": sides,
             }
-            state["match"] = table.match.snapshot()
-            state["awaiting"] = table.awaiting().to_json()
-            state["score"] = list(table.match.score)
-            state["dice"] = gamedice.public(table.match)
-        return state
+            public["score"] = list(table.match.score)
+            public["dice"] = gamedice.public(table.match)
+            proposals = self.proposals.shown(len(table.match.games) - 1)
+        return roomview.RoomState(self._timing(public), actors, sides, proposals)
+
+    def _length(self) -> int:
+        """The table's match length in points (0: money play, as a chouette always is)."""
+        if isinstance(self.table, Consultation):
+            return self.table.match.length
+        if isinstance(self.table, Chouette):
+            return self.table.settings.match_length
+        return super()._length()
 
     # -- the game object ------------------------------------------------------------------
 
@@ -135,6 +143,7 @@ class TableRoom(Room):
         events = table.apply(action)
         if isinstance(table, Consultation):
             gamedice.prepare_next(table.match, self.id)
+            self.proposals = self.proposals.after(table, events)
         elif table.games and table.games[-1].game.dice_source is table.dice:
             # a game started with the prepared dice: prepare (and so commit to) the next's
             table.dice = FairDice.new(f"{self.id}.{len(table.games) + 1}")
@@ -173,9 +182,15 @@ class TableRoom(Room):
     def _rebuild(self) -> None:
         assert self.committed is not None and self.committed_dice is not None
         self.table, self.lot = _restore(self.row.kind, self.committed, self.committed_dice)
+        self._restored()
+
+    def _restored(self) -> None:
+        """The table was restored from its snapshot: its recent proposals from the core."""
+        if isinstance(self.table, Consultation):
+            self.proposals = roomview.Proposals.of(self.table)
 
     async def contribute(
-        self, seat: Player | None, seed: str, ref: protocol.Ref = None
+        self, seat: Player | None, seed: str, ref: protocol.Ref = None, sender: str | None = None
     ) -> protocol.Refused | None:
         """Client seeds are two players' (docs/dice.md): a table's dice are the server's."""
         return protocol.Refused(
@@ -204,11 +219,17 @@ class TableRoom(Room):
     # -- people coming and going ----------------------------------------------------------
 
     async def act(
-        self, seat: Player | None, action: Mapping[str, Any], ref: protocol.Ref = None
+        self,
+        seat: Player | None,
+        action: Action,
+        ref: protocol.Ref = None,
+        *,
+        named: bool = True,
+        sender: str | None = None,
     ) -> protocol.Refused | None:
         """As the Room acts; a person who left a chouette becomes a spectator."""
-        refused = await super().act(seat, action, ref)
-        leaving = isinstance(self.table, Chouette) and action.get("type") == "leave"
+        refused = await super().act(seat, action, ref, named=named, sender=sender)
+        leaving = isinstance(self.table, Chouette) and isinstance(action, Leave)
         if refused is None and leaving:
             user_id = next((m.user_id for m in self.members_at if m.name == seat), None)
             if user_id is not None:
@@ -219,7 +240,8 @@ class TableRoom(Room):
     async def seat(self, user: User) -> protocol.Refused | None:
         """A person sits down at a chouette under way: at the end of the team line, between
         games only (the core refuses otherwise, and nothing changes)."""
-        refused = await self.act(member_name(user.id), {"type": "join"})
+        name = member_name(user.id)
+        refused = await self.act(name, Join(name))
         if refused is None:
             await off_loop(self.rooms.store.add_member, self.id, user.id, None, False)
             await self.refresh()
@@ -254,25 +276,6 @@ class TableRoom(Room):
         if chat:
             await self.rooms.load_chat(self)
 
-    def broadcast(self, message: protocol.ServerMessage, seq: int | None = None) -> None:
-        """Send a message to everyone in the room (as :meth:`Room.broadcast`); a proposal's
-        text only to its side. Every process holding the room hears the whole proposal on
-        the bus and tells each of its own sockets only what that member's side may see."""
-        if not (isinstance(message, protocol.Events) and message.action.get("type") == "propose"):
-            super().broadcast(message, seq)
-            return
-        side = self.side_of(message.action["player"])
-        hidden = protocol.Events(
-            message.seq, {"type": "propose", "player": message.action["player"]}, [], message.state
-        )
-        for member in list(self.members):
-            if seq is not None and member.seen >= seq:
-                continue
-            ours = member.seat is not None and self.side_of(member.seat) == side
-            member.send(message if ours else hidden)
-            if seq is not None:
-                member.seen = seq
-
     # -- bots -----------------------------------------------------------------------------
 
     def _bots(self) -> list[str]:
@@ -293,7 +296,7 @@ class TableRoom(Room):
             return max(delay, BETWEEN_GAMES_S)
         return delay
 
-    def _bot_job(self, player: Player) -> Callable[[], dict[str, Any] | None]:
+    def _bot_job(self, player: Player) -> Callable[[], Action | None]:
         assert self.committed is not None and self.row.bot is not None
         assert isinstance(player, str)
         return functools.partial(
@@ -401,6 +404,7 @@ async def _load(room: TableRoom, row: GameRow) -> None:
             room.table, room.lot = await _new_table(store, row, members, bots)
         room.committed = room.table.snapshot()
         room.committed_dice = room._stored()[1]
+        room._restored()
         room.seq = row.seq
 
 
