@@ -193,7 +193,12 @@ def test_the_view_agrees_with_the_game_at_every_moment(
     )
     match = Match(rules, SeededDice(seed))
     rng = random.Random(seed)
-    assert match_view(match) is None
+    before = match_view(match)  # before the first game: the start, the opening awaited
+    start = match.upcoming
+    assert before.phase == "opening" and before.turn is None and before.dice is None
+    assert before.awaiting == match.awaiting()
+    assert before.sides == seat_sides(start.position, start.turn)
+    assert before.pips[0] == before.pips[1] > 0 and before.last_play is None
     for actions in range(1, 401):
         if match.over:
             break

@@ -22,10 +22,11 @@ def test_two_people_play_a_match_to_the_end(pages: Any, server: ServerProcess, s
     bob.join_first_seek()
     assert bob.page.url.endswith(f"/game/{game}")
     alice.wait_until("document.body.dataset.status === 'playing'")
-    # before the first roll the board shows the starting position (it was once empty); the
-    # pips are the server's board view's, which comes with the first game
+    # before the first roll the board shows the starting position (it was once empty) and
+    # its pips, from the server's board view of the game about to start
     assert alice.page.locator(".board .checker").count() > 0
-    assert alice.page.locator("#side-bottom .pips").count() == 0
+    alice.wait_until("document.querySelector('#side-bottom .pips') !== null", 5)
+    assert alice.page.inner_text("#side-bottom .pips") == "167 pips"
 
     # the opening roll, then whoever won it moves one checker, takes it back, and moves again
     while not (

@@ -256,6 +256,12 @@ class Match:
         self.games.append(game)
         return game
 
+    @property
+    def upcoming(self) -> Game:
+        """The next game as :meth:`new_game` would start it, not started: what a board shows
+        before the first action of the match (its start position, nobody on roll yet)."""
+        return self._game()
+
     def _game(self) -> Game:
         """The next game as :meth:`new_game` would start it, not started."""
         return Game(self.settings, self.dice, first_player=self._next_first_player())

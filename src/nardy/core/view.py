@@ -240,12 +240,13 @@ def board_view(
     )
 
 
-def match_view(match: Match) -> BoardView | None:
+def match_view(match: Match) -> BoardView:
     """The board of the match's game under way, with the match's awaiting; between games
-    (once the match is over) the finished last game's; None before the first game."""
+    (once the match is over) the finished last game's; before the first game, the first
+    game as it will start (the start position, waiting for the opening roll)."""
     game = match.game
     if game is None:
-        return None
+        return board_view(match.upcoming, match=match, number=1)
     return board_view(game, match=match, number=len(match.games))
 
 

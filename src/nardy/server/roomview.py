@@ -22,7 +22,7 @@ from nardy.core.chouette import Chouette
 from nardy.core.events import Event, Proposed
 from nardy.core.match import Match
 from nardy.core.team import Consultation, Proposal
-from nardy.core.view import chouette_view, consultation_view, match_view
+from nardy.core.view import BoardView, chouette_view, consultation_view, match_view
 from nardy.server import protocol
 
 RECENT_PROPOSALS = 10
@@ -42,6 +42,7 @@ def board_of(game: Match | Chouette | Consultation) -> tuple[dict[str, Any] | No
     between games the last one; None before the first) and who may act now: at a table by
     their names there (the box, the captains, every member's votes, answers and proposals),
     which the board's ``awaiting`` says too."""
+    view: BoardView | None
     if isinstance(game, Match):
         view = match_view(game)
     elif isinstance(game, Chouette):

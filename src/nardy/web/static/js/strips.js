@@ -26,8 +26,8 @@ export function clockNow(clock, since) {
   return { reserve, delay };
 }
 
-/** One side's strip: `board` is the server's board view (null before the first game, when
- * there are no counts to show yet). */
+/** One side's strip: `board` is the server's board view (null while a game waits for its
+ * players, when there are no counts to show yet). */
 export function stripHtml(side, name, board) {
   const onTurn = board?.awaiting?.actors?.some((a) => a.player === side);
   const counts = board
