@@ -18,7 +18,7 @@ import pytest
 
 from nardy.server import clocks, protocol
 from nardy.server.clocks import ClockError, ClockSettings, ClockState, clock_from
-from nardy.server.rooms import Member
+from nardy.server.room.member import Member
 from tests.server.gameplay import (
     Seat,
     new_name,
@@ -315,13 +315,12 @@ async def _late_action(tmp_path: Path) -> None:
         watcher = Member(None, None)
         await room.join(watcher)
         assert await room.act(0, {"type": "roll-opening"}) is None
-        state = room.clock_state
+        state = room.clock.state
         assert state is not None and state.running is not None
         mover = state.running
         # as if the move had begun long ago, and the timer had not woken up
-        assert room._clock_task is not None
-        room._clock_task.cancel()
-        room.clock_state = dataclasses.replace(state, since=state.since - 1000)
+        room.clock.stop()
+        room.clock.state = dataclasses.replace(state, since=state.since - 1000)
         refused = await room.act(mover, {"type": "roll"})
         assert refused is not None and refused.code == "game-over"
         assert room.over and room.match.winner == 1 - mover

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from nardy.core.match import Match
 from nardy.server import protocol
-from nardy.server.rooms import Member
+from nardy.server.room.member import Member
 from tests.server.gameplay import playing_room
 
 KINDS = [

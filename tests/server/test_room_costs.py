@@ -12,7 +12,7 @@ import pytest
 
 from nardy.core.match import Match
 from nardy.server import protocol
-from nardy.server.rooms import Member
+from nardy.server.room.member import Member
 from tests.server.gameplay import playing_room
 
 
