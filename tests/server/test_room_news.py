@@ -10,7 +10,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from nardy.server.bus import LocalBus, game_channel
+from nardy.server.bus import BusDown, LocalBus, game_channel
 from nardy.server.lobby import Lobby
 from nardy.server.room.actor import Room
 from nardy.server.room.member import Member
@@ -165,6 +165,66 @@ def test_an_action_just_after_a_seed_reaches_every_socket_as_its_events(tmp_path
             if member is a:  # the seed shown here at once, before the action
                 assert heard[0]["type"] == "state" and heard[0]["state"]["seq"] == 0
                 assert "ann-seed" in str(heard[0]["state"]["dice"])
+        await here.close()
+        await there.close()
+        store.close()
+
+    asyncio.run(run())
+
+
+class FlakyBus(LocalBus):
+    """An in-process bus that can be down, as a Redis that is away: publishing fails at once
+    and nothing passes."""
+
+    down = False
+
+    @property
+    def healthy(self) -> bool:
+        return not self.down and super().healthy
+
+    async def _publish(self, name: str, text: str) -> None:
+        if self.down:
+            raise BusDown("down")
+        await super()._publish(name, text)
+
+
+def test_with_the_bus_down_a_process_tells_its_sockets_and_the_others_read_the_database(
+    tmp_path: Path,
+) -> None:
+    """The bus down: an action reaches the sockets of its own process at once, the other
+    process's by its poll of the game's row; a chat line said meanwhile reaches them once the
+    bus is back (the sender tells the others a gap). Nothing is lost."""
+
+    async def run() -> None:
+        store = Store.open(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+        game, ann, bob = _game(store)
+        bus = FlakyBus()
+        here, there = Rooms(store, bus, poll_seconds=0.05), Rooms(store, bus, poll_seconds=0.05)
+        room_here, room_there = await here.get(game), await there.get(game)
+        assert room_here is not None and room_there is not None
+        a, b = Member(ann, None, "ann"), Member(bob, None, "bob")
+        await room_here.join(a)
+        await room_there.join(b)
+        await settle()
+        queued(a), queued(b)
+        bus.down = True
+        await _step(room_here)
+        assert [m["type"] for m in queued(a)] == ["events"]  # at once, not through the bus
+        await settle()
+        (polled,) = queued(b)
+        assert polled["type"] == "state" and polled["state"]["seq"] == 1 == room_there.seq
+        assert await room_there.say(b, "are you there?") is None
+        assert [m["type"] for m in queued(b)] == ["chat"]
+        await settle()
+        assert queued(a) == []
+        bus.down = False
+        await settle()
+        heard = queued(a)
+        assert [m["type"] for m in heard] == ["chat", "state"]
+        assert heard[0]["text"] == "are you there?" and heard[1]["state"]["seq"] == 1
+        await _step(room_there)  # and the news flows again
+        await settle()
+        assert [m["seq"] for m in queued(a) if m["type"] == "events"] == [2]
         await here.close()
         await there.close()
         store.close()
