@@ -112,8 +112,8 @@ def test_a_move_within_the_delay_costs_no_reserve(server: ServerProcess) -> None
 def test_running_out_of_time_loses_the_match(server: ServerProcess) -> None:
     a, b, game = start_game(server, {"match-length": 3}, {"delay": 0.2, "reserve": 0.3})
     seats = sit(a, b, game)
+    started = time.monotonic()  # before the roll: its clock starts after this
     mover = roll_opening(seats)
-    started = time.monotonic()
     for s in seats:  # nobody moves: the server's timer ends the match for everyone
         message = wait_for(s, "events")
         assert _forfeit(message) == {"type": "forfeited", "player": mover.seat, "reason": "time"}

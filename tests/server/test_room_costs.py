@@ -37,7 +37,7 @@ async def _one_action(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setattr(protocol, "encode", counting_encode)
         monkeypatch.setattr(Match, "snapshot", counting_snapshot)
         assert await room.act(0, {"type": "roll-opening"}) is None
-        # The events come back through the bus (nardy.server.bus) to the room's follower.
+        # The events are told to the room's own sockets as soon as the action is committed.
         texts = [await asyncio.wait_for(member.queue.get(), 10) for member in members]
         monkeypatch.undo()
 
@@ -45,7 +45,7 @@ async def _one_action(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         assert isinstance(texts[0], str)
         heard = json.loads(texts[0])
         assert heard["type"] == "events" and heard["seq"] == 1
-        assert heard["state"]["match"] == room.committed
+        assert heard["state"]["match"] == room.host.committed
         assert calls == {"encode": 1, "snapshot": 1}
 
 

@@ -38,6 +38,7 @@ class Publisher:
         """The games whose news did not reach the bus: the others are told a gap."""
         self._queue: asyncio.Queue[tuple[str, n.News]] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
+        self._closed = False
 
     @property
     def healthy(self) -> bool:
@@ -46,6 +47,8 @@ class Publisher:
 
     def publish(self, game_id: str, news: n.News) -> None:
         """Send ``news`` of a game's room after the news handed over before it."""
+        if self._closed:  # the server is stopping: the others read the database
+            return
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name="room news")
         self._queue.put_nowait((game_id, news))
@@ -86,6 +89,7 @@ class Publisher:
 
     async def close(self) -> None:
         """Stop sending (what waits is dropped: the server is stopping)."""
+        self._closed = True
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
