@@ -16,6 +16,13 @@ from typing import Any
 
 import pytest
 
+from nardy.core.events import (
+    CheckerMoved,
+    GameOver,
+    GameStarted,
+    PlayConfirmed,
+    RollAgain,
+)
 from nardy.server import clocks, protocol
 from nardy.server.clocks import ClockError, ClockSettings, ClockState, clock_from
 from nardy.server.room.member import Member
@@ -245,6 +252,8 @@ def test_after_a_restart_a_player_who_does_not_come_back_is_absent(
 # -- the clock's rules, without a server ------------------------------------------------------
 
 STANDARD = ClockSettings(12.0, 120.0)
+MOVED = CheckerMoved(0, 13, 8, 5, False)
+CONFIRMED = PlayConfirmed(0, (5, 3), "13/8 6/3")
 
 
 def test_the_reserve_is_per_point_in_a_match_and_per_game_in_money_play() -> None:
@@ -256,13 +265,13 @@ def test_the_reserve_is_per_point_in_a_match_and_per_game_in_money_play() -> Non
 def test_only_the_time_past_the_delay_is_charged_when_the_move_ends() -> None:
     state = ClockState((100.0, 100.0), running=0, since=1000.0)
     # player 0 goes on moving (single moves of one turn): nothing is charged yet
-    same = clocks.after(STANDARD, state, 5, 1030.0, 0, [{"type": "checker-moved"}])
+    same = clocks.after(STANDARD, state, 5, 1030.0, 0, [MOVED])
     assert same == state
     # they confirm 30 s into the move: 18 s past the delay come off their reserve
-    done = clocks.after(STANDARD, state, 5, 1030.0, 1, [{"type": "play-confirmed"}])
+    done = clocks.after(STANDARD, state, 5, 1030.0, 1, [CONFIRMED])
     assert done == ClockState((82.0, 100.0), running=1, since=1030.0)
     # a move within the delay costs nothing
-    quick = clocks.after(STANDARD, done, 5, 1040.0, 0, [{"type": "play-confirmed"}])
+    quick = clocks.after(STANDARD, done, 5, 1040.0, 0, [CONFIRMED])
     assert quick.reserve == (82.0, 100.0) and quick.running == 0
     assert clocks.deadline(STANDARD, quick) == 1040.0 + 12.0 + 82.0
     assert clocks.flagged(STANDARD, quick, 1133.9) is None
@@ -271,13 +280,13 @@ def test_only_the_time_past_the_delay_is_charged_when_the_move_ends() -> None:
 
 def test_a_new_turn_of_the_same_player_gets_a_fresh_delay() -> None:
     state = ClockState((100.0, 100.0), running=0, since=0.0)
-    again = clocks.after(STANDARD, state, 5, 20.0, 0, [{"type": "roll-again"}])
+    again = clocks.after(STANDARD, state, 5, 20.0, 0, [RollAgain(0)])
     assert again == ClockState((92.0, 100.0), running=0, since=20.0)
 
 
 def test_money_play_refills_the_reserves_for_each_game() -> None:
     state = ClockState((3.0, 50.0), running=0, since=0.0)
-    events = [{"type": "game-over"}, {"type": "game-started"}]
+    events = [GameOver(0, "single", 1, 1), GameStarted(2, (1, 0), False, None)]
     after = clocks.after(STANDARD, state, 0, 13.0, None, events)
     assert after == ClockState((120.0, 120.0), running=None, since=13.0)
     in_a_match = clocks.after(STANDARD, state, 5, 13.0, None, events)

@@ -14,6 +14,7 @@ import pytest
 import sqlalchemy as sa
 from websockets.exceptions import ConnectionClosed
 
+from nardy.server.games import GameKind, GameStatus
 from nardy.server.room.registry import GameUnavailable, Rooms
 from nardy.server.store import Store
 from tests.server.gameplay import Seat, join, new_name, plain, roll_opening, seek, sit
@@ -128,6 +129,34 @@ def test_a_room_that_cannot_be_built_is_set_aside_not_left_playing(tmp_path: Pat
         row = store.game(bad.id)
         assert row is not None and row.unavailable and "match-length" in row.unavailable
         assert [g.id for g in store.playing_games()] == []
+    finally:
+        store.close()
+
+
+def test_a_stored_status_or_kind_the_server_does_not_know_sets_the_game_aside(
+    tmp_path: Path,
+) -> None:
+    """The status and kind columns are text: a row written outside the server with a word
+    that is no GameStatus or GameKind reads as unavailable, and is neither listed nor
+    resumed, while the games beside it read as they are."""
+    store = Store.open(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    try:
+        a = store.create_user("a", None, {}, guest=True)
+        for game_id in ("paused", "odd", "fine"):
+            store.create_game(
+                game_id, {}, a.id, (a.id, None), status=GameStatus.PLAYING, private=False
+            )
+        with store.engine.begin() as c:
+            c.execute(sa.text("UPDATE games SET status = 'paused' WHERE id = 'paused'"))
+            c.execute(sa.text("UPDATE games SET kind = 'tournament' WHERE id = 'odd'"))
+        paused, odd, fine = (store.game(g) for g in ("paused", "odd", "fine"))
+        assert paused is not None and paused.status is GameStatus.UNAVAILABLE
+        assert paused.unavailable == "its status 'paused' is unknown"
+        assert odd is not None and odd.kind is GameKind.MATCH and odd.status is GameStatus.PLAYING
+        assert odd.unavailable == "its kind 'tournament' is unknown"
+        assert fine is not None and fine.unavailable is None and fine.kind is GameKind.MATCH
+        assert [g.id for g in store.live_games()] == ["fine"]
+        assert {g.id for g in store.games_of(a.id)} == {"fine", "odd", "paused"}  # still shown
     finally:
         store.close()
 

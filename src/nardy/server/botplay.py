@@ -12,6 +12,7 @@ from nardy.core.dice import FixedDice
 from nardy.core.match import Match
 from nardy.core.team import Consultation
 from nardy.engine.bots import Bot, chouette_decision, consultation_decision, decision, make_bot
+from nardy.server.games import GameKind
 
 
 @functools.cache
@@ -27,12 +28,12 @@ def decide(snapshot: dict[str, Any], seat: int, bot_name: str) -> dict[str, Any]
 
 
 def decide_at_table(
-    kind: str, snapshot: dict[str, Any], name: str, bot_name: str
+    kind: GameKind, snapshot: dict[str, Any], name: str, bot_name: str
 ) -> dict[str, Any] | None:
     """The action the bot ``bot_name`` seated as ``name`` takes at a chouette table or in a
     consultation game (``kind``) whose snapshot this is; None when it lets the decision pass
     (:func:`~nardy.engine.bots.chouette_decision`)."""
-    if kind == "chouette":
+    if kind == GameKind.CHOUETTE:
         action = chouette_decision(Chouette.restore(snapshot, FixedDice([])), name, _bot(bot_name))
     else:
         consultation = Consultation.restore(snapshot, FixedDice([]))

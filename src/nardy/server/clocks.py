@@ -24,7 +24,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-TURN_EVENTS = frozenset({"play-confirmed", "no-legal-move", "game-started", "roll-again"})
+from nardy.core.events import Event, GameStarted, NoLegalMove, PlayConfirmed, RollAgain
+
+TURN_EVENTS: tuple[type[Event], ...] = (PlayConfirmed, NoLegalMove, GameStarted, RollAgain)
 """Events after which the player awaited next starts a new move, with a fresh delay, even if
 it is the same player (acey-deucey's roll again, a turn passed, a new game)."""
 
@@ -165,20 +167,19 @@ def after(
     length: int,
     now: float,
     awaited: int | None,
-    events: Sequence[Mapping[str, Any]],
+    events: Sequence[Event],
 ) -> ClockState:
     """The clock after an action committed at ``now``: the player awaited next (None for
-    both or nobody) and the action's events (JSON) decide whose clock runs. A move that ends
-    is charged to its player's reserve; money play refills both reserves for a new game."""
-    kinds = {event.get("type") for event in events}
-    new_move = awaited != state.running or bool(kinds & TURN_EVENTS)
+    both or nobody) and the action's events decide whose clock runs. A move that ends is
+    charged to its player's reserve; money play refills both reserves for a new game."""
+    new_move = awaited != state.running or any(isinstance(e, TURN_EVENTS) for e in events)
     if not new_move:
         return state  # the same move goes on: nothing charged yet
     reserve = list(state.reserve)
     if state.running is not None:
         seat = state.running
         reserve[seat] = max(0.0, reserve[seat] - used(clock, state, now))
-    if not length and "game-started" in kinds:
+    if not length and any(isinstance(e, GameStarted) for e in events):
         reserve = [clock.reserve_for(length)] * 2
     return replace(state, reserve=(reserve[0], reserve[1]), running=awaited, since=now)
 

@@ -18,11 +18,10 @@ from nardy.core.match import Match
 from nardy.core.settings import Settings
 from nardy.engine.bots import BOTS
 from nardy.server.clocks import ClockError, clock_from
+from nardy.server.games import TABLE_KINDS, WAITING, GameKind, GameStatus
 from nardy.server.store import ConflictError, GameRow, Store, User
 
 OPPONENTS = ("open", "invite", "bot")
-WAITING = ("open", "invited")
-"""The statuses of a game that waits for its second player: a seek, an invitation."""
 BOT_DELAY_MS = (0, 10_000)
 DEFAULT_BOT_DELAY_MS = 1_000
 DEFAULT_BOT = "advanced"
@@ -119,7 +118,7 @@ class Lobby:
                 stored,
                 user.id,
                 (user.id, None),
-                status="playing",
+                status=GameStatus.PLAYING,
                 private=False,
                 bot=bot,
                 bot_delay_ms=delay,
@@ -135,7 +134,7 @@ class Lobby:
                 stored,
                 user.id,
                 (user.id, None),
-                status="invited",
+                status=GameStatus.INVITED,
                 private=True,
                 invite_hash=_hash(token),
                 clock=timed,
@@ -146,7 +145,7 @@ class Lobby:
             stored,
             user.id,
             (user.id, None),
-            status="open",
+            status=GameStatus.OPEN,
             private=False,
             clock=timed,
         )
@@ -155,7 +154,7 @@ class Lobby:
     def join(self, user: User, game_id: str) -> GameRow:
         """Take the free seat of an open seek; the game starts."""
         game = self.store.game(game_id)
-        if game is None or game.private or game.kind != "match":
+        if game is None or game.private or game.kind != GameKind.MATCH:
             raise LobbyError(404, "no-such-game", "no open game has this id")
         return self._sit(user, game)
 
@@ -176,8 +175,10 @@ class Lobby:
             raise LobbyError(403, "not-creator", "only the player who created a game withdraws it")
         if game.status not in WAITING:
             raise LobbyError(409, "not-waiting", "the game is no longer waiting for an opponent")
-        if game.kind != "match" and any(m.user_id != user.id for m in self.store.members(game.id)):
-            # the others who sat down have a seat there: the table is theirs too now
+        others = game.kind in TABLE_KINDS and any(
+            m.user_id != user.id for m in self.store.members(game.id)
+        )
+        if others:  # the others who sat down have a seat there: the table is theirs too now
             raise LobbyError(409, "others-seated", "others have sat down at this table")
         try:
             return self.store.cancel_game(game.id, user.id)
@@ -188,7 +189,7 @@ class Lobby:
 
     def _sit(self, user: User, game: GameRow) -> GameRow:
         refuse_unavailable(game)
-        if game.status == "cancelled":
+        if game.status == GameStatus.CANCELLED:
             raise LobbyError(409, "cancelled", "its creator has withdrawn this game")
         if user.id in game.seats:
             raise LobbyError(409, "own-game", "you are already seated in this game")
@@ -234,6 +235,6 @@ def seats_view(
 def visible_to(game: GameRow, user: User | None) -> bool:
     """Whether this user may see the game: a public one anybody, a private one (an
     invitation) only its players while it is unfinished."""
-    if not game.private or game.status == "finished":
+    if not game.private or game.status == GameStatus.FINISHED:
         return True
     return user is not None and user.id in game.seats

@@ -15,6 +15,7 @@ from nardy.core.match import Match
 from nardy.core.settings import BOUNDS
 from nardy.notation.mat import export_mat
 from nardy.notation.record import match_records
+from nardy.server.games import TABLE_KINDS, GameKind, GameStatus
 from nardy.server.http import HTTPError, handles_errors, json_body, off_loop
 from nardy.server.lobby import Lobby, LobbyError, seats_view, visible_to
 from nardy.server.ratings import shown
@@ -35,7 +36,7 @@ def game_view(store: Store, game: GameRow) -> dict[str, Any]:
         "kind": game.kind,
         "settings": dict(game.settings),
         "clock": None if game.clock is None else dict(game.clock),
-        "status": game.status if game.unavailable is None else "unavailable",
+        "status": game.status if game.unavailable is None else GameStatus.UNAVAILABLE,
         "unavailable": game.unavailable,
         "private": game.private,
         "players": seats_view(game, names),
@@ -44,7 +45,7 @@ def game_view(store: Store, game: GameRow) -> dict[str, Any]:
         "created-at": game.created_at.isoformat(),
         "finished-at": None if game.finished_at is None else game.finished_at.isoformat(),
     }
-    if game.kind != "match":  # a chouette table or consultation game: its people
+    if game.kind in TABLE_KINDS:  # a chouette table or consultation game: its people
         view.update(table_fields(store, game))
     return view
 
@@ -69,7 +70,7 @@ async def create_game(request: Request) -> Response:
         created = await off_loop(Lobby(site.store).create, user, body)
     except LobbyError as exc:
         raise lobby_error(exc) from None
-    if created.game.status == "playing":
+    if created.game.status == GameStatus.PLAYING:
         await site.rooms.started(created.game)
     view = await off_loop(game_view, site.store, created.game)
     if created.invite_token is not None:
@@ -180,7 +181,7 @@ async def _with_rating(site: Site, game: GameRow, user_id: int) -> dict[str, Any
 async def _game_and_match(request: Request) -> tuple[GameRow, Match]:
     """The game of the path, if the requester may see it, and its match once started."""
     found = await _visible_game(request)
-    if found.kind != "match":  # a table's game object is a chouette or a consultation
+    if found.kind != GameKind.MATCH:  # a table's game object is a chouette or a consultation
         raise HTTPError(404, "not-a-match", "a table has no two-player match to show")
     room = await site_of(request).rooms.get(found.id)
     if room is None or room.match is None:

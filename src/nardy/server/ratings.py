@@ -30,6 +30,10 @@ from nardy.core.settings import Settings
 START = 1500.0
 """Every player's rating before their first rated match."""
 
+MONEY_POOL_SUFFIX = "-money"
+"""What a money pool's name adds to its variant's key (``backgammon-money``): money play is
+rated apart from matches (:func:`rating_rule`)."""
+
 
 SHOWN_DECIMALS = 2
 """A rating as the API shows it (a profile, a game's change): rounded to hundredths, as FIBS
@@ -133,7 +137,7 @@ def rating_rule(settings: Settings) -> RatingRule:
     variant = resolved.rules.key
     if resolved.match_length:
         return RatingRule(variant, "match", resolved.match_length)
-    return RatingRule(f"{variant}-money", "game", 1)
+    return RatingRule(variant + MONEY_POOL_SUFFIX, "game", 1)
 
 
 def rated_outcomes(match: Match) -> list[int]:

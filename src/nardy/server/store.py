@@ -25,6 +25,7 @@ import sqlalchemy.dialects.sqlite
 from alembic import command
 from alembic.config import Config
 
+from nardy.server.games import SITTING, TABLE_KINDS, WAITING, GameKind, GameStatus
 from nardy.server.ratings import Rating, rate_match
 from nardy.server.tables import (
     ROLL_COLUMNS,
@@ -130,7 +131,7 @@ class GameRow:
 
     id: str
     settings: Mapping[str, Any]
-    status: str
+    status: GameStatus
     private: bool
     creator_id: int
     seats: tuple[int | None, int | None]
@@ -144,8 +145,8 @@ class GameRow:
     finished_at: datetime.datetime | None
     clock: Mapping[str, Any] | None = None
     clock_state: Mapping[str, Any] | None = None
-    kind: str = "match"
-    """What the room holds: a two-player "match", a "chouette" or a "consultation"."""
+    kind: GameKind = GameKind.MATCH
+    """What the room holds: a two-player match, a chouette or a consultation."""
     seating: Mapping[str, Any] | None = None
     """A chouette's or consultation's seats and bots (nardy.server.table_lobby)."""
     unavailable: str | None = None
@@ -194,10 +195,20 @@ def _game(row: sa.Row[Any]) -> GameRow:
             # Damaged outside the server: the game is shown, unavailable, without it.
             unavailable = unavailable or f"its {column.replace('_', ' ')} is not a JSON object"
             m[column] = {} if column == "settings" else None
+    try:
+        status = GameStatus(m["status"])
+    except ValueError:  # written outside the server: shown as unavailable, never resumed
+        status = GameStatus.UNAVAILABLE
+        unavailable = unavailable or f"its status {str(m['status'])[:40]!r} is unknown"
+    try:
+        kind = GameKind(m["kind"])
+    except ValueError:
+        kind = GameKind.MATCH
+        unavailable = unavailable or f"its kind {str(m['kind'])[:40]!r} is unknown"
     return GameRow(
         id=m["id"],
         settings=m["settings"],
-        status=m["status"],
+        status=status,
         private=m["private"],
         creator_id=m["creator_id"],
         seats=(m["seat0_id"], m["seat1_id"]),
@@ -211,7 +222,7 @@ def _game(row: sa.Row[Any]) -> GameRow:
         finished_at=_utc(m["finished_at"]),
         clock=m["clock"],
         clock_state=m["clock_state"],
-        kind=m["kind"],
+        kind=kind,
         seating=m["seating"],
         unavailable=unavailable,
     )
@@ -426,14 +437,14 @@ class Store:
         creator_id: int,
         seats: tuple[int | None, int | None],
         *,
-        status: str,
+        status: GameStatus,
         private: bool,
         invite_hash: str | None = None,
         bot: str | None = None,
         bot_delay_ms: int = 0,
         dice: Mapping[str, Any] | None = None,
         clock: Mapping[str, Any] | None = None,
-        kind: str = "match",
+        kind: GameKind = GameKind.MATCH,
         seating: Mapping[str, Any] | None = None,
     ) -> GameRow:
         """A new game (a seek, an invitation, or a game starting at once against the bot),
@@ -455,7 +466,7 @@ class Store:
             "dice": None if dice is None else dict(dice),
             "result": None,
             "created_at": now(),
-            "started_at": now() if status == "playing" else None,
+            "started_at": now() if status == GameStatus.PLAYING else None,
             "finished_at": None,
             "clock": None if clock is None else dict(clock),
             "clock_state": None,
@@ -464,8 +475,9 @@ class Store:
         }
         with self._write() as c:
             c.execute(games.insert().values(**values))
-            if kind != "match":  # the creator is the table's first member
-                c.execute(_member_row(game_id, creator_id, 0 if kind == "consultation" else None))
+            if kind in TABLE_KINDS:  # the creator is the table's first member
+                side = 0 if kind == GameKind.CONSULTATION else None
+                c.execute(_member_row(game_id, creator_id, side))
             return _game(c.execute(games.select().where(games.c.id == game_id)).one())
 
     def game(self, game_id: str) -> GameRow | None:
@@ -491,10 +503,10 @@ class Store:
                 games.update()
                 .where(
                     games.c.id == game_id,
-                    games.c.status.in_(("open", "invited")),
+                    games.c.status.in_(WAITING),
                     column.is_(None),
                 )
-                .values({column: user_id, "status": "playing", "started_at": now()})
+                .values({column: user_id, "status": GameStatus.PLAYING, "started_at": now()})
             ).rowcount
             if changed != 1:
                 raise ConflictError("the game has already found its players")
@@ -525,7 +537,9 @@ class Store:
     def seeks(self, variant: str | None = None, length: int | None = None) -> list[GameRow]:
         """Open public games waiting for an opponent, the oldest first."""
         query = games.select().where(
-            games.c.status == "open", games.c.private.is_(False), games.c.kind == "match"
+            games.c.status == GameStatus.OPEN,
+            games.c.private.is_(False),
+            games.c.kind == GameKind.MATCH,
         )
         rows = self._select(query.order_by(games.c.created_at))
         return [
@@ -541,7 +555,9 @@ class Store:
             self._select(
                 games.select()
                 .where(
-                    games.c.status == "playing", games.c.private.is_(False), games.c.kind == "match"
+                    games.c.status == GameStatus.PLAYING,
+                    games.c.private.is_(False),
+                    games.c.kind == GameKind.MATCH,
                 )
                 .order_by(games.c.started_at)
             )
@@ -550,7 +566,9 @@ class Store:
     def playing_games(self) -> list[GameRow]:
         """Every game being played, public or private, that is not set aside: the rooms to
         restore at start-up."""
-        query = games.select().where(games.c.status == "playing", games.c.unavailable.is_(None))
+        query = games.select().where(
+            games.c.status == GameStatus.PLAYING, games.c.unavailable.is_(None)
+        )
         return self._select(query)
 
     def set_aside(self, game_id: str, reason: str) -> bool:
@@ -566,7 +584,7 @@ class Store:
                 ).rowcount
             )
 
-    def games_of(self, user_id: int, status: str | None = None) -> list[GameRow]:
+    def games_of(self, user_id: int, status: GameStatus | None = None) -> list[GameRow]:
         """The user's games (as either player, or as a member of a table), the newest
         first."""
         tables = sa.select(table_members.c.game_id).where(table_members.c.user_id == user_id)
@@ -584,7 +602,7 @@ class Store:
         mine = sa.or_(
             games.c.seat0_id == user_id, games.c.seat1_id == user_id, games.c.id.in_(tables)
         )
-        query = games.select().where(mine, games.c.status == "finished")
+        query = games.select().where(mine, games.c.status == GameStatus.FINISHED)
         query = query.order_by(games.c.finished_at.desc(), games.c.id).limit(limit).offset(offset)
         return self._select(query)
 
@@ -601,11 +619,11 @@ class Store:
                 .where(
                     games.c.id == game_id,
                     games.c.creator_id == user_id,
-                    games.c.status.in_(("open", "invited")),
+                    games.c.status.in_(WAITING),
                     games.c.seat1_id.is_(None),
                     ~others,
                 )
-                .values(status="cancelled", finished_at=now())
+                .values(status=GameStatus.CANCELLED, finished_at=now())
             ).rowcount
             if changed != 1:
                 raise ConflictError("the game is no longer waiting for an opponent")
@@ -633,13 +651,15 @@ class Store:
         an action first) or no longer being played."""
         values: dict[str, Any] = {"seq": seq + 1, "snapshot": dict(snapshot), "dice": dict(dice)}
         if result is not None:
-            values.update(status="finished", result=dict(result), finished_at=now())
+            values.update(status=GameStatus.FINISHED, result=dict(result), finished_at=now())
         if clock_state is not None:
             values["clock_state"] = dict(clock_state)
         with self._write() as c:
             changed = c.execute(
                 games.update()
-                .where(games.c.id == game_id, games.c.seq == seq, games.c.status == "playing")
+                .where(
+                    games.c.id == game_id, games.c.seq == seq, games.c.status == GameStatus.PLAYING
+                )
                 .values(**values)
             ).rowcount
             if changed != 1:
@@ -663,8 +683,8 @@ class Store:
             self._select(
                 games.select()
                 .where(
-                    games.c.kind != "match",
-                    games.c.status.in_(("open", "playing")),
+                    games.c.kind.in_(TABLE_KINDS),
+                    games.c.status.in_(SITTING),
                     games.c.private.is_(False),
                 )
                 .order_by(games.c.created_at)
@@ -689,14 +709,14 @@ class Store:
             status = c.execute(
                 sa.select(games.c.status).where(games.c.id == game_id).with_for_update()
             ).scalar_one_or_none()
-            if status not in ("open", "playing"):
+            if status not in SITTING:
                 raise ConflictError("the table is no longer there to sit at")
             c.execute(_member_row(game_id, user_id, side))
             if start:
                 changed = c.execute(
                     games.update()
-                    .where(games.c.id == game_id, games.c.status == "open")
-                    .values(status="playing", started_at=now())
+                    .where(games.c.id == game_id, games.c.status == GameStatus.OPEN)
+                    .values(status=GameStatus.PLAYING, started_at=now())
                 ).rowcount
                 if changed != 1:
                     raise ConflictError("the table has already started")

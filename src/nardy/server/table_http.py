@@ -7,6 +7,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from nardy.server.games import GameKind, GameStatus
 from nardy.server.http import handles_errors, json_body, off_loop
 from nardy.server.lobby import LobbyError
 from nardy.server.lobby_http import game_view, lobby_error
@@ -24,7 +25,7 @@ async def create_table(request: Request) -> Response:
         game = await off_loop(TableLobby(site.store).create, user, body)
     except LobbyError as exc:
         raise lobby_error(exc) from None
-    if game.status == "playing":  # the creator and bots: the room starts now
+    if game.status == GameStatus.PLAYING:  # the creator and bots: the room starts now
         await site.rooms.get(game.id)
     return JSONResponse(await off_loop(game_view, site.store, game), 201)
 
@@ -47,7 +48,7 @@ async def join_table(request: Request) -> Response:
     lobby = TableLobby(site.store)
     try:
         game = await off_loop(lobby.table, request.path_params["game"])
-        if game.kind == "chouette" and game.status == "playing":
+        if game.kind == GameKind.CHOUETTE and game.status == GameStatus.PLAYING:
             members = await off_loop(site.store.members, game.id)
             if any(m.user_id == user.id for m in members):
                 raise LobbyError(409, "own-game", "you have (or had) a seat at this table")

@@ -26,6 +26,7 @@ from nardy.core.chouette import Chouette
 from nardy.core.dice import SeededDice
 from nardy.core.settings import Settings
 from nardy.core.team import Consultation
+from nardy.server.games import TABLE_KINDS, GameKind, GameStatus
 from nardy.server.lobby import (
     DEFAULT_BOT_DELAY_MS,
     LobbyError,
@@ -37,7 +38,6 @@ from nardy.server.lobby import (
 )
 from nardy.server.store import ConflictError, GameRow, Store, TableMember, User
 
-KINDS = ("chouette", "consultation")
 CHOUETTE_SEATS = (3, 8)
 """The fewest and most players at a chouette table."""
 MIN_SIDE = 2
@@ -56,7 +56,7 @@ class Seating:
     """A table's seats as the lobby keeps them (``games.seating``): a chouette's number of
     seats and of bots, or a consultation's people per side (0 for the bot's side)."""
 
-    kind: str
+    kind: GameKind
     seats: int = 0
     bots: int = 0
     sides: tuple[int, int] = (0, 0)
@@ -64,20 +64,20 @@ class Seating:
     @classmethod
     def of(cls, game: GameRow) -> Seating:
         data = game.seating or {}
-        if game.kind == "chouette":
-            return cls("chouette", seats=int(data["seats"]), bots=int(data["bots"]))
+        if game.kind == GameKind.CHOUETTE:
+            return cls(GameKind.CHOUETTE, seats=int(data["seats"]), bots=int(data["bots"]))
         a, b = data["sides"]
-        return cls("consultation", sides=(int(a), int(b)), bots=0 if b else 1)
+        return cls(GameKind.CONSULTATION, sides=(int(a), int(b)), bots=0 if b else 1)
 
     def to_json(self) -> dict[str, Any]:
-        if self.kind == "chouette":
+        if self.kind == GameKind.CHOUETTE:
             return {"seats": self.seats, "bots": self.bots}
         return {"sides": list(self.sides)}
 
     @property
     def people(self) -> int:
         """How many people sit at the table when it is full."""
-        return self.seats - self.bots if self.kind == "chouette" else sum(self.sides)
+        return self.seats - self.bots if self.kind == GameKind.CHOUETTE else sum(self.sides)
 
     def room_on(self, side: int | None) -> int:
         """How many people sit on ``side`` of a consultation (None: the chouette) when full."""
@@ -91,10 +91,10 @@ def _count(value: object, name: str, low: int, high: int) -> int:
     return value
 
 
-def _check_core(kind: str, settings: Settings, seating: Seating) -> None:
+def _check_core(kind: GameKind, settings: Settings, seating: Seating) -> None:
     """The core's own checks of a table's settings (a chouette is money play, no beavers),
     made once on stand-in names so that a table the core would refuse is never created."""
-    if kind == "chouette":
+    if kind == GameKind.CHOUETTE:
         core_accepts(
             lambda: Chouette([f"p{i}" for i in range(seating.seats)], settings, SeededDice(0))
         )
@@ -117,16 +117,17 @@ class TableLobby:
         unknown = sorted(set(body) - allowed)
         if unknown:
             raise LobbyError(400, "malformed", f"unknown field(s): {', '.join(unknown)}")
-        kind = body.get("kind")
-        if kind not in KINDS:
-            raise LobbyError(400, "malformed", f"kind is one of {', '.join(KINDS)}")
+        asked = body.get("kind")
+        if asked not in TABLE_KINDS:
+            raise LobbyError(400, "malformed", f"kind is one of {', '.join(TABLE_KINDS)}")
+        kind = GameKind(asked)
         settings = settings_from(body.get("settings", {}))
-        if kind == "chouette":
+        if kind == GameKind.CHOUETTE:
             if "sides" in body:
                 raise LobbyError(400, "malformed", "a chouette has seats, not sides")
             seats = _count(body.get("seats"), "seats", *CHOUETTE_SEATS)
             bots = _count(body.get("bots", 0), "bots", 0, seats - 1)
-            seating = Seating("chouette", seats=seats, bots=bots)
+            seating = Seating(kind, seats=seats, bots=bots)
         else:
             if "seats" in body or "bots" in body:
                 raise LobbyError(400, "malformed", "a consultation game has sides, not seats")
@@ -139,7 +140,7 @@ class TableLobby:
                 raise LobbyError(
                     400, "malformed", f"side 1 is {MIN_SIDE}-{MAX_SIDE} people, or 0 and a bot"
                 )
-            seating = Seating("consultation", sides=(first, second), bots=0 if second else 1)
+            seating = Seating(kind, sides=(first, second), bots=0 if second else 1)
         _check_core(kind, settings, seating)
         bot: str | None = None
         delay = DEFAULT_BOT_DELAY_MS
@@ -153,7 +154,7 @@ class TableLobby:
             settings.to_dict(),
             user.id,
             (user.id, None),
-            status="playing" if full else "open",
+            status=GameStatus.PLAYING if full else GameStatus.OPEN,
             private=False,
             bot=bot,
             bot_delay_ms=delay,
@@ -164,7 +165,7 @@ class TableLobby:
     def table(self, game_id: str) -> GameRow:
         """The public chouette table or consultation game with this id."""
         game = self.store.game(game_id)
-        if game is None or game.kind == "match" or game.private:
+        if game is None or game.kind not in TABLE_KINDS or game.private:
             raise LobbyError(404, "no-such-game", "no table has this id")
         refuse_unavailable(game)
         return game
@@ -180,13 +181,13 @@ class TableLobby:
         members = self.store.members(game.id)
         if any(m.user_id == user.id for m in members):
             raise LobbyError(409, "own-game", "you have (or had) a seat at this table")
-        if game.status == "cancelled":
+        if game.status == GameStatus.CANCELLED:
             raise LobbyError(409, "cancelled", "its creator has withdrawn this table")
-        if game.status != "open":
+        if game.status != GameStatus.OPEN:
             raise LobbyError(409, "game-full", "the table has started")
         seating = Seating.of(game)
         side: int | None = None
-        if game.kind == "consultation":
+        if game.kind == GameKind.CONSULTATION:
             side = body.get("side")
             if side not in (0, 1):
                 raise LobbyError(400, "malformed", "side is 0 or 1")
@@ -207,9 +208,9 @@ def free_seats(game: GameRow, members: list[TableMember]) -> int:
     under way or a finished table."""
     seating = Seating.of(game)
     seated = [m for m in members if m.seated]
-    if game.status == "open":
+    if game.status == GameStatus.OPEN:
         return seating.people - len(seated)
-    if game.status == "playing" and game.kind == "chouette":
+    if game.status == GameStatus.PLAYING and game.kind == GameKind.CHOUETTE:
         return CHOUETTE_SEATS[1] - len(seated) - seating.bots
     return 0
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 
 from nardy.core.fair_dice import ROLLS
+from nardy.server.games import GameKind
 
 metadata = sa.MetaData()
 
@@ -38,8 +39,9 @@ games = sa.Table(
     metadata,
     sa.Column("id", sa.String(32), primary_key=True),
     sa.Column("settings", sa.JSON, nullable=False),
-    # open (a seek waiting for an opponent), invited (a private invitation), playing,
-    # finished, abandoned, cancelled (withdrawn by its creator before anyone joined).
+    # Where the game stands (nardy.server.games.GameStatus): open (a seek or table waiting
+    # for its people), invited (a private invitation), playing, finished, cancelled
+    # (withdrawn by its creator before anyone joined).
     sa.Column("status", sa.String(16), nullable=False),
     sa.Column("private", sa.Boolean, nullable=False),
     sa.Column("invite_hash", sa.String(64), nullable=True, unique=True),
@@ -63,9 +65,11 @@ games = sa.Table(
     # it stands after the last accepted action (NULL before the first).
     sa.Column("clock", sa.JSON, nullable=True),
     sa.Column("clock_state", sa.JSON, nullable=True),
-    # What the room holds: a two-player "match", a "chouette" or a "consultation" game
-    # (whose people are in table_members, and whose seats and bots are in "seating").
-    sa.Column("kind", sa.String(16), nullable=False, server_default="match"),
+    # What the room holds (nardy.server.games.GameKind): a two-player match, a chouette or a
+    # consultation game (whose people are in table_members, their seats and bots in
+    # "seating"). Migration 0005 wrote the same default as text: a migration keeps the
+    # schema as it was then, not the code's names now.
+    sa.Column("kind", sa.String(16), nullable=False, server_default=GameKind.MATCH.value),
     sa.Column("seating", sa.JSON, nullable=True),
     # Why the server could not restore this game from its data (NULL: it can): a game set
     # aside is not resumed; its players see it as unavailable. An operator who repairs the

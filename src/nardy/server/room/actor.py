@@ -31,12 +31,13 @@ from nardy.core.match import Match
 from nardy.server import gamedice, protocol
 from nardy.server.bus import Gap as BusGap
 from nardy.server.bus import Subscription
+from nardy.server.games import GameKind
 from nardy.server.http import off_loop
 from nardy.server.room import news as n
 from nardy.server.room.bot_driver import BotDriver
 from nardy.server.room.chat_desk import ChatDesk
 from nardy.server.room.clock_keeper import ClockKeeper
-from nardy.server.room.host import GameKind, Host
+from nardy.server.room.host import Host
 from nardy.server.room.member import GOING_AWAY, Member
 from nardy.server.room.presence import Presence
 from nardy.server.room.rematch import Rematch
@@ -256,7 +257,7 @@ class Room:
         encoded_events = [e.to_json() for e in events]
         stored = host.stored()
         snapshot, dice, result = stored
-        clock = self.clock.after(host.match, encoded_events)
+        clock = self.clock.after(host.match, events)
         try:
             await off_loop(
                 self.rooms.store.append_action,

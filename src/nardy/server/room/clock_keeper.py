@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
+from nardy.core.events import Event
 from nardy.core.match import Match
 from nardy.server import clocks
 from nardy.server.store import GameRow
@@ -40,7 +41,7 @@ class ClockKeeper:
         else:
             self.state = clocks.start(self.clock, match.length)
 
-    def after(self, match: Match | None, events: list[dict[str, Any]]) -> clocks.ClockState | None:
+    def after(self, match: Match | None, events: Sequence[Event]) -> clocks.ClockState | None:
         """The clock once this action's events have happened (None: the game has none)."""
         if self.clock is None or self.state is None or match is None:
             return None

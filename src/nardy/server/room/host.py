@@ -4,7 +4,8 @@ A room (:mod:`nardy.server.room.actor`) is the same for every game: it serialise
 actions, commits each one before anyone hears of it, tells its sockets and the other
 processes. What it applies the actions to is its :class:`Host`: the two-seat match
 (:class:`~nardy.server.room.match_host.MatchHost`) or a chouette table or consultation game
-(:class:`~nardy.server.room.table_host.TableHost`), chosen by the game's :class:`GameKind`
+(:class:`~nardy.server.room.table_host.TableHost`), chosen by the game's
+:class:`~nardy.server.games.GameKind`
 (:func:`nardy.server.room.registry.host_for`).
 """
 
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from enum import StrEnum
 from typing import Any
 
 from nardy.core.actions import Action, Player
@@ -20,18 +20,9 @@ from nardy.core.events import Event
 from nardy.core.match import Match
 from nardy.core.settings import Settings
 from nardy.server import protocol
+from nardy.server.games import GameKind
 from nardy.server.store import GameRow, Store
 from nardy.server.variantfacts import facts_of
-
-
-class GameKind(StrEnum):
-    """What a game is: a two-seat match (or money session), a chouette table, or a
-    consultation game between two teams."""
-
-    MATCH = "match"
-    CHOUETTE = "chouette"
-    CONSULTATION = "consultation"
-
 
 Stored = tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None]
 """What is committed with an action: the game's snapshot, its dice (secret, as stored) and

@@ -13,9 +13,10 @@ from nardy.core.fair_dice import FairDice
 from nardy.core.match import Match
 from nardy.core.settings import Settings
 from nardy.server import botplay, gamedice
+from nardy.server.games import GameKind, GameStatus
 from nardy.server.http import off_loop
 from nardy.server.lobby import seats_view
-from nardy.server.room.host import GameKind, Host, Stored
+from nardy.server.room.host import Host, Stored
 from nardy.server.room.ratings import MatchRatings
 from nardy.server.store import GameRow, Store
 
@@ -93,7 +94,7 @@ class MatchHost(Host):
             self.names = (first, second)
         if known is None:
             await self.ratings.load()
-        if row.status in ("playing", "finished"):
+        if row.status in (GameStatus.PLAYING, GameStatus.FINISHED):
             self.game = await self._match(row)
             self.committed = self.game.snapshot()
             self.committed_dice = gamedice.dice_state(self.game)

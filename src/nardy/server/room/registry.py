@@ -12,11 +12,12 @@ from dataclasses import replace
 
 from nardy.core.errors import NardyError
 from nardy.server.bus import Bus, BusError, LocalBus, game_channel
+from nardy.server.games import GameKind
 from nardy.server.http import HTTPError, off_loop
 from nardy.server.lobby import unavailable_message
 from nardy.server.room import news as n
 from nardy.server.room.actor import Room
-from nardy.server.room.host import GameKind, Host
+from nardy.server.room.host import Host
 from nardy.server.room.match_host import MatchHost
 from nardy.server.room.publisher import Publisher
 from nardy.server.room.table_host import TableHost
@@ -42,8 +43,8 @@ HOSTS: dict[GameKind, type[Host]] = {
 
 
 def host_for(store: Store, row: GameRow) -> Host:
-    """The host of a game of ``row.kind`` (ValueError for a kind there is none of)."""
-    return HOSTS[GameKind(row.kind)](store, row)
+    """The host of a game of ``row.kind``."""
+    return HOSTS[row.kind](store, row)
 
 
 class GameUnavailable(HTTPError):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from nardy.server.games import GameStatus
 from nardy.server.http import off_loop
 from nardy.server.lobby import new_game_id
 from nardy.server.store import GameRow, Store
@@ -32,7 +33,7 @@ class Rematch:
             row.settings,
             row.creator_id,
             (second, first),
-            status="playing",
+            status=GameStatus.PLAYING,
             private=row.private,
             bot=row.bot,
             bot_delay_ms=row.bot_delay_ms,

@@ -27,8 +27,9 @@ from nardy.core.fair_dice import FairDice
 from nardy.core.settings import Settings
 from nardy.core.team import Consultation
 from nardy.server import botplay, gamedice, protocol
+from nardy.server.games import GameKind, GameStatus
 from nardy.server.http import off_loop
-from nardy.server.room.host import GameKind, Host, Stored
+from nardy.server.room.host import Host, Stored
 from nardy.server.room.ratings import TableResults
 from nardy.server.store import GameRow, Store, TableMember, member_name
 from nardy.server.table_lobby import Seating, bot_names, free_seats
@@ -48,7 +49,7 @@ class TableHost(Host):
 
     def __init__(self, store: Store, row: GameRow) -> None:
         super().__init__(store, row)
-        self.kind = GameKind(row.kind)
+        self.kind = row.kind
         self.table: Table | None = None
         self.lot: FairDice | None = None  # the dice that drew a chouette's order of play
         self.members_at: list[TableMember] = []
@@ -187,7 +188,7 @@ class TableHost(Host):
         people.update({name: {"bot": row.bot} for name in bots})
         self.members_at, self.people = members, people
         self.results.load(members)
-        if self.table is None and row.status in ("playing", "finished"):
+        if self.table is None and row.status in (GameStatus.PLAYING, GameStatus.FINISHED):
             if row.snapshot is not None and row.dice is not None:
                 self.table, self.lot = _restore(self.kind, row.snapshot, row.dice)
             else:

@@ -11,6 +11,7 @@ import { profilePage } from "/js/profile.js";
 import { Replay } from "/js/replay.js";
 import { rulesPage } from "/js/rules.js";
 import { dicePage } from "/js/dice.js";
+import { PREFERENCES } from "/js/vocab.js";
 
 const STORED = "nardy.preferences";
 let saving = Promise.resolve(); // the last preference change sent to the server
@@ -21,16 +22,7 @@ let view = null; // a page that keeps its own state across a change of language 
 // The preferences under their wire names (GET /api/me/preferences) as a new user has them (the
 // server's accounts.Preferences), all but the language: the one list the profile's form and the
 // room's options panel are drawn from, and what this browser keeps for a visitor not signed in.
-const DEFAULTS = {
-  home: "bottom-right",
-  "auto-switch-side": true,
-  "auto-pass": true,
-  "auto-roll": false,
-  "auto-play-forced": false,
-  "auto-bear-off": false,
-  sound: true,
-  animation: true,
-};
+const { language: _language, ...DEFAULTS } = PREFERENCES;
 
 /** The preferences that change the page: the server's for a signed-in user, else this browser's. */
 export const prefs = {

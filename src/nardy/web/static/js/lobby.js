@@ -3,11 +3,29 @@
 
 import * as api from "/js/api.js";
 import { t, tn, translate } from "/js/i18n.js";
-import { BOT_LEVELS, VARIANT_KEYS, botName, errorText, variantName } from "/js/names.js";
+import { botName, errorText, variantName } from "/js/names.js";
 import { escapeHtml } from "/js/room.js";
 import { notice } from "/js/ui.js";
+import {
+  BOT_LEVELS, CHOUETTE_SEATS, CLOCK_LIMITS, CLOCK_PRESETS, CONSULTATION_SIDE, GAME_KIND,
+  GAME_STATUS, OPPONENT, VARIANT_KEYS,
+} from "/js/vocab.js";
 
 const LENGTHS = [1, 3, 5, 7, 9, 11, 0];
+const CLOCK_NAMES = {
+  blitz: () => t("clock.blitz"),
+  standard: () => t("clock.standard"),
+  slow: () => t("clock.slow"),
+};
+
+/** The whole numbers from low to high, both included. */
+function span([low, high]) {
+  return Array.from({ length: high - low + 1 }, (_, i) => low + i);
+}
+
+function clockName(preset) {
+  return CLOCK_NAMES[preset] ? CLOCK_NAMES[preset]() : preset;
+}
 
 function lengthName(n) {
   return n === 0 ? t("lobby.money") : tn("lobby.points", n);
@@ -28,20 +46,18 @@ export async function lobbyPage(main, { user, navigate }) {
         </fieldset>
         <label><span data-i18n="lobby.clock"></span><select name="clock">
           <option value="none" selected data-i18n="clock.none"></option>
-          <option value="blitz" data-i18n="clock.blitz"></option>
-          <option value="standard" data-i18n="clock.standard"></option>
-          <option value="slow" data-i18n="clock.slow"></option>
+          ${Object.keys(CLOCK_PRESETS).map((c) => `<option value="${c}">${escapeHtml(clockName(c))}</option>`).join("")}
           <option value="custom" data-i18n="clock.custom"></option>
         </select></label>
         <fieldset class="custom-clock" id="custom-clock" hidden>
-          <label class="sub"><span data-i18n="clock.delay-seconds"></span><input type="number" name="delay" min="0" max="600" step="any" value="12"></label>
-          <label class="sub"><span data-i18n="clock.reserve-minutes"></span><input type="number" name="reserve" min="0.01" max="600" step="any" value="2"></label>
+          <label class="sub"><span data-i18n="clock.delay-seconds"></span><input type="number" name="delay" min="${CLOCK_LIMITS.delay[0]}" max="${CLOCK_LIMITS.delay[1]}" step="any" value="12"></label>
+          <label class="sub"><span data-i18n="clock.reserve-minutes"></span><input type="number" name="reserve" min="0.01" max="${CLOCK_LIMITS.reserve[1] / 60}" step="any" value="2"></label>
         </fieldset>
         <fieldset class="opponent">
           <legend data-i18n="lobby.opponent"></legend>
-          <label><input type="radio" name="opponent" value="open" checked><span data-i18n="lobby.open"></span></label>
-          <label><input type="radio" name="opponent" value="invite"><span data-i18n="lobby.invite"></span></label>
-          <label><input type="radio" name="opponent" value="bot"><span data-i18n="lobby.bot"></span></label>
+          <label><input type="radio" name="opponent" value="${OPPONENT.OPEN}" checked><span data-i18n="lobby.open"></span></label>
+          <label><input type="radio" name="opponent" value="${OPPONENT.INVITE}"><span data-i18n="lobby.invite"></span></label>
+          <label><input type="radio" name="opponent" value="${OPPONENT.BOT}"><span data-i18n="lobby.bot"></span></label>
           <label class="sub"><span data-i18n="lobby.bot-pace"></span><select name="pace">
             <option value="250" data-i18n="pace.fast"></option>
             <option value="1000" selected data-i18n="pace.human"></option>
@@ -60,15 +76,15 @@ export async function lobbyPage(main, { user, navigate }) {
       <form class="card create-table" id="create-table">
         <h2 data-i18n="lobby.tables-create"></h2>
         <fieldset class="kind">
-          <label><input type="radio" name="kind" value="chouette" checked><span data-i18n="table.chouette"></span></label>
-          <label><input type="radio" name="kind" value="consultation"><span data-i18n="table.consultation"></span></label>
+          <label><input type="radio" name="kind" value="${GAME_KIND.CHOUETTE}" checked><span data-i18n="table.chouette"></span></label>
+          <label><input type="radio" name="kind" value="${GAME_KIND.CONSULTATION}"><span data-i18n="table.consultation"></span></label>
         </fieldset>
         <label><span data-i18n="lobby.variant"></span><select name="variant">${VARIANT_KEYS.map((v) => `<option value="${v}">${escapeHtml(variantName(v))}</option>`).join("")}</select></label>
-        <label class="for-chouette"><span data-i18n="lobby.table-seats"></span><select name="seats">${[3, 4, 5, 6, 7, 8].map((n) => `<option${n === 4 ? " selected" : ""}>${n}</option>`).join("")}</select></label>
-        <label class="for-chouette"><span data-i18n="lobby.table-bots"></span><select name="bots">${[0, 1, 2, 3, 4, 5, 6, 7].map((n) => `<option>${n}</option>`).join("")}</select></label>
+        <label class="for-chouette"><span data-i18n="lobby.table-seats"></span><select name="seats">${span(CHOUETTE_SEATS).map((n) => `<option${n === 4 ? " selected" : ""}>${n}</option>`).join("")}</select></label>
+        <label class="for-chouette"><span data-i18n="lobby.table-bots"></span><select name="bots">${span([0, CHOUETTE_SEATS[1] - 1]).map((n) => `<option>${n}</option>`).join("")}</select></label>
         <label class="for-consultation" hidden><span data-i18n="lobby.length"></span><select name="length">${LENGTHS.map((n) => `<option value="${n}">${escapeHtml(lengthName(n))}</option>`).join("")}</select></label>
-        <label class="for-consultation" hidden><span data-i18n="lobby.side-0"></span><select name="side0">${[2, 3, 4].map((n) => `<option>${n}</option>`).join("")}</select></label>
-        <label class="for-consultation" hidden><span data-i18n="lobby.side-1"></span><select name="side1"><option value="0" data-i18n="lobby.side-bot"></option>${[2, 3, 4].map((n) => `<option${n === 2 ? " selected" : ""}>${n}</option>`).join("")}</select></label>
+        <label class="for-consultation" hidden><span data-i18n="lobby.side-0"></span><select name="side0">${span(CONSULTATION_SIDE).map((n) => `<option>${n}</option>`).join("")}</select></label>
+        <label class="for-consultation" hidden><span data-i18n="lobby.side-1"></span><select name="side1"><option value="0" data-i18n="lobby.side-bot"></option>${span(CONSULTATION_SIDE).map((n) => `<option${n === 2 ? " selected" : ""}>${n}</option>`).join("")}</select></label>
         <label><span data-i18n="lobby.bot-level"></span><select name="table-bot">${BOT_LEVELS.map((b) => `<option value="${b}"${b === "intermediate" ? " selected" : ""}>${escapeHtml(botName(b))}</option>`).join("")}</select></label>
         <button class="primary" id="create-table-button" data-i18n="lobby.create-table"></button>
       </form>
@@ -116,7 +132,7 @@ export async function lobbyPage(main, { user, navigate }) {
     } else if (clock !== "none") {
       request.clock = clock;
     }
-    if (opponent === "bot") {
+    if (opponent === OPPONENT.BOT) {
       request.bot = data.get("bot");
       request["bot-delay-ms"] = Number(data.get("pace"));
     }
@@ -140,8 +156,8 @@ export async function lobbyPage(main, { user, navigate }) {
   const tableForm = main.querySelector("#create-table");
   const showKind = () => {
     const kind = new FormData(tableForm).get("kind");
-    for (const el of tableForm.querySelectorAll(".for-chouette")) el.hidden = kind !== "chouette";
-    for (const el of tableForm.querySelectorAll(".for-consultation")) el.hidden = kind !== "consultation";
+    for (const el of tableForm.querySelectorAll(".for-chouette")) el.hidden = kind !== GAME_KIND.CHOUETTE;
+    for (const el of tableForm.querySelectorAll(".for-consultation")) el.hidden = kind !== GAME_KIND.CONSULTATION;
   };
   tableForm.addEventListener("change", showKind);
   tableForm.addEventListener("submit", async (e) => {
@@ -150,7 +166,7 @@ export async function lobbyPage(main, { user, navigate }) {
     const kind = data.get("kind");
     const request = { kind, settings: { variant: data.get("variant") } };
     let bots = 0;
-    if (kind === "chouette") {
+    if (kind === GAME_KIND.CHOUETTE) {
       request.settings["match-length"] = 0; // a chouette is money play
       request.seats = Number(data.get("seats"));
       bots = Math.min(Number(data.get("bots")), request.seats - 1);
@@ -168,7 +184,7 @@ export async function lobbyPage(main, { user, navigate }) {
       notice(errorText(err), "warn", 6000);
     }
   });
-  const kindName = (game) => (game.kind === "chouette" ? t("table.chouette") : t("table.consultation"));
+  const kindName = (game) => (game.kind === GAME_KIND.CHOUETTE ? t("table.chouette") : t("table.consultation"));
   const describe = (game) => {
     const s = game.settings;
     if (game.members) {
@@ -194,19 +210,19 @@ export async function lobbyPage(main, { user, navigate }) {
       const tables = await api.tables();
       main.querySelector("#tables").innerHTML = tables.length
         ? tables.map((g) => {
-          const seats = g.kind === "consultation" && g.status === "open"
+          const seats = g.kind === GAME_KIND.CONSULTATION && g.status === GAME_STATUS.OPEN
             ? [0, 1].map((side) => `<button type="button" data-table="${escapeHtml(g.id)}" data-side="${side}">${escapeHtml(side === 0 ? t("lobby.join-side-0") : t("lobby.join-side-1"))}</button>`).join("")
             : g.free > 0 ? `<button type="button" data-table="${escapeHtml(g.id)}">${escapeHtml(t("lobby.sit-down"))}</button>` : "";
           return `<li><span>${describe(g)} <span class="small">${escapeHtml(tn("table.free", g.free))}</span></span>
             <a href="/game/${encodeURIComponent(g.id)}" data-link class="small">${escapeHtml(t("lobby.watch"))}</a>${seats}</li>`;
         }).join("")
         : `<li class="empty">${escapeHtml(t("lobby.no-tables"))}</li>`;
-      const mine = (await api.myGames()).filter((g) => g.status !== "cancelled");
+      const mine = (await api.myGames()).filter((g) => g.status !== GAME_STATUS.CANCELLED);
       // a table is withdrawn by its creator while nobody else has sat down (as the server has it)
-      const withdrawable = (g) => g.kind === "match" || (g.members?.length === 1 && g.members[0].id === user?.id);
+      const withdrawable = (g) => g.kind === GAME_KIND.MATCH || (g.members?.length === 1 && g.members[0].id === user?.id);
       const extra = (g) => {
-        if (g.status === "finished" && g.kind === "match") return `<a class="small" href="/replay/${encodeURIComponent(g.id)}" data-link>${escapeHtml(t("lobby.replay"))}</a>`;
-        if ((g.status === "open" || g.status === "invited") && withdrawable(g)) return `<button type="button" class="quiet" data-cancel="${escapeHtml(g.id)}">${escapeHtml(t("lobby.cancel"))}</button>`;
+        if (g.status === GAME_STATUS.FINISHED && g.kind === GAME_KIND.MATCH) return `<a class="small" href="/replay/${encodeURIComponent(g.id)}" data-link>${escapeHtml(t("lobby.replay"))}</a>`;
+        if ((g.status === GAME_STATUS.OPEN || g.status === GAME_STATUS.INVITED) && withdrawable(g)) return `<button type="button" class="quiet" data-cancel="${escapeHtml(g.id)}">${escapeHtml(t("lobby.cancel"))}</button>`;
         return "";
       };
       main.querySelector("#mine").innerHTML = mine.length
@@ -260,12 +276,12 @@ export async function lobbyPage(main, { user, navigate }) {
 
 function statusName(status) {
   const names = {
-    open: () => t("status.open"),
-    invited: () => t("status.invited"),
-    playing: () => t("status.playing"),
-    finished: () => t("status.finished"),
-    cancelled: () => t("status.cancelled"),
-    unavailable: () => t("status.unavailable"),
+    [GAME_STATUS.OPEN]: () => t("status.open"),
+    [GAME_STATUS.INVITED]: () => t("status.invited"),
+    [GAME_STATUS.PLAYING]: () => t("status.playing"),
+    [GAME_STATUS.FINISHED]: () => t("status.finished"),
+    [GAME_STATUS.CANCELLED]: () => t("status.cancelled"),
+    [GAME_STATUS.UNAVAILABLE]: () => t("status.unavailable"),
   };
   return names[status] ? names[status]() : status;
 }

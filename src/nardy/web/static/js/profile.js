@@ -7,8 +7,8 @@ import { LANGUAGES, ENDONYMS, language, t, tn, translate } from "/js/i18n.js";
 import { botName, errorText, variantName } from "/js/names.js";
 import { escapeHtml } from "/js/room.js";
 import { notice } from "/js/ui.js";
+import { GAME_KIND, HOME_CORNERS, MONEY_POOL_SUFFIX } from "/js/vocab.js";
 
-const HOMES = ["bottom-right", "bottom-left", "top-right", "top-left"];
 // the label of each on/off preference; which ones there are is the preferences' own list (app.js)
 const SWITCH_LABELS = {
   "auto-switch-side": () => t("prefs.auto-switch-side"),
@@ -35,8 +35,8 @@ const HOME_LABELS = {
 
 /** A rating pool as players name it: the variant, and whether matches or money play. */
 export function poolName(pool) {
-  const money = pool.endsWith("-money");
-  const variant = variantName(money ? pool.slice(0, -"-money".length) : pool);
+  const money = pool.endsWith(MONEY_POOL_SUFFIX);
+  const variant = variantName(money ? pool.slice(0, -MONEY_POOL_SUFFIX.length) : pool);
   return money ? t("profile.pool-money", { variant }) : t("profile.pool-match", { variant });
 }
 
@@ -69,15 +69,15 @@ function person(username) {
 // a chouette); tables are not rated and have no replay.
 function tableRow(game, subject) {
   const me = game.members.find((m) => m.id === subject.id);
-  const others = game.members.filter((m) => m.id !== subject.id && (game.kind !== "consultation" || m.side !== me?.side));
+  const others = game.members.filter((m) => m.id !== subject.id && (game.kind !== GAME_KIND.CONSULTATION || m.side !== me?.side));
   const names = others.map((m) => person(m.username));
   if (game.bot) names.push(escapeHtml(t("room.bot", { level: botName(game.bot) })));
   const result = game.result;
   let score = me ? `${me.score > 0 ? "+" : ""}${me.score}` : "";
-  if (game.kind === "consultation" && result && me) score = `${result.score[me.side]} : ${result.score[1 - me.side]}`;
+  if (game.kind === GAME_KIND.CONSULTATION && result && me) score = `${result.score[me.side]} : ${result.score[1 - me.side]}`;
   const won = me && me.score > 0;
   const outcome = me ? (won ? t("profile.won", { score }) : t("profile.lost", { score })) : "";
-  const kind = game.kind === "chouette" ? t("table.chouette") : t("table.consultation");
+  const kind = game.kind === GAME_KIND.CHOUETTE ? t("table.chouette") : t("table.consultation");
   return `<tr data-game="${escapeHtml(game.id)}">
     <td>${escapeHtml(when(game["finished-at"]))}</td>
     <td>${names.join(", ") || "—"}</td>
@@ -174,7 +174,7 @@ function preferencesForm(prefs) {
     <form class="card prefs" id="prefs">
       <h2 data-i18n="prefs.title"></h2>
       <label><span data-i18n="language.label"></span><select name="language">${LANGUAGES.map((code) => `<option value="${code}">${escapeHtml(ENDONYMS[code])}</option>`).join("")}</select></label>
-      <label><span data-i18n="prefs.home"></span><select name="home">${HOMES.map((h) => `<option value="${h}">${escapeHtml(HOME_LABELS[h]())}</option>`).join("")}</select></label>
+      <label><span data-i18n="prefs.home"></span><select name="home">${HOME_CORNERS.map((h) => `<option value="${h}">${escapeHtml(HOME_LABELS[h]())}</option>`).join("")}</select></label>
       <fieldset class="checks">
         ${switches(prefs).map((key) => `<label><input type="checkbox" name="${key}"><span>${escapeHtml(SWITCH_LABELS[key]())}</span></label>`).join("")}
       </fieldset>

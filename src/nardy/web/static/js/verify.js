@@ -4,7 +4,8 @@
 // roll's number gives, read by rejection sampling. Nothing here trusts the server: the
 // inputs are the record the player can download, the arithmetic is WebCrypto's.
 
-export const SCHEME = "nardy-hmac-sha256-v1";
+import { DICE_SCHEME, EVENT } from "/js/vocab.js";
+
 const ACCEPT = 252; // 7 x 36: each of the 36 ordered rolls takes exactly 7 byte values
 const ascii = new TextEncoder();
 
@@ -33,7 +34,7 @@ function field(bytes) {
 /** The HMAC message of block `block` of roll `n`. */
 export function rollMessage(clientSeeds, gameId, n, block) {
   const parts = [
-    field(ascii.encode(SCHEME)),
+    field(ascii.encode(DICE_SCHEME)),
     field(ascii.encode(clientSeeds[0] ?? "")),
     field(ascii.encode(clientSeeds[1] ?? "")),
     field(ascii.encode(gameId)),
@@ -69,7 +70,7 @@ export async function deriveRoll(key, clientSeeds, gameId, n) {
  * dice-rolled event of its log (ties of the opening included). */
 export function recordRolls(record) {
   return (record.log || [])
-    .filter((e) => e.type === "opening-rolled" || e.type === "dice-rolled")
+    .filter((e) => e.type === EVENT.OPENING_ROLLED || e.type === EVENT.DICE_ROLLED)
     .map((e) => [e.dice[0], e.dice[1]]);
 }
 
@@ -81,7 +82,7 @@ export function recordRolls(record) {
 export async function verifyRecord(record) {
   const dice = record.dice;
   if (!dice || !dice["server-seed"]) return { revealed: false };
-  if (dice.scheme !== SCHEME) throw new Error(`unknown dice scheme ${dice.scheme}`);
+  if (dice.scheme !== DICE_SCHEME) throw new Error(`unknown dice scheme ${dice.scheme}`);
   const seed = fromHex(dice["server-seed"]);
   const actual = hex(await crypto.subtle.digest("SHA-256", seed));
   const commitment = { expected: String(dice.commitment).toLowerCase(), actual };
