@@ -1,11 +1,15 @@
 """Helpers shared by the game-flow tests: positions from point maps, state snapshots, replay
-checks and driving a game to a player's turn."""
+checks, driving a game to a player's turn, and a random legal player for any table (a game's
+match, a chouette, a consultation: whatever its ``awaiting()`` opens)."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 from nardy import CHECKERS, OFF, Position, variant
+from nardy.core import actions as act
+from nardy.core.awaiting import Awaiting
 from nardy.core.game import Game, Phase
 from nardy.notation.record import game_record, replay
 
@@ -69,3 +73,35 @@ def rewritten(record: dict[str, Any]) -> dict[str, Any]:
         players=tuple(record["players"]),
         score=tuple(record["score"]),
     )
+
+
+# How often a random player picks each kind of action among those open (the rare ones
+# rarely, so that games get played to their end).
+WEIGHTS = {
+    "roll-opening": 1.0, "roll": 1.0, "move": 3.0, "undo": 0.4, "confirm": 3.0, "play": 1.0,
+    "double": 0.15, "take": 1.0, "pass": 0.3, "beaver": 0.3, "resign": 0.02,
+    "surrender": 0.01, "accept": 0.4, "decline": 1.0, "choose-double": 1.0, "vote": 1.0,
+    "propose": 0.1,
+}  # fmt: skip
+
+
+def random_action(rng: random.Random, waiting: Awaiting, game: Game | None) -> act.Action:
+    """One action open now, picked at random by :data:`WEIGHTS`: any actor, any kind."""
+    options = [(player, kind) for player, kinds in waiting.actors for kind in kinds]
+    player, kind = rng.choices(options, [WEIGHTS[kind] for _, kind in options])[0]
+    match kind:
+        case "move":
+            move = rng.choice(waiting.moves)
+            return act.Move(player, move.start, move.end)
+        case "play":
+            assert game is not None
+            return act.Play(player, str(rng.choice(game.legal_plays())))
+        case "resign":
+            return act.Resign(player, rng.randint(1, 3))
+        case "choose-double":
+            return act.ChooseDouble(player, rng.randint(1, 6))
+        case "vote":
+            return act.Vote(player, rng.random() < 0.5)
+        case "propose":
+            return act.Propose(player, "13/7")
+    return act.ACTIONS[kind](player)

@@ -56,25 +56,24 @@ class Seat:
         self.ws.send(message if isinstance(message, str | bytes) else json.dumps(message))
 
     def act(self, action: dict[str, Any], timeout: float = 10) -> dict[str, Any]:
-        """Send an action; the ``events`` message of its acceptance, or the ``refused``."""
+        """Send an action; the reply that carries its ``ref``: the ``events`` message of its
+        acceptance, the ``refused`` or the ``error``."""
         ref = next(self._refs)
         self.send_raw({"type": "action", "action": action, "ref": ref})
         while True:
             message = self.next(timeout)
-            if message["type"] == "refused" and message["ref"] == ref:
-                return message
-            if message["type"] == "events" and message["action"].get("player") == self.seat:
-                return message
-            if message["type"] == "error":
+            if message["type"] in ("events", "refused", "error") and message["ref"] == ref:
                 return message
 
     def awaited(self) -> list[str]:
-        """The action kinds open to this seat now."""
-        awaiting = self.state.get("awaiting") or {}
-        for actor in awaiting.get("actors", []):
-            if actor["player"] == self.seat:
-                return list(actor["actions"])
-        return []
+        """The action kinds open to this seat now (the state's ``you.actions``)."""
+        return list(self.state["you"]["actions"])
+
+    @property
+    def moves(self) -> list[dict[str, Any]]:
+        """The legal next single moves now (the board's ``awaiting``)."""
+        board = self.state["board"]
+        return [] if board is None else list(board["awaiting"]["moves"])
 
     def close(self) -> None:
         self.ws.close()
@@ -191,26 +190,25 @@ def wait_for(seat: Seat, kind: str, timeout: float = 10) -> dict[str, Any]:
 
 
 def public(state: dict[str, Any]) -> dict[str, Any]:
-    """A state without the time it was taken at (a money session's minutes played, how long
-    the running clock has run) and without who is connected (absent players)."""
-    state = {k: v for k, v in state.items() if k != "absent"}
+    """A state as every viewer sees it alike: without who is looking (``you``), the time it
+    was taken at (how long the running clock has run) and who is connected (absent
+    players)."""
+    state = {k: v for k, v in state.items() if k not in ("absent", "you")}
     clock = state.get("clock")
     if clock is not None:
         state["clock"] = {k: v for k, v in clock.items() if k != "elapsed"}
-    match = state.get("match")
-    if match is None:
-        return state
-    return {**state, "match": {k: v for k, v in match.items() if k != "elapsed"}}
+    return state
 
 
 def plain(state: dict[str, Any], seat: int) -> dict[str, Any]:
-    """Roll, take, decline, and move the first legal single move; never double or resign."""
-    kinds = next(a["actions"] for a in state["awaiting"]["actors"] if a["player"] == seat)
+    """Roll, take, decline, and move the first legal single move; never double or resign
+    (``state`` is the one ``seat`` sees)."""
+    kinds = state["you"]["actions"]
     for kind in ("roll-opening", "take", "decline", "roll"):
         if kind in kinds:
             return {"type": kind}
     if "move" in kinds:
-        first = state["awaiting"]["moves"][0]
+        first = state["board"]["awaiting"]["moves"][0]
         return {"type": "move", "from": first["from"], "to": first["to"]}
     if "confirm" in kinds:
         return {"type": "confirm"}
@@ -224,7 +222,7 @@ def play_out(seats: list[Seat], policy: Policy = plain, limit: int = 5000) -> in
     actions = 0
     while seats[0].state["status"] != "finished":
         actors = [s for s in seats if s.awaited()]
-        assert actors, seats[0].state["awaiting"]
+        assert actors, seats[0].state["board"]
         seat = actors[0]
         assert seat.seat is not None
         reply = seat.act(policy(seat.state, seat.seat))

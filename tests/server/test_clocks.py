@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from nardy.core.actions import Roll, RollOpening
 from nardy.core.events import (
     CheckerMoved,
     GameOver,
@@ -109,7 +110,7 @@ def test_a_move_within_the_delay_costs_no_reserve(server: ServerProcess) -> None
     mover = roll_opening(seats)
     assert mover.state["clock"]["running"] == mover.seat
     while "move" in mover.awaited():
-        m = mover.state["awaiting"]["moves"][0]
+        m = mover.state["board"]["awaiting"]["moves"][0]
         assert mover.act({"type": "move", "from": m["from"], "to": m["to"]})["type"] == "events"
     reply = mover.act({"type": "confirm"})
     clock = reply["state"]["clock"]
@@ -195,7 +196,7 @@ def test_a_player_back_in_time_cannot_be_claimed(server: ServerProcess) -> None:
     assert wait_for(seats[1], "absent")["seat"] == 0
     back = Seat(a, game)
     assert back.state["absent"] == []
-    assert wait_for(seats[1], "present") == {"v": 1, "type": "present", "seat": 0}
+    assert wait_for(seats[1], "present") == {"v": 2, "type": "present", "seat": 0}
     seats[1].send_raw({"type": "claim"})
     assert wait_for(seats[1], "refused")["code"] == "not-absent"
 
@@ -323,14 +324,14 @@ async def _late_action(tmp_path: Path) -> None:
         store, row, room = played
         watcher = Member(None, None)
         await room.join(watcher)
-        assert await room.act(0, {"type": "roll-opening"}) is None
+        assert await room.act(0, RollOpening(0)) is None
         state = room.clock.state
         assert state is not None and state.running is not None
         mover = state.running
         # as if the move had begun long ago, and the timer had not woken up
         room.clock.stop()
         room.clock.state = dataclasses.replace(state, since=state.since - 1000)
-        refused = await room.act(mover, {"type": "roll"})
+        refused = await room.act(mover, Roll(mover))
         assert refused is not None and refused.code == "game-over"
         assert room.over and room.match.winner == 1 - mover
         stored = store.game(row.id)
@@ -370,6 +371,6 @@ def test_the_claim_and_rematch_messages_are_parsed_and_written_in_one_place() ->
         protocol.parse('{"type": "claim", "seat": 1}')
     assert refused.value.code == "malformed"
     assert protocol.encode(protocol.Absent(1, 60.0)) == (
-        '{"v":1,"type":"absent","seat":1,"claim-in":60.0}'
+        '{"v":2,"type":"absent","seat":1,"claim-in":60.0}'
     )
-    assert protocol.encode(protocol.Rematch("g1")) == '{"v":1,"type":"rematch","game":"g1"}'
+    assert protocol.encode(protocol.Rematch("g1")) == '{"v":2,"type":"rematch","game":"g1"}'

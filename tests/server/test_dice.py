@@ -36,9 +36,13 @@ def test_committed_seeded_hidden_revealed_and_verified(
     commitment = dice["next"]["commitment"]
     assert len(commitment) == 64 and "server-seed" not in dice["next"]
     for seat, seed in zip(seats, ["alice-seed-1", "bob-seed-2"], strict=True):
-        seat.send_raw({"type": "seed", "seed": seed})
-        message = seat.next()
-        assert message["type"] == "state"
+        seat.send_raw({"type": "seed", "seed": seed, "ref": seed})
+        # The state the seed causes carries its ref on the sender's socket alone.
+        while (message := seat.next())["ref"] != seed:
+            assert (message["type"], message["ref"]) == ("state", None)
+        assert (
+            message["type"] == "state" and seed in message["state"]["dice"]["next"]["client-seeds"]
+        )
     for seat in seats:
         while seat.state["dice"]["next"]["client-seeds"] != ["alice-seed-1", "bob-seed-2"]:
             seat.next()

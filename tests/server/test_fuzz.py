@@ -92,15 +92,15 @@ async def _run(tmp_path: Path, session: list[tuple[int | None, str | None]], var
             except protocol.ProtocolError:
                 continue
             if not isinstance(message, protocol.ActionMessage):
-                continue
-            refused = await room.act(sender, message.action)
+                continue  # an action the core cannot read is refused as it is parsed
+            refused = await room.act(sender, message.action, named=message.named)
             if refused is not None:
                 assert refused.code != "internal-error", refused
                 assert room.seq == seq
                 assert _public(room.match.snapshot()) == before
                 continue
             assert room.seq == seq + 1
-            assert sender is not None and message.action["type"] in awaiting.kinds(sender)
+            assert sender is not None and message.action.kind in awaiting.kinds(sender)
             stored = store.game(row.id)
             assert stored is not None and stored.seq == room.seq
             assert _public(dict(stored.snapshot or {})) == _public(room.match.snapshot())

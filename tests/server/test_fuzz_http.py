@@ -455,28 +455,26 @@ class Socket:
 
 
 def _public(state: dict[str, Any]) -> dict[str, Any]:
-    """The state without what changes by itself (time, who is connected)."""
-    match = state.get("match")
-    if isinstance(match, dict):
-        match = {k: v for k, v in match.items() if k != "elapsed"}
-    return {**{k: v for k, v in state.items() if k != "absent"}, "match": match}
+    """The state without what changes by itself (the running clock's time, who is
+    connected)."""
+    clock = state.get("clock")
+    if isinstance(clock, dict):
+        clock = {k: v for k, v in clock.items() if k != "elapsed"}
+    return {**{k: v for k, v in state.items() if k != "absent"}, "clock": clock}
 
 
 def _open_action(sockets: dict[str, Socket]) -> tuple[str, str] | None:
     """A person who may act now and an action open to them, if any."""
     for who, sock in sockets.items():
-        awaiting = sock.state.get("awaiting") or {}
-        for actor in awaiting.get("actors", []):
-            if actor["player"] != sock.seat or sock.seat is None:
-                continue
-            kinds = actor["actions"]
-            for kind in ("roll-opening", "roll", "take", "confirm", "accept"):
-                if kind in kinds:
-                    return who, json.dumps({"type": "action", "action": {"type": kind}})
-            if "move" in kinds and awaiting.get("moves"):
-                first = awaiting["moves"][0]
-                move = {"type": "move", "from": first["from"], "to": first["to"]}
-                return who, json.dumps({"type": "action", "action": move})
+        kinds = sock.state["you"]["actions"]
+        board = sock.state["board"]
+        for kind in ("roll-opening", "roll", "take", "confirm", "accept"):
+            if kind in kinds:
+                return who, json.dumps({"type": "action", "action": {"type": kind}})
+        if "move" in kinds and board is not None and board["awaiting"]["moves"]:
+            first = board["awaiting"]["moves"][0]
+            move = {"type": "move", "from": first["from"], "to": first["to"]}
+            return who, json.dumps({"type": "action", "action": move})
     return None
 
 

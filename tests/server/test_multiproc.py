@@ -76,7 +76,7 @@ def _step(mover: Seat, seats: list[Seat]) -> dict[str, Any]:
     every seat hears it."""
     kinds = mover.awaited()
     if "move" in kinds:
-        m = mover.state["awaiting"]["moves"][0]
+        m = mover.state["board"]["awaiting"]["moves"][0]
         action = {"type": "move", "from": m["from"], "to": m["to"]}
     elif "roll-opening" in kinds:
         action = {"type": "roll-opening"}
@@ -229,7 +229,7 @@ def test_a_bot_that_two_processes_hold_acts_once(
         if "roll-opening" in kinds:
             action: dict[str, Any] = {"type": "roll-opening"}
         elif "move" in kinds:
-            m = seat.state["awaiting"]["moves"][0]
+            m = seat.state["board"]["awaiting"]["moves"][0]
             action = {"type": "move", "from": m["from"], "to": m["to"]}
         else:
             action = {"type": next(k for k in ("take", "decline", "roll", "confirm") if k in kinds)}

@@ -135,8 +135,10 @@ def test_a_users_history_is_public_paged_and_carries_the_rating_changes(
     assert (r.status_code, r.json()["error"]) == (404, "no-such-user")
 
 
-def _swapped(position: str) -> str:
-    return position[52:] + position[:52]
+def _seats(position: str, mover: int) -> list[list[int]]:
+    """Each seat's 26 counts of a position written in hex from ``mover``'s side."""
+    raw = list(bytes.fromhex(position))
+    return [raw[:26], raw[26:]] if mover == 0 else [raw[26:], raw[:26]]
 
 
 def test_a_finished_match_replays_turn_by_turn(server: ServerProcess) -> None:
@@ -150,11 +152,13 @@ def test_a_finished_match_replays_turn_by_turn(server: ServerProcess) -> None:
     turns = only["turns"]
     assert only["over"] and only["end"]["winner"] in (0, 1) and len(turns) > 10
     assert only["start"]["player"] == turns[0]["player"]
-    assert only["start"]["position"] == turns[0]["before"]
-    # each turn starts where the last one left the board, seen from the other side
+    start = _seats(only["start"]["position"], only["start"]["player"])
+    assert turns[0]["before"] == {"sides": start, "pips": [167, 167], "off": [0, 0]}
+    # each turn starts where the last one left the board, each seat in its own numbering
     for last, turn in itertools.pairwise(turns):
         assert turn["player"] == 1 - last["player"]
-        assert turn["before"] == _swapped(last["after"])
+        assert turn["before"] == last["after"]
+    assert 15 in turns[-1]["after"]["off"]  # the winner bore everything off
     # the plays and dice are the record's, and the seed is revealed once the game is over
     (record,) = anyone.get(f"/api/games/{game}/record.json").json()
     assert [t.get("play") for t in record["turns"]] == [t["play"] for t in turns]

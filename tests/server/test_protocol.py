@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from nardy.core.actions import Move, Roll
 from nardy.server import protocol
 
 json_values = st.recursive(
@@ -22,12 +23,33 @@ json_values = st.recursive(
 
 
 def test_each_client_message_parses() -> None:
-    action = {"type": "roll", "player": 0}
     assert protocol.parse(
-        '{"type": "action", "action": {"type": "roll", "player": 0}, "ref": 7}'
-    ) == (protocol.ActionMessage(action, 7))
+        '{"type": "action", "action": {"type": "roll", "player": 1}, "ref": 7}'
+    ) == (protocol.ActionMessage(Roll(1), named=True, ref=7))
+    assert protocol.parse(
+        '{"type": "action", "action": {"type": "move", "from": 24, "to": 18}}'
+    ) == (protocol.ActionMessage(Move(0, 24, 18), named=False))
     assert protocol.parse('{"type": "sync"}') == protocol.SyncMessage()
     assert protocol.parse(b'{"type": "ping", "ref": "a"}') == protocol.PingMessage("a")
+
+
+@pytest.mark.parametrize(
+    ("action", "code"),
+    [
+        ({"type": "dance"}, "invalid-input"),
+        ({"type": "move", "from": 24}, "invalid-input"),
+        ({"type": "roll", "player": [0]}, "invalid-input"),
+        ({"type": "roll", "extra": 1}, "invalid-input"),
+    ],
+)
+def test_an_action_the_core_cannot_read_is_its_refusal_not_an_error(
+    action: dict[str, object], code: str
+) -> None:
+    """The core reads the action once, here; what it refuses is answered ``refused`` with
+    the core's code (as a refusal of the game), not a protocol ``error``."""
+    message = protocol.parse(json.dumps({"type": "action", "action": action, "ref": 3}))
+    assert isinstance(message, protocol.UnreadAction)
+    assert (message.code, message.ref) == (code, 3)
 
 
 @pytest.mark.parametrize(
@@ -76,7 +98,7 @@ def test_no_bytes_break_the_parser(data: bytes | str) -> None:
 def test_every_server_message_is_versioned_json() -> None:
     messages: list[protocol.ServerMessage] = [
         protocol.Welcome("g", 0, {"seq": 0}),
-        protocol.Events(1, {"type": "roll"}, [{"type": "dice-rolled"}], {"seq": 1}),
+        protocol.Events(1, {"type": "roll"}, [{"type": "dice-rolled"}], {"seq": 1}, 2),
         protocol.State({"seq": 1}, 3),
         protocol.Refused("not-your-turn", "wait", 4),
         protocol.Error("malformed", "bad", None),
@@ -85,8 +107,9 @@ def test_every_server_message_is_versioned_json() -> None:
     kinds = [json.loads(protocol.encode(m)) for m in messages]
     assert [k["type"] for k in kinds] == ["welcome", "events", "state", "refused", "error", "pong"]
     assert all(k["v"] == protocol.VERSION for k in kinds)
+    assert kinds[1]["ref"] == 2
     assert kinds[3] == {
-        "v": 1,
+        "v": 2,
         "type": "refused",
         "code": "not-your-turn",
         "message": "wait",

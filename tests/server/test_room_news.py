@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
 
+from nardy.core.actions import Action, Move, action_from_json
 from nardy.server.bus import BusDown, LocalBus, game_channel
 from nardy.server.lobby import Lobby
 from nardy.server.room.actor import Room
@@ -29,7 +29,7 @@ def _game(store: Store) -> tuple[str, int, int]:
     return game.id, ann.id, bob.id
 
 
-def _plain(room: Room) -> tuple[int, dict[str, Any]]:
+def _plain(room: Room) -> tuple[int, Action]:
     """Whoever is to act in this room's match, and their first plain action."""
     assert room.match is not None
     awaiting = room.match.awaiting().to_json()
@@ -37,8 +37,9 @@ def _plain(room: Room) -> tuple[int, dict[str, Any]]:
     kinds = awaiting["actors"][0]["actions"]
     if "move" in kinds:
         m = awaiting["moves"][0]
-        return seat, {"type": "move", "from": m["from"], "to": m["to"]}
-    return seat, {"type": next(k for k in ("roll-opening", "confirm", "roll") if k in kinds)}
+        return seat, Move(seat, m["from"], m["to"])
+    kind = next(k for k in ("roll-opening", "confirm", "roll") if k in kinds)
+    return seat, action_from_json({"type": kind, "player": seat})
 
 
 async def _step(room: Room) -> None:
@@ -66,7 +67,7 @@ def test_two_processes_on_one_bus_hear_every_action_once_in_order(tmp_path: Path
             seqs = [m["seq"] for m in heard if m["type"] == "events"]
             assert seqs == list(range(1, 9))
             assert room.seq == 8
-        assert public(room_here.state()) == public(room_there.state())
+        assert public(room_here.state().seen_by(None)) == public(room_there.state().seen_by(None))
         await here.close()
         await there.close()
         store.close()
@@ -95,13 +96,15 @@ def test_lost_news_a_gap_a_join_or_a_refused_commit_reload_from_the_database(
         await settle()
         (reloaded,) = queued(a)
         assert reloaded["type"] == "state"
-        assert public(reloaded["state"]) == public(room_there.state())
+        assert public(reloaded["state"]) == public(room_there.state().seen_by(None))
         assert room_here.seq == 2
         # An action committed elsewhere, unheard: a commit here is refused and reloads.
         await _step(room_there)
         refused = await room_here.act(*_plain(room_here))  # legal in what it knew
         assert refused is not None and refused.code == "busy"
-        assert room_here.seq == 3 and public(room_here.state()) == public(room_there.state())
+        assert room_here.seq == 3 and public(room_here.state().seen_by(None)) == public(
+            room_there.state().seen_by(None)
+        )
         # Another, unheard: a socket joining sees it (the process catches up first).
         await _step(room_there)
         late = Member(bob, None, "bob")

@@ -33,7 +33,7 @@ def _play_until(seats: list[Seat], ready: Callable[[Seat], bool]) -> Seat:
         actor = next(s for s in seats if s.awaited())
         kinds = actor.awaited()
         if "move" in kinds:
-            m = actor.state["awaiting"]["moves"][0]
+            m = actor.state["board"]["awaiting"]["moves"][0]
             action = {"type": "move", "from": m["from"], "to": m["to"]}
         else:
             action = {"type": "confirm" if "confirm" in kinds else "roll"}
@@ -87,7 +87,7 @@ def test_every_single_move_reaches_the_opponent_and_spectators_as_it_is_made(
     assert spectator.seat is None
     mover = roll_opening(seats)
     spectator.until(mover.seq)
-    move = mover.state["awaiting"]["moves"][0]
+    move = mover.state["board"]["awaiting"]["moves"][0]
     reply = mover.act({"type": "move", "from": move["from"], "to": move["to"]})
     assert reply["type"] == "events"
     other = seats[1 - (mover.seat or 0)]
@@ -115,7 +115,7 @@ def test_refusals_carry_the_cores_codes_and_change_nothing(server: ServerProcess
     seats = sit(a, b, game)
     mover = roll_opening(seats)
     before = mover.state
-    legal = {(m["from"], m["to"]) for m in before["awaiting"]["moves"]}
+    legal = {(m["from"], m["to"]) for m in before["board"]["awaiting"]["moves"]}
     illegal = next(
         (start, start - die)
         for start in range(24, 0, -1)
@@ -141,7 +141,7 @@ def test_reconnecting_mid_turn_restores_the_exact_state(server: ServerProcess) -
     a, b, game = start_game(server)
     seats = sit(a, b, game)
     mover = roll_opening(seats)
-    move = mover.state["awaiting"]["moves"][0]
+    move = mover.state["board"]["awaiting"]["moves"][0]
     reply = mover.act({"type": "move", "from": move["from"], "to": move["to"]})
     mid_turn = reply["state"]
     mover.close()
@@ -249,7 +249,7 @@ def test_playing_the_bot(server: ServerProcess) -> None:
         if "roll-opening" in kinds:
             action: dict[str, Any] = {"type": "roll-opening"}
         elif "move" in kinds:
-            m = seat.state["awaiting"]["moves"][0]
+            m = seat.state["board"]["awaiting"]["moves"][0]
             action = {"type": "move", "from": m["from"], "to": m["to"]}
         else:
             action = {"type": next(k for k in ("take", "decline", "roll", "confirm") if k in kinds)}
@@ -339,7 +339,7 @@ def test_bad_messages_get_errors_and_repeated_abuse_closes_the_socket(
         reply = seat.next()
         assert reply["type"] == "error" and reply["code"] == code
     seat.send_raw({"type": "ping", "ref": 5})
-    assert seat.next() == {"v": 1, "type": "pong", "ref": 5}
+    assert seat.next() == {"v": 2, "type": "pong", "ref": 5}
     for _ in range(7):
         seat.send_raw("[]")
     with pytest.raises(ConnectionClosed) as closed:  # the server closes the socket
@@ -354,7 +354,7 @@ def test_sigkill_mid_game_and_the_game_goes_on(tmp_path: Path, database_url: str
         a, b, game = start_game(server, {"match-length": 1})
         seats = sit(a, b, game)
         mover = roll_opening(seats)
-        move = mover.state["awaiting"]["moves"][0]
+        move = mover.state["board"]["awaiting"]["moves"][0]
         reply = mover.act({"type": "move", "from": move["from"], "to": move["to"]})
         committed = reply["state"]
         server.kill(signal.SIGKILL)
@@ -394,7 +394,7 @@ def test_the_bot_plays_after_the_person_wins_the_opening_roll_during_its_delay(
             continue
         won += 1
         while "move" in seat.awaited():
-            m = seat.state["awaiting"]["moves"][0]
+            m = seat.state["board"]["awaiting"]["moves"][0]
             seat.act({"type": "move", "from": m["from"], "to": m["to"]})
         assert seat.act({"type": "confirm"})["type"] == "events"
         while True:  # the bot's next action: its roll (or a double) within a few seconds

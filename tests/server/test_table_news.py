@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from nardy.core.actions import Propose, RollOpening
 from nardy.server.bus import LocalBus
 from nardy.server.room.actor import Room
 from nardy.server.room.host import Host
@@ -49,8 +50,8 @@ def test_a_proposal_reaches_only_its_side_on_every_process(tmp_path: Path) -> No
         await room_there.join(opponent)
         assert (partner.seat, opponent.seat) == (member_name(bob.id), member_name(cat.id))
         queued(partner), queued(opponent)
-        assert await room_here.act(member_name(ann.id), {"type": "roll-opening"}) is None
-        proposal = {"type": "propose", "text": "8/2 6/2"}
+        assert await room_here.act(member_name(ann.id), RollOpening(member_name(ann.id))) is None
+        proposal = Propose(member_name(ann.id), "8/2 6/2")
         assert await room_here.act(member_name(ann.id), proposal) is None
         await settle()
         told = [m for m in queued(partner) if m["type"] == "events"]
@@ -60,6 +61,12 @@ def test_a_proposal_reaches_only_its_side_on_every_process(tmp_path: Path) -> No
         assert told[-1]["events"][0]["type"] == "proposed"
         assert hidden[-1]["action"] == {"type": "propose", "player": member_name(ann.id)}
         assert hidden[-1]["events"] == []
+        # The state says the side's recent proposals to that side alone.
+        mine = {"player": member_name(ann.id), "text": "8/2 6/2"}
+        assert told[-1]["state"]["proposals"] == [mine]
+        assert hidden[-1]["state"]["proposals"] == []
+        assert room_there.state().seen_by(member_name(bob.id))["proposals"] == [mine]
+        assert room_there.state().seen_by(None)["proposals"] == []
         # A member's chat line keeps their name at the table, here and after a reload.
         assert await room_there.say(partner, "a prime") is None
         await settle()

@@ -70,7 +70,7 @@ def plain(seat: Seat, kinds: list[str]) -> dict[str, Any] | None:
         if kind in kinds:
             return {"type": kind}
     if "move" in kinds:
-        first = seat.state["awaiting"]["moves"][0]
+        first = seat.state["board"]["awaiting"]["moves"][0]
         return {"type": "move", "from": first["from"], "to": first["to"]}
     if "confirm" in kinds:
         return {"type": "confirm"}
@@ -191,7 +191,7 @@ def test_a_chouette_of_four_plays_a_game_with_the_cube_settled_per_member(
     checked = False
     for _ in range(3000):
         state = seats[0].state
-        cube_value = state["match"]["games"][-1]["cube"][0]
+        cube_value = state["board"]["cube"]["value"]
         if cube_value == 4 or state["table"]["in-game"] is None:
             break
         if cube_value == 2 and not checked and state["table"]["answers"] == {}:
@@ -211,7 +211,7 @@ def test_a_chouette_of_four_plays_a_game_with_the_cube_settled_per_member(
                 doubled["team"] = True
     state = seats[0].state
     assert doubled == {"box": True, "team": True}, state["table"]
-    assert state["match"]["games"][-1]["cube"][:2] == [4, 0]  # the box took the redouble
+    assert state["board"]["cube"] == {"value": 4, "owner": 0}  # the box took the redouble
     play_game(seats, plain)
     table = seats[0].state["table"]
     settled = table["settled"]
@@ -308,6 +308,14 @@ def test_a_consultation_game_between_two_teams(server: ServerProcess) -> None:
     partner, opponent = seats[0].heard[-1], seats[2].heard[-1]
     assert partner["action"]["text"] == "8/2 6/2" and partner["events"][0]["type"] == "proposed"
     assert "text" not in opponent["action"] and opponent["events"] == []
+    # Each side's state shows its own recent proposals; the others' and a spectator's none.
+    assert partner["state"]["proposals"] == [{"player": _name(people[1]), "text": "8/2 6/2"}]
+    assert partner["ref"] is None and reply["ref"] is not None  # the ref: the sender's only
+    assert opponent["state"]["proposals"] == []
+    watcher = Seat(Client(server), game)
+    assert watcher.state["proposals"] == [] and watcher.state["you"]["actions"] == []
+    assert seats[1].state["proposals"] == partner["state"]["proposals"]
+    watcher.close()
     for _ in range(3000):
         if seats[0].state["status"] == "finished":
             break
@@ -423,7 +431,7 @@ def test_a_chouette_killed_mid_game_goes_on_from_its_last_committed_action(
         server.start()  # the same port, data directory and database
         seats = [Seat(c, game) for c in people]
         restored = seats[0].state
-        for key in ("seq", "table", "match", "awaiting", "people"):
+        for key in ("seq", "table", "board", "people"):
             assert restored[key] == committed[key], key  # mid-turn, nothing re-rolled
         assert restored["dice"] == dice
         play_game(seats, plain)

@@ -156,6 +156,14 @@ class Cube:
     automatic: int = 0
 
 
+_Reached = tuple[
+    tuple[Position, tuple[int, int], tuple[tuple[Move, int], ...]],
+    tuple[Position, list[tuple[Move, int]]],
+]
+"""A cached answer of :meth:`Game._moved`: (turn start, dice, single moves made) and what
+the variant said of them."""
+
+
 @dataclass
 class _Turn:
     """The turn under way."""
@@ -214,6 +222,8 @@ class Game:
         self._resigned: tuple[int, int, Phase] | None = None  # player, level, phase before
         self._last_roll = False
         self._legal: tuple[tuple[Position, int, int], list[Play]] | None = None
+        self._reached: _Reached | None = None
+        self._last_played: TurnRecord | None = None
         self.log: list[ev.Event] = []
         """Every event of the game so far, in order (what :meth:`apply` returned)."""
         if first_player is not None:
@@ -228,6 +238,17 @@ class Game:
         included."""
         if self.phase is Phase.MOVING and self._current.moves:
             return self._after_moves()[0]
+        return self._position
+
+    @property
+    def board_position(self) -> Position:
+        """The position as the board shows it, from the side of the player on turn: the
+        single moves made so far this turn included in any phase, so that a resignation
+        offered in the middle of a turn leaves them standing (:attr:`position` counts them
+        only while moving)."""
+        dice = self._current.dice
+        if dice is not None and self._current.moves:
+            return self._moved(dice)[0]
         return self._position
 
     @property
@@ -259,6 +280,18 @@ class Game:
     def moves_made(self) -> list[Move]:
         """The single moves made so far this turn."""
         return [m for m, _ in self._current.moves]
+
+    @property
+    def single_moves(self) -> tuple[tuple[Move, int], ...]:
+        """The single moves made so far this turn, in order, each with the die it used."""
+        return tuple(self._current.moves)
+
+    @property
+    def last_play(self) -> TurnRecord | None:
+        """The last finished turn of this game in which a checker moved (a turn with no
+        legal move, or cut short by the cube or a resignation, is passed over); None before
+        the first. Kept as turns end, so that it costs nothing however long the game."""
+        return self._last_played
 
     def legal_plays(self) -> list[Play]:
         """The legal plays of the dice on the table."""
@@ -759,6 +792,9 @@ class Game:
             game._resigned = (_seat(resigned[0]), int(resigned[1]), Phase(resigned[2]))
         game._last_roll = bool(data["last-roll"])
         game.records = [_record(variant, r) for r in data["records"]]
+        game._last_played = next(
+            (r for r in reversed(game.records) if r.play is not None and r.play.moves), None
+        )
         result = data["result"]
         if result is not None:
             level = result.get("level")
@@ -777,8 +813,16 @@ class Game:
     # -- internals ------------------------------------------------------------------------
 
     def _after_moves(self) -> tuple[Position, list[tuple[Move, int]]]:
-        d1, d2 = self._need_dice()
-        return self.variant.next_moves(self._position, d1, d2, self._current.moves)
+        return self._moved(self._need_dice())
+
+    def _moved(self, dice: tuple[int, int]) -> tuple[Position, list[tuple[Move, int]]]:
+        """The variant's answer for the single moves made with ``dice``: the position they
+        reach and the single moves that may follow. Kept until the moves change, because
+        the board, the awaiting and the next move all ask it after every single move."""
+        key = (self._position, dice, tuple(self._current.moves))
+        if self._reached is None or self._reached[0] != key:
+            self._reached = (key, self.variant.next_moves(self._position, *dice, key[2]))
+        return self._reached[1]
 
     def _completed_play(self) -> Play | None:
         reached = self._after_moves()[0]
@@ -791,19 +835,20 @@ class Game:
         play = play or self._completed_play()
         assert play is not None and self._current.dice is not None
         mover = self.turn
-        self.records.append(
-            TurnRecord(
-                mover,
-                tuple(self._current.cube),
-                self._current.dice,
-                play,
-                self._position,
-                play.position,
-                self._current.chosen,
-                tuple(self._current.resignations),
-                (self.cube.value, self.cube.owner),
-            )
+        record = TurnRecord(
+            mover,
+            tuple(self._current.cube),
+            self._current.dice,
+            play,
+            self._position,
+            play.position,
+            self._current.chosen,
+            tuple(self._current.resignations),
+            (self.cube.value, self.cube.owner),
         )
+        self.records.append(record)
+        if play.moves:
+            self._last_played = record
         after = play.position
         self._position = after
         dice = self._current.dice

@@ -1,10 +1,11 @@
-"""The WebSocket protocol of a game room, version 1: the closed set of messages a client
+"""The WebSocket protocol of a game room, version 2: the closed set of messages a client
 sends and the server sends, parsed in one place (:func:`parse`) and written in one place
 (:func:`encode`). ``docs/protocol.md`` documents every message.
 
 A client message is a JSON object of at most :data:`MAX_MESSAGE` bytes with a ``type`` and
-an optional ``ref`` (a client's number or short string, echoed in the reply it causes). The
-action inside an ``action`` message is the core's wire form, read by the core when applied.
+an optional ``ref`` (a client's number or short string, echoed in the replies it causes).
+The action inside an ``action`` message is the core's wire form, read into the core's
+:class:`~nardy.core.actions.Action` here, once, at the edge.
 """
 
 from __future__ import annotations
@@ -14,10 +15,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from nardy.core.actions import Player
+from nardy.core.actions import Action, Player, action_from_json
+from nardy.core.errors import NardyError
 from nardy.server.jsontext import JSONTextError, decode
 
-VERSION = 1
+VERSION = 2
 MAX_MESSAGE = 8 * 1024
 """The largest client message, in bytes (the longest action is a few hundred)."""
 
@@ -40,10 +42,23 @@ Ref = int | str | None
 
 @dataclass(frozen=True, slots=True)
 class ActionMessage:
-    """Do something in the game: ``{"type": "action", "action": {core action}}``. The
-    action's ``player`` may be left out; it is always the sender's seat."""
+    """Do something in the game: ``{"type": "action", "action": {core action}}``, read by
+    the core. The action's ``player`` may be left out (``named`` false: it is read as seat
+    0 until the room puts in the sender's seat); it is always the sender's seat."""
 
-    action: dict[str, Any]
+    action: Action
+    named: bool = True
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class UnreadAction:
+    """An ``action`` message whose action the core cannot read (unknown type, missing or
+    mistyped fields): answered ``refused`` with the core's ``code``, as a refusal of the
+    game, not an ``error`` of the protocol."""
+
+    code: str
+    message: str
     ref: Ref = None
 
 
@@ -104,6 +119,7 @@ class RematchMessage:
 
 ClientMessage = (
     ActionMessage
+    | UnreadAction
     | SyncMessage
     | PingMessage
     | ChatMessage
@@ -181,7 +197,7 @@ def parse(data: str | bytes) -> ClientMessage:
         )
     if kind == "action":
         action = _field(obj, "action", _is_object, "an action message carries an action object")
-        return ActionMessage(action, ref)
+        return _action(action, ref)
     if kind == "chat":
         text = _field(obj, "text", _is_chat, f"chat text is 1-{CHAT_LENGTH} characters")
         return ChatMessage(text.strip(), ref)
@@ -196,6 +212,16 @@ def parse(data: str | bytes) -> ClientMessage:
     if kind == "rematch":
         return RematchMessage(ref)
     return PingMessage(ref)
+
+
+def _action(obj: dict[str, Any], ref: Ref) -> ActionMessage | UnreadAction:
+    """The core action of an action message, or the core's refusal of it."""
+    named = "player" in obj
+    try:
+        action = action_from_json(obj if named else {**obj, "player": 0})
+    except NardyError as exc:
+        return UnreadAction(exc.code.value, str(exc), ref)
+    return ActionMessage(action, named, ref)
 
 
 # -- what the server sends -------------------------------------------------------------------
@@ -216,8 +242,8 @@ class Said:
 
 @dataclass(frozen=True, slots=True)
 class Welcome:
-    """The first message on a room's socket: who you are here, the whole state, the
-    chat so far that you may read, and whether you have muted the room's chat (then
+    """The first message on a room's socket: who you are here, the whole state as you see
+    it, the chat so far that you may read, and whether you have muted the room's chat (then
     ``chat`` is empty, and a client shows its panel as muted)."""
 
     game: str
@@ -237,17 +263,21 @@ class Chat:
 @dataclass(frozen=True, slots=True)
 class Events:
     """Action number ``seq`` was accepted (and committed): what happened, and the state
-    after it. Sent to everyone in the room."""
+    after it as its reader sees it. Sent to everyone in the room; ``ref`` is the sender's
+    on the socket that sent the action, None elsewhere."""
 
     seq: int
     action: dict[str, Any]
     events: list[dict[str, Any]]
     state: dict[str, Any]
+    ref: Ref = None
 
 
 @dataclass(frozen=True, slots=True)
 class State:
-    """The whole state, in answer to ``sync``."""
+    """The whole state as its reader sees it, in answer to ``sync`` and after anything
+    that is not one action (a seed, people sitting down, a reload); ``ref`` is that of the
+    message that caused it, on the socket that sent it."""
 
     state: dict[str, Any]
     ref: Ref = None
@@ -342,13 +372,14 @@ def encode(message: ServerMessage) -> str:
             }
         case Chat(said):
             body = {"type": "chat", **said.to_json()}
-        case Events(seq, action, events, state):
+        case Events(seq, action, events, state, ref):
             body = {
                 "type": "events",
                 "seq": seq,
                 "action": action,
                 "events": events,
                 "state": state,
+                "ref": ref,
             }
         case State(state, ref):
             body = {"type": "state", "state": state, "ref": ref}

@@ -2,8 +2,11 @@
 with the positions around them, the plays in notation and the cube after each turn, so that
 a client steps through a finished game without knowing the rules.
 
-Positions are written as in the room's snapshot: 104 hex digits, the mover's 26 counts then
-the opponent's, each side in its own numbering (0 borne off, 25 the bar)."""
+The start position is written as in the room's snapshot: 104 hex digits, the mover's 26
+counts then the opponent's, each side in its own numbering (0 borne off, 25 the bar). Each
+turn's ``before`` and ``after`` are the board view's checkers per seat
+(:func:`nardy.core.view.position_view`): each seat's counts in its own numbering, those not
+entered yet counted at 25, with the pip counts and the checkers borne off."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from nardy.core.fair_dice import FairDice
 from nardy.core.game import Game, TurnRecord
 from nardy.core.match import Match
 from nardy.core.position import Position
+from nardy.core.view import position_view
 
 
 def _hex(position: Position) -> str:
@@ -25,8 +29,8 @@ def _turn(record: TurnRecord) -> dict[str, Any]:
         "cube": list(record.cube),
         "dice": None if record.dice is None else list(record.dice),
         "play": None if record.play is None else str(record.play),
-        "before": _hex(record.before),
-        "after": _hex(record.after),
+        "before": position_view(record.before, record.player).to_json(),
+        "after": position_view(record.after, record.player).to_json(),
         "cube-after": list(record.cube_after),
         "chosen": record.chosen,
         "resign": [

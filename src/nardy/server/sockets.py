@@ -131,12 +131,14 @@ async def _read(websocket: WebSocket, room: Room, member: Member, connection: Co
                 return
             continue
         match message:
-            case protocol.ActionMessage(action, ref):
-                refused = await room.act(member.seat, action, ref)
+            case protocol.ActionMessage(action, named, ref):
+                refused = await room.act(member.seat, action, ref, named=named, sender=member.key)
                 if refused is not None:
                     member.send(refused)
+            case protocol.UnreadAction(code, text, ref):
+                member.send(protocol.Refused(code, text, ref))
             case protocol.SyncMessage(ref):
-                member.send(protocol.State(room.state(), ref))
+                member.send(protocol.State(room.state().seen_by(member.seat), ref))
             case protocol.PingMessage(ref):
                 member.send(protocol.Pong(ref))
             case protocol.ChatMessage(text, ref):
@@ -144,11 +146,11 @@ async def _read(websocket: WebSocket, room: Room, member: Member, connection: Co
                 if refused is not None:
                     member.send(refused)
             case protocol.SeedMessage(seed, ref):
-                refused = await room.contribute(member.seat, seed, ref)
+                refused = await room.contribute(member.seat, seed, ref, member.key)
                 if refused is not None:
                     member.send(refused)
             case protocol.ClaimMessage(ref):
-                refused = await room.claim(member.seat, ref)
+                refused = await room.claim(member.seat, ref, member.key)
                 if refused is not None:
                     member.send(refused)
             case protocol.RematchMessage(ref):

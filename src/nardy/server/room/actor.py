@@ -21,14 +21,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Mapping
 from concurrent.futures import Executor
+from dataclasses import replace
 from typing import Any, Protocol
 
-from nardy.core.actions import Action, Forfeit, Player, action_from_json
+from nardy.core.actions import Action, Forfeit, Join, Player
 from nardy.core.errors import NardyError
 from nardy.core.match import Match
-from nardy.server import gamedice, protocol
+from nardy.server import gamedice, protocol, roomview
 from nardy.server.bus import Gap as BusGap
 from nardy.server.bus import Subscription
 from nardy.server.games import GameKind
@@ -102,21 +102,26 @@ class Room:
         """The seat this user plays here, or None for a spectator."""
         return self.host.seat_of(self.row, user_id)
 
-    def state(self) -> dict[str, Any]:
-        """The whole public state: everything a player or a spectator may see."""
+    def state(self) -> roomview.RoomState:
+        """The room's state now as everybody sees it (each viewer's own part is added by
+        :meth:`~nardy.server.roomview.RoomState.seen_by`): which game at which action, its
+        kind, status and settings, the host's part (who sits where, the board, the score,
+        who may act, the dice's commitments), the clock, who is absent, the rematch."""
         now = time.time()
-        state: dict[str, Any] = {
+        part = self.host.state(self.row)
+        public: dict[str, Any] = {
             "game": self.id,
             "seq": self.seq,
+            "kind": self.row.kind,
             "status": "finished" if self.over else self.row.status,
             "settings": dict(self.row.settings),
             "rules": self.host.rule_facts(self.row),
+            **part.public,
+            "clock": self.clock.view(now),
+            "absent": self.presence.view(now),
+            "rematch": self.rematches.view(),
         }
-        state.update(self.host.state(self.row))
-        state["clock"] = self.clock.view(now)
-        state["absent"] = self.presence.view(now)
-        state["rematch"] = self.rematches.view()
-        return state
+        return replace(part, public=public)
 
     # -- people coming and going -----------------------------------------------------------
 
@@ -139,7 +144,8 @@ class Room:
             changes = self._presence()
             history = self.chat.history(member.user_id, member.seat, self.over)
             muted = self.chat.muted(member.user_id)
-            member.send(protocol.Welcome(self.id, member.seat, self.state(), history, muted))
+            state = self.state().seen_by(member.seat)
+            member.send(protocol.Welcome(self.id, member.seat, state, history, muted))
             for message in changes:
                 for other in list(self.members - {member}):
                     other.send(message)
@@ -169,7 +175,8 @@ class Room:
         games only (the core refuses otherwise, and nothing changes)."""
         if self.host.kind is not GameKind.CHOUETTE:
             return protocol.Refused("wrong-phase", "only a chouette seats people mid-game")
-        refused = await self.act(member_name(user.id), {"type": "join"})
+        name = member_name(user.id)
+        refused = await self.act(name, Join(name))
         if refused is None:
             await off_loop(self.rooms.store.add_member, self.id, user.id, None, False)
             await self.refresh()
@@ -207,18 +214,25 @@ class Room:
     # -- actions ---------------------------------------------------------------------------
 
     async def act(
-        self, seat: Player | None, action: Mapping[str, Any], ref: protocol.Ref = None
+        self,
+        seat: Player | None,
+        action: Action,
+        ref: protocol.Ref = None,
+        *,
+        named: bool = True,
+        sender: str | None = None,
     ) -> protocol.Refused | None:
         """Apply a player's action: refused (and nothing changed) or committed and told.
 
-        ``seat`` is the sender's seat (None for a spectator). The action's ``player`` is the
-        sender's seat; naming another seat is refused."""
+        ``seat`` is the sender's seat (None for a spectator), ``sender`` their socket's
+        :attr:`Member.key` (it hears ``ref`` with the events). The action's ``player`` is the
+        sender's seat, put in here where the message named none (``named`` false); naming
+        another seat is refused."""
         if seat is None:
             return protocol.Refused("spectator", "spectators watch; they cannot act", ref)
-        claimed = action.get("player", seat)
-        if claimed != seat:
+        if named and action.player != seat:
             return protocol.Refused("not-your-seat", f"you play seat {seat}", ref)
-        if action.get("type") == Forfeit.kind:
+        if isinstance(action, Forfeit):
             return protocol.Refused("referee-only", "the server declares forfeits; resign", ref)
         async with self.lock:
             if not self.started:
@@ -231,17 +245,15 @@ class Room:
                 if refused is None:
                     refused = protocol.Refused("game-over", "the time ran out", ref)
             else:
-                try:
-                    parsed = action_from_json({**action, "player": seat})
-                except NardyError as exc:
-                    return protocol.Refused(exc.code.value, str(exc), ref)
-                refused = await self._commit(parsed, ref)
-                if refused is None and await self.host.acted(self.row, seat, dict(action)):
+                refused = await self._commit(replace(action, player=seat), ref, sender)
+                if refused is None and await self.host.acted(self.row, seat, action):
                     await self._announce(n.Reload(self.rooms.token, self.seq))
         self.bots.schedule()
         return refused
 
-    async def _commit(self, parsed: Action, ref: protocol.Ref = None) -> protocol.Refused | None:
+    async def _commit(
+        self, parsed: Action, ref: protocol.Ref = None, sender: str | None = None
+    ) -> protocol.Refused | None:
         """Apply an action (the lock held) and commit it with the game, the dice and the
         clock after it, then tell everyone; refused, or not stored, it changes nothing."""
         host = self.host
@@ -290,7 +302,8 @@ class Room:
             if row is not None:
                 self.row = row
         await host.settle(self.row)
-        await self._announce(n.Events(self.rooms.token, self.seq, encoded_action, encoded_events))
+        news = n.Events(self.rooms.token, self.seq, encoded_action, encoded_events)
+        await self._announce(news, ref, sender)
         return None
 
     def _schedule_clock(self) -> None:
@@ -311,7 +324,9 @@ class Room:
 
     # -- absence, rematch and seeds: a two-seat game's -------------------------------------
 
-    async def claim(self, seat: Player | None, ref: protocol.Ref = None) -> protocol.Refused | None:
+    async def claim(
+        self, seat: Player | None, ref: protocol.Ref = None, sender: str | None = None
+    ) -> protocol.Refused | None:
         """A player claims the game of an absent opponent whose grace period is over: the
         opponent forfeits (the match; in money play the game, and leaves the session)."""
         if seat is None:
@@ -324,7 +339,7 @@ class Room:
                 return protocol.Refused("game-over", "no game is being played", ref)
             refused = self.presence.claim_refusal(mine, ref)
             if refused is None:
-                refused = await self._commit(Forfeit(1 - mine, "absent"), ref)
+                refused = await self._commit(Forfeit(1 - mine, "absent"), ref, sender)
         self.bots.schedule()
         return refused
 
@@ -359,11 +374,12 @@ class Room:
         return None
 
     async def contribute(
-        self, seat: Player | None, seed: str, ref: protocol.Ref = None
+        self, seat: Player | None, seed: str, ref: protocol.Ref = None, sender: str | None = None
     ) -> protocol.Refused | None:
         """A player's own seed for the dice of the game under way (or of the first game),
-        accepted before its first roll only; stored, then shown to everyone. Client seeds
-        are two players' (docs/dice.md): a table's dice are the server's."""
+        accepted before its first roll only; stored, then shown to everyone (the sending
+        socket ``sender`` hears ``ref`` with the state). Client seeds are two players'
+        (docs/dice.md): a table's dice are the server's."""
         if self.host.kind is not GameKind.MATCH:
             return protocol.Refused(
                 "not-allowed-by-settings", "client seeds are for two-player games", ref
@@ -388,42 +404,43 @@ class Room:
                 self.host.rebuild()
                 return protocol.Refused("busy", "the seed could not be stored; try again", ref)
             self.host.committed_dice = dice
-            await self._announce(n.Seeded(self.rooms.token, self.seq))
+            await self._announce(n.Seeded(self.rooms.token, self.seq), ref, sender)
         return None
 
     # -- telling: this process's sockets now, the others through the publisher --------------
 
-    def broadcast(self, message: protocol.ServerMessage) -> None:
-        """Send a message to everyone in the room, encoded once."""
-        text = protocol.encode(message)
+    def broadcast(self, message: protocol.ServerMessage | roomview.PerViewer) -> None:
+        """Send a message to everyone in the room: the same text to all, or each viewer's
+        own, encoded once per distinct viewer."""
+        texts = (
+            message if isinstance(message, roomview.PerViewer) else roomview.PerViewer.same(message)
+        )
         for member in list(self.members):
-            member.send_text(text)
+            member.send_text(texts.text_for(member.seat, member.key))
 
-    def _tell_events(self, message: protocol.Events) -> None:
-        """The events of action ``message.seq`` to those whose state does not include it
-        yet, each as they may hear it (a proposal's text only to its side)."""
-        encoded: dict[int, str] = {}
+    def _tell_events(self, texts: roomview.PerViewer, seq: int) -> None:
+        """The events of action ``seq`` to those whose state does not include it yet, each
+        as they may hear it (a proposal's text only to its side)."""
         for member in list(self.members):
-            if member.seen >= message.seq:
-                continue
-            shown = self.host.audience(message, member.seat)
-            text = encoded.get(id(shown))
-            if text is None:
-                text = encoded[id(shown)] = protocol.encode(shown)
-            member.send_text(text)
-            member.seen = message.seq
+            if member.seen < seq:
+                member.send_text(texts.text_for(member.seat, member.key))
+                member.seen = seq
 
-    def _tell_state(self) -> None:
-        """Everyone here gets the whole state as it is now, which includes every action."""
+    def _tell_state(self, ref: protocol.Ref = None, sender: str | None = None) -> None:
+        """Everyone here gets the whole state as it is now, which includes every action, each
+        their own (the socket ``sender`` with the ``ref`` of the message that caused it)."""
         self.delivered = self.seq
         for member in list(self.members):
             member.seen = self.seq
-        self.broadcast(protocol.State(self.state()))
+        self.broadcast(roomview.PerViewer.states(self.state(), ref, sender))
 
-    async def _announce(self, news: n.News) -> None:
-        """Something was committed here (the lock held): this process's sockets hear it now,
-        and the publisher takes it to the other processes afterwards."""
-        await self._take(news)
+    async def _announce(
+        self, news: n.News, ref: protocol.Ref = None, sender: str | None = None
+    ) -> None:
+        """Something was committed here (the lock held): this process's sockets hear it now
+        (the socket ``sender`` with ``ref``), and the publisher takes it to the other
+        processes afterwards (the sender's socket is here: its ``ref`` stays here too)."""
+        await self._take(news, ref, sender)
         self.rooms.publish(self.id, news)
 
     def follow(self, subscription: Subscription) -> None:
@@ -451,7 +468,9 @@ class Room:
                     log.exception("game %s: news %r could not be taken", self.id, news)
                 self.bots.schedule()
 
-    async def _take(self, news: n.News) -> None:
+    async def _take(
+        self, news: n.News, ref: protocol.Ref = None, sender: str | None = None
+    ) -> None:
         """Pass news of the room to this process's sockets (the lock held): the events of
         each action once and in order, a chat line, a mute, presence, a rematch, a seed, or
         the game read again."""
@@ -462,13 +481,16 @@ class Room:
                     return
                 if seq > self.delivered + 1:  # news of an action lost on the way: reload
                     await self._reload()
-                    self._tell_state()
+                    self._tell_state(ref, sender)
                     self._schedule_clock()
                     return
                 if seq > self.seq:  # another process committed it
                     await self._reload()
                 self.delivered = seq
-                self._tell_events(protocol.Events(seq, action, events, self.state()))
+                state = self.state()
+                self._tell_events(
+                    roomview.PerViewer.events(seq, action, events, state, ref, sender), seq
+                )
                 self._schedule_clock()
             case n.ChatLineSaid(_, line_id, said):
                 self.chat.heard(line_id, said, self.members, self.over)
@@ -496,7 +518,7 @@ class Room:
                     if row is None or row.seq != self.seq:
                         return
                     await self._reload(row)
-                self.broadcast(protocol.State(self.state()))
+                self.broadcast(roomview.PerViewer.states(self.state(), ref, sender))
                 self._schedule_clock()
             case n.Gap():
                 await self._reload(chat=True)

@@ -6,18 +6,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
-from typing import Any
 
-from nardy.core.actions import Player
+from nardy.core.actions import Action, Player
 from nardy.server import protocol
 from nardy.server.room.host import Host
 from nardy.server.store import GameRow
 
 log = logging.getLogger(__name__)
 
-Act = Callable[[Player, Mapping[str, Any]], Awaitable[protocol.Refused | None]]
+Act = Callable[[Player, Action], Awaitable[protocol.Refused | None]]
 
 
 class BotDriver:

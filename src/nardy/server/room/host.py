@@ -19,7 +19,7 @@ from nardy.core.actions import Action, Player
 from nardy.core.events import Event
 from nardy.core.match import Match
 from nardy.core.settings import Settings
-from nardy.server import protocol
+from nardy.server import roomview
 from nardy.server.games import GameKind
 from nardy.server.store import GameRow, Store
 from nardy.server.variantfacts import facts_of
@@ -76,9 +76,19 @@ class Host(ABC):
         for a spectator."""
 
     @abstractmethod
-    def state(self, row: GameRow) -> dict[str, Any]:
-        """This kind's part of the room's public state (the room adds the game, the action
-        number, the status, the settings, the clock, the absences and the rematch)."""
+    def state(self, row: GameRow) -> roomview.RoomState:
+        """This kind's part of the room's state (:mod:`nardy.server.roomview`): the board,
+        the score, the length, who sits where, the dice, who may act; the room adds the
+        game, the action number, its kind and status, the settings, the clock, the
+        absences and the rematch."""
+
+    def length(self, row: GameRow) -> int:
+        """The match's length in points (0: money play): the game's own once it exists (the
+        settings are read only before)."""
+        match = self.match
+        if match is not None:
+            return match.length
+        return Settings.from_dict(dict(row.settings)).match_length
 
     @abstractmethod
     def apply(self, action: Action) -> tuple[Event, ...]:
@@ -106,10 +116,6 @@ class Host(ABC):
         action, a start or an end, someone sitting down."""
         return (row.seq, row.status, row.seats) != (known.seq, known.status, known.seats)
 
-    def audience(self, message: protocol.Events, viewer: Player | None) -> protocol.Events:
-        """What ``viewer`` (a seat, a table member's name, or None) may hear of an action."""
-        return message
-
     @abstractmethod
     def bot_players(self, row: GameRow) -> list[Player]:
         """The players the computer plays, in the order they are asked."""
@@ -123,7 +129,7 @@ class Host(ABC):
         return row.bot_delay_ms / 1000
 
     @abstractmethod
-    def bot_job(self, row: GameRow, player: Player) -> Callable[[], dict[str, Any] | None]:
+    def bot_job(self, row: GameRow, player: Player) -> Callable[[], Action | None]:
         """The decision of the bot playing ``player``, to run in the bots' process pool on the
         committed snapshot (None: it lets the decision pass)."""
 
@@ -132,7 +138,7 @@ class Host(ABC):
         """Keep for people's records what the game has decided and is not kept yet (a
         match's ratings, a table's results per person)."""
 
-    async def acted(self, row: GameRow, seat: Player, action: dict[str, Any]) -> bool:
+    async def acted(self, row: GameRow, seat: Player, action: Action) -> bool:
         """After ``seat``'s committed ``action``: whether the room's people changed in the
         database (someone left a table), so that every process reads the row again."""
         return False

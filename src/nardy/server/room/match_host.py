@@ -12,7 +12,7 @@ from nardy.core.events import Event
 from nardy.core.fair_dice import FairDice
 from nardy.core.match import Match
 from nardy.core.settings import Settings
-from nardy.server import botplay, gamedice
+from nardy.server import botplay, gamedice, roomview
 from nardy.server.games import GameKind, GameStatus
 from nardy.server.http import off_loop
 from nardy.server.lobby import seats_view
@@ -51,18 +51,23 @@ class MatchHost(Host):
     def seat_of(self, row: GameRow, user_id: int) -> Player | None:
         return row.seat_of(user_id)
 
-    def state(self, row: GameRow) -> dict[str, Any]:
-        """The players, and once the match exists its snapshot, who must act, the score and
-        the public dice."""
-        match = self.game
-        return {
+    def state(self, row: GameRow) -> roomview.RoomState:
+        """The players, and once the match exists its board, who may act, the score and the
+        public dice."""
+        public: dict[str, Any] = {
+            "board": None,
+            "score": None,
+            "length": self.length(row),
             "players": seats_view(row, dict(zip(row.seats, self.names, strict=True))),
-            # The snapshot is the costliest part (it grows with the match): the committed one.
-            "match": None if match is None else self.committed,
-            "awaiting": None if match is None else match.awaiting().to_json(),
-            "score": None if match is None else list(match.score),
-            "dice": None if match is None else gamedice.public(match),
+            "dice": None,
         }
+        actors: roomview.Actors = ()
+        match = self.game
+        if match is not None:
+            public["board"], actors = roomview.board_of(match)
+            public["score"] = list(match.score)
+            public["dice"] = gamedice.public(match)
+        return roomview.RoomState(public, actors)
 
     def apply(self, action: Action) -> tuple[Event, ...]:
         assert self.game is not None
@@ -130,7 +135,7 @@ class MatchHost(Host):
         match = self.game
         return match is not None and not match.over and player in match.awaiting().players
 
-    def bot_job(self, row: GameRow, player: Player) -> Callable[[], dict[str, Any] | None]:
+    def bot_job(self, row: GameRow, player: Player) -> Callable[[], Action | None]:
         assert self.committed is not None and row.bot is not None
         assert isinstance(player, int)
         return functools.partial(botplay.decide, self.committed, player, row.bot)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 
 from nardy.core.actions import Player
 from nardy.server import protocol
@@ -36,6 +37,9 @@ class Member:
         self.username = username
         self.seen = 0
         """The last action this member's state includes: older events are not sent again."""
+        self.key = secrets.token_hex(8)
+        """This socket among all the room's: the one that sent a message hears its ``ref``
+        in the replies it causes."""
         # Encoded messages, and at the end the code to close the socket with.
         self.queue: asyncio.Queue[str | int] = asyncio.Queue(QUEUE_LIMIT)
 

@@ -13,7 +13,6 @@ so a Redis outage slows cross-process news down and loses none of it.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 
 from nardy.server.bus import Bus, game_channel
@@ -56,7 +55,8 @@ class Publisher:
     async def _run(self) -> None:
         while True:
             try:
-                game_id, news = await asyncio.wait_for(self._queue.get(), RETRY_S)
+                async with asyncio.timeout(RETRY_S):
+                    game_id, news = await self._queue.get()
             except TimeoutError:
                 await self._tell_lost()
                 continue
@@ -77,9 +77,8 @@ class Publisher:
         if not self.bus.healthy:
             return False
         try:
-            await asyncio.wait_for(
-                self.bus.publish(game_channel(game_id), n.encode(news)), self.bound_s
-            )
+            async with asyncio.timeout(self.bound_s):
+                await self.bus.publish(game_channel(game_id), n.encode(news))
         except Exception as exc:  # Redis away or slow: the others catch up from the database
             log.warning(
                 "game %s: the bus did not take %s news (%r)", game_id, type(news).__name__, exc
@@ -92,6 +91,5 @@ class Publisher:
         self._closed = True
         if self._task is not None:
             self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await asyncio.wait({self._task}, timeout=1.0)  # never held up by the bus
             self._task = None

@@ -20,13 +20,13 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from nardy.core.actions import Action, Player
+from nardy.core.actions import Action, Leave, Player
 from nardy.core.chouette import BOX, TEAM, Chouette
 from nardy.core.events import Event
 from nardy.core.fair_dice import FairDice
 from nardy.core.settings import Settings
 from nardy.core.team import Consultation
-from nardy.server import botplay, gamedice, protocol
+from nardy.server import botplay, gamedice, roomview
 from nardy.server.games import GameKind, GameStatus
 from nardy.server.http import off_loop
 from nardy.server.room.host import Host, Stored
@@ -55,6 +55,8 @@ class TableHost(Host):
         self.members_at: list[TableMember] = []
         self.people: dict[str, dict[str, Any]] = {}
         self.results = TableResults(store, row.id)
+        self.proposals = roomview.Proposals()
+        """A consultation's latest proposals of each side (the core keeps them all)."""
 
     @property
     def game(self) -> Table | None:
@@ -90,38 +92,49 @@ class TableHost(Host):
             return self.table.side_of(name)
         return None
 
-    def state(self, row: GameRow) -> dict[str, Any]:
+    def state(self, row: GameRow) -> roomview.RoomState:
         """The table's seats and people, who is box, captain and in the game, votes, answers
-        and scores, the game under way and who must act."""
-        state: dict[str, Any] = {
-            "kind": row.kind,
+        and scores, the board of the game under way and who must act (each person by their
+        name at the table); a consultation's recent proposals, each side's own for its eyes
+        alone."""
+        table = self.table
+        public: dict[str, Any] = {
+            "board": None,
+            "score": None,
+            "length": self.length(row),
             "seating": dict(row.seating or {}),
             "people": self.people,
             "free": free_seats(row, self.members_at),
             "table": None,
-            "match": None,
-            "awaiting": None,
-            "score": None,
             "dice": None,
         }
-        table = self.table
+        if table is None:
+            return roomview.RoomState(public)
+        public["board"], actors = roomview.board_of(table)
+        proposals: roomview.Shown = ([], [])
         if isinstance(table, Chouette):
-            state["table"] = _chouette_view(table)
-            last = table.games[-1].game if table.games else None
-            state["match"] = {"games": [] if last is None else [last.snapshot()]}
-            state["awaiting"] = table.awaiting().to_json()
-            state["dice"] = self._chouette_dice(public=True)
-        elif isinstance(table, Consultation):
-            state["table"] = {
+            public["table"] = _chouette_view(table)
+            public["dice"] = self._chouette_dice(public=True)
+            sides = public["table"]["side"]
+        else:
+            sides = {m: s for s in (0, 1) for m in table.sides[s]}
+            public["table"] = {
                 "sides": [list(table.sides[0]), list(table.sides[1])],
                 "captains": [table.captain(0), table.captain(1)],
-                "side": {m: s for s in (0, 1) for m in table.sides[s]},
+                "side": sides,
             }
-            state["match"] = table.match.snapshot()
-            state["awaiting"] = table.awaiting().to_json()
-            state["score"] = list(table.match.score)
-            state["dice"] = gamedice.public(table.match)
-        return state
+            public["score"] = list(table.match.score)
+            public["dice"] = gamedice.public(table.match)
+            proposals = self.proposals.shown(len(table.match.games) - 1)
+        return roomview.RoomState(public, actors, sides, proposals)
+
+    def length(self, row: GameRow) -> int:
+        """The table's match length in points (0: money play, as a chouette always is)."""
+        if isinstance(self.table, Consultation):
+            return self.table.match.length
+        if isinstance(self.table, Chouette):
+            return self.table.settings.match_length
+        return super().length(row)
 
     def apply(self, action: Action) -> tuple[Event, ...]:
         table = self.table
@@ -129,6 +142,7 @@ class TableHost(Host):
         events = table.apply(action)
         if isinstance(table, Consultation):
             gamedice.prepare_next(table.match, self.game_id)
+            self.proposals = self.proposals.after(table, events)
         elif table.games and table.games[-1].game.dice_source is table.dice:
             # a game started with the prepared dice: prepare (and so commit to) the next's
             table.dice = FairDice.new(f"{self.game_id}.{len(table.games) + 1}")
@@ -167,6 +181,12 @@ class TableHost(Host):
     def rebuild(self) -> None:
         assert self.committed is not None and self.committed_dice is not None
         self.table, self.lot = _restore(self.kind, self.committed, self.committed_dice)
+        self._restored()
+
+    def _restored(self) -> None:
+        """The table was restored from its snapshot: its recent proposals from the core."""
+        if isinstance(self.table, Consultation):
+            self.proposals = roomview.Proposals.of(self.table)
 
     def behind(self, row: GameRow, known: GameRow) -> bool:
         """Always: people sit down at a table and leave it without the game's row changing,
@@ -195,17 +215,7 @@ class TableHost(Host):
                 self.table, self.lot = await _new_table(self.store, row, members, bots)
             self.committed = self.table.snapshot()
             self.committed_dice = self.stored()[1]
-
-    def audience(self, message: protocol.Events, viewer: Player | None) -> protocol.Events:
-        """A proposal's text only to its side; the others hear that one was made."""
-        if message.action.get("type") != "propose":
-            return message
-        proposer = message.action["player"]
-        if viewer is not None and self.side_of(viewer) == self.side_of(proposer):
-            return message
-        return protocol.Events(
-            message.seq, {"type": "propose", "player": proposer}, [], message.state
-        )
+            self._restored()
 
     def bot_players(self, row: GameRow) -> list[Player]:
         return [name for name, who in self.people.items() if "bot" in who]
@@ -225,7 +235,7 @@ class TableHost(Host):
             return max(delay, BETWEEN_GAMES_S)
         return delay
 
-    def bot_job(self, row: GameRow, player: Player) -> Callable[[], dict[str, Any] | None]:
+    def bot_job(self, row: GameRow, player: Player) -> Callable[[], Action | None]:
         assert self.committed is not None and row.bot is not None
         assert isinstance(player, str)
         return functools.partial(botplay.decide_at_table, row.kind, self.committed, player, row.bot)
@@ -245,9 +255,9 @@ class TableHost(Host):
                     scores[member] = score[side] - score[1 - side]
         await self.results.settle(scores, self.members_at)
 
-    async def acted(self, row: GameRow, seat: Player, action: dict[str, Any]) -> bool:
+    async def acted(self, row: GameRow, seat: Player, action: Action) -> bool:
         """A person who left a chouette becomes a spectator."""
-        if not (isinstance(self.table, Chouette) and action.get("type") == "leave"):
+        if not (isinstance(self.table, Chouette) and isinstance(action, Leave)):
             return False
         user_id = next((m.user_id for m in self.members_at if m.name == seat), None)
         if user_id is None:

@@ -183,13 +183,15 @@ export class Replay {
       .join("");
     select.value = String(this.gameIndex);
 
-    // the board at this step: the start, or the position after turn `step`
+    // the board at this step, as the server counts it: the start (the first turn's board
+    // before it), or the board after turn `step`; a game with no turn yet has only its start
     const turn = this.step > 0 ? game.turns[this.step - 1] : null;
     const rules = this.data.rules;
-    const sides = withWaiting(
-      turn ? sidesFromPosition(turn.after, turn.player) : sidesFromPosition(game.start.position, game.start.player),
-      rules,
-    );
+    const board = turn ? turn.after : game.turns[0]?.before;
+    const sides = board
+      ? board.sides
+      : withWaiting(sidesFromPosition(game.start.position, game.start.player), rules);
+    const pipsOf = (seat) => (board ? board.pips[seat] : pips(sides[seat]));
     const [value, owner] = turn ? turn["cube-after"] : game.start.cube;
     const cube = settings.cube === false ? null : { value, owner };
     const dice = turn?.dice ? (turn.dice[0] === turn.dice[1] ? Array(4).fill(turn.dice[0]) : turn.dice) : null;
@@ -200,7 +202,7 @@ export class Replay {
     translate(this.board.svg.parentNode);
     const label = (seat) => `<span class="swatch c${seat}" aria-hidden="true"></span>
       <strong class="who-name">${escapeHtml(this.name(seat))}</strong>
-      <span class="pips" data-seat="${seat}">${escapeHtml(tn("room.pips", pips(sides[seat])))}</span>
+      <span class="pips" data-seat="${seat}">${escapeHtml(tn("room.pips", pipsOf(seat)))}</span>
       <span class="off">${escapeHtml(tn("room.off", sides[seat][0]))}</span>`;
     const me = this.viewer;
     const topIsOpponent = this.prefs.home.startsWith("bottom");
