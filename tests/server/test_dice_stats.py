@@ -14,6 +14,7 @@ import pytest
 from nardy.core.fair_dice import ROLLS, DiceSeeds, FairDice, dice_statistics, rolls_of
 from nardy.notation.record import record_dice
 from nardy.server import dicestats, gamedice
+from nardy.server.checkpoints import Checkpoint
 from nardy.server.dicestats import DiceStats, catch_up, figures, tally
 from nardy.server.store import Store
 from tests.server.gameplay import Seat, play_out, start_game
@@ -50,7 +51,7 @@ def _act(store: Store, game_id: str, games: list[FairDice]) -> None:
     """One more accepted action, with the dice as they stand now."""
     row = store.game(game_id)
     assert row is not None
-    store.append_action(game_id, row.seq, {"type": "x"}, [], {}, _state(games))
+    store.append_action(game_id, row.seq, {"type": "x"}, [], Checkpoint({}, _state(games)))
 
 
 def test_tally_and_figures_of_known_rolls() -> None:
@@ -145,7 +146,7 @@ def test_stored_dice_that_are_no_state_count_nothing(store: Store) -> None:
     broken["games"][0]["server-seed"] = "00" * 32  # not the seed committed to
     row = store.game("f")
     assert row is not None
-    store.append_action("f", row.seq, {"type": "x"}, [], {}, broken)
+    store.append_action("f", row.seq, {"type": "x"}, [], Checkpoint({}, broken))
     good, _ = _dealt("g.1", 3, 8)
     _game(store, "g", [good])
     _act(store, "g", [good])

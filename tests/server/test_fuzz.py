@@ -103,5 +103,7 @@ async def _run(tmp_path: Path, session: list[tuple[int | None, str | None]], var
             assert sender is not None and message.action.kind in awaiting.kinds(sender)
             stored = store.game(row.id)
             assert stored is not None and stored.seq == room.seq
-            assert _public(dict(stored.snapshot or {})) == _public(room.match.snapshot())
-            assert Match.restore(dict(stored.snapshot or {})).awaiting() == room.match.awaiting()
+            # Restored from its checkpoint and the actions since, the match is the live one.
+            restored, _ = await room.rooms.match(stored, room.names)
+            assert _public(restored.snapshot()) == _public(room.match.snapshot())
+            assert restored.awaiting() == room.match.awaiting()

@@ -10,6 +10,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from nardy.server.checkpoints import Checkpoint
 from nardy.server.store import Store, migrate
 
 
@@ -40,7 +41,9 @@ def test_writes_from_many_threads_never_find_the_database_busy(tmp_path: Path) -
         start.wait()
         try:
             for seq in range(40):
-                store.append_action(game_id, seq, {"type": "roll"}, [], {"n": seq}, {"d": 1}, None)
+                store.append_action(
+                    game_id, seq, {"type": "roll"}, [], Checkpoint({"n": seq}, {"d": 1})
+                )
         except BaseException as exc:
             failures.append(exc)
 

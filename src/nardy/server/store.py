@@ -2,9 +2,10 @@
 
 Every method is synchronous and runs one transaction; the web layer calls them from a worker
 thread so that the event loop never waits on the disk. The action log is the truth of a game:
-:meth:`Store.append_action` writes an action, its events, the snapshot and the dice after it
-in one transaction, and refuses it when another writer got there first (``seq``
-moved), so the database serialises each game's actions even with several processes.
+:meth:`Store.append_action` writes an action and its events (and, at a checkpoint, the
+snapshot and the dice after it: :mod:`nardy.server.checkpoints`) in one transaction, and
+refuses it when another writer got there first (``seq`` moved), so the database serialises
+each game's actions even with several processes.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import sqlalchemy.dialects.sqlite
 from alembic import command
 from alembic.config import Config
 
+from nardy.server.checkpoints import Checkpoint, ReplayError
 from nardy.server.games import SITTING, TABLE_KINDS, WAITING, GameKind, GameStatus
 from nardy.server.ratings import Rating, rate_match
 from nardy.server.tables import (
@@ -152,6 +154,9 @@ class GameRow:
     unavailable: str | None = None
     """Why the server cannot restore this game from its data (None: it can); such a game is
     set aside, not resumed (:meth:`Store.set_aside`)."""
+    snapshot_seq: int = 0
+    """The action the stored ``snapshot`` and ``dice`` are at (a checkpoint: the actions
+    after it, replayed, give the game at ``seq``)."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat (0 or 1) this user plays, or None for a spectator."""
@@ -225,7 +230,17 @@ def _game(row: sa.Row[Any]) -> GameRow:
         kind=kind,
         seating=m["seating"],
         unavailable=unavailable,
+        snapshot_seq=m["snapshot_seq"],
     )
+
+
+def _checkpoint_values(seq: int, checkpoint: Checkpoint) -> dict[str, Any]:
+    """A game row's columns that keep a checkpoint at action ``seq``."""
+    return {
+        "snapshot": dict(checkpoint.snapshot),
+        "dice": dict(checkpoint.dice),
+        "snapshot_seq": seq,
+    }
 
 
 def _available(rows: list[GameRow]) -> list[GameRow]:
@@ -512,11 +527,39 @@ class Store:
                 raise ConflictError("the game has already found its players")
             return _game(c.execute(games.select().where(games.c.id == game_id)).one())
 
-    def set_dice(self, game_id: str, dice: Mapping[str, Any]) -> None:
-        """Keep the state of the game's dice (secret seeds, commitments, client seeds): before
-        the first roll, and when a player adds a seed."""
+    def set_checkpoint(self, game_id: str, seq: int, checkpoint: Checkpoint) -> None:
+        """Keep a checkpoint of a game at action ``seq`` where something besides an action
+        changed it (a player added a seed to the dice); :class:`ConflictError` if the game
+        is no longer at ``seq``."""
         with self._write() as c:
-            c.execute(games.update().where(games.c.id == game_id).values(dice=dict(dice)))
+            changed = c.execute(
+                games.update()
+                .where(games.c.id == game_id, games.c.seq == seq)
+                .values(_checkpoint_values(seq, checkpoint))
+            ).rowcount
+            if changed != 1:
+                raise ConflictError(f"game {game_id} is no longer at action {seq}")
+
+    def actions_between(
+        self, game_id: str, after: int, upto: int
+    ) -> tuple[list[dict[str, Any]], float]:
+        """The wire forms of the game's actions ``after + 1`` to ``upto``, in order (those to
+        replay after a checkpoint at ``after``), and the seconds from action ``after`` (the
+        checkpoint's; with none, the first of them) to action ``upto``: the time played
+        since the checkpoint's snapshot was taken. :class:`ReplayError` (damaged data: the
+        game is set aside) if some are missing."""
+        with self.engine.connect() as c:
+            rows = c.execute(
+                sa.select(actions.c.seq, actions.c.action, actions.c.created_at)
+                .where(actions.c.game_id == game_id, actions.c.seq >= after, actions.c.seq <= upto)
+                .order_by(actions.c.seq)
+            ).all()
+        replayed = [dict(action) for seq, action, _ in rows if seq > after]
+        if len(replayed) != upto - after:
+            raise ReplayError(f"the log lacks some of the actions {after + 1}-{upto}")
+        first, last = _utc(rows[0].created_at), _utc(rows[-1].created_at)
+        assert first is not None and last is not None
+        return replayed, (last - first).total_seconds()
 
     def first_dice(self, game_id: str, dice: Mapping[str, Any]) -> Mapping[str, Any]:
         """Keep the dice of a game's first roll unless a game already has some (another
@@ -639,17 +682,18 @@ class Store:
         seq: int,
         action: Mapping[str, Any],
         events: Sequence[Mapping[str, Any]],
-        snapshot: Mapping[str, Any],
-        dice: Mapping[str, Any],
+        checkpoint: Checkpoint | None = None,
         result: Mapping[str, Any] | None = None,
         clock_state: Mapping[str, Any] | None = None,
     ) -> None:
-        """Commit action number ``seq + 1`` with its events, the snapshot and the dice
-        source's state after it, the clock's state after it (for a game with a clock), and
-        the result when it ended the match;
+        """Commit action number ``seq + 1`` with its events, the checkpoint after it where
+        one is due (:mod:`nardy.server.checkpoints`), the clock's state after it (for a game
+        with a clock), and the result when it ended the match;
         :class:`ConflictError` if the game is no longer at ``seq`` (another process accepted
         an action first) or no longer being played."""
-        values: dict[str, Any] = {"seq": seq + 1, "snapshot": dict(snapshot), "dice": dict(dice)}
+        values: dict[str, Any] = {"seq": seq + 1}
+        if checkpoint is not None:
+            values.update(_checkpoint_values(seq + 1, checkpoint))
         if result is not None:
             values.update(status=GameStatus.FINISHED, result=dict(result), finished_at=now())
         if clock_state is not None:
@@ -887,15 +931,16 @@ class Store:
         self, after: str, limit: int
     ) -> list[tuple[str, int, dict[str, Any], list[int] | None]]:
         """Up to ``limit`` games, in the order of their ids and after the id ``after``, that
-        have dealt dice since they were last tallied (or never were): each one's id, action
-        count, stored dice state (secret: it holds the seeds) and last tally (None if none).
-        Walking on from the last id returned visits each game once, even while games go on
-        moving."""
+        have dealt dice since they were last tallied (or never were): each one's id, the
+        action its stored dice state is at (its checkpoint's: the dice dealt after it are
+        counted at the next one, at the latest when the game ends), that state (secret: it
+        holds the seeds) and the last tally (None if none). Walking on from the last id
+        returned visits each game once, even while games go on moving."""
         joined = games.outerjoin(dice_tallies, dice_tallies.c.game_id == games.c.id)
         query = (
             sa.select(
                 games.c.id,
-                games.c.seq,
+                games.c.snapshot_seq.label("seq"),
                 games.c.dice,
                 dice_tallies.c.seq.label("tallied"),
                 *(dice_tallies.c[name] for name in ROLL_COLUMNS),
@@ -904,8 +949,9 @@ class Store:
             .where(
                 games.c.id > after,
                 games.c.dice.is_not(None),
-                games.c.seq > 0,  # the first roll is an action: before it nothing was dealt
-                sa.or_(dice_tallies.c.seq.is_(None), dice_tallies.c.seq != games.c.seq),
+                # the first roll is an action: before it nothing was dealt
+                games.c.snapshot_seq > 0,
+                sa.or_(dice_tallies.c.seq.is_(None), dice_tallies.c.seq != games.c.snapshot_seq),
             )
             .order_by(games.c.id)
             .limit(limit)

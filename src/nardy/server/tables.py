@@ -53,10 +53,14 @@ games = sa.Table(
     sa.Column("bot_delay_ms", sa.Integer, nullable=False),
     # How many actions have been accepted; the action log holds exactly this many rows.
     sa.Column("seq", sa.Integer, nullable=False),
-    # The match as the core's snapshot after the last accepted action (NULL before it starts).
+    # The game object's checkpoint (nardy.server.checkpoints): the core's snapshot after
+    # action "snapshot_seq" (NULL before the first), and the dice source's secret state and
+    # public commitment as they were then (before the first action: the first game's). The
+    # actions after it, replayed, give the game as it is: a snapshot is not written on
+    # every action, only every few, when a game starts, when it ends and with a dice seed.
     sa.Column("snapshot", sa.JSON, nullable=True),
-    # The dice source's secret state and its public commitment.
     sa.Column("dice", sa.JSON, nullable=True),
+    sa.Column("snapshot_seq", sa.Integer, nullable=False, server_default="0"),
     sa.Column("result", sa.JSON, nullable=True),
     sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     sa.Column("started_at", sa.DateTime(timezone=True), nullable=True),

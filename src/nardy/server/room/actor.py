@@ -28,9 +28,10 @@ from typing import Any, Protocol
 from nardy.core.actions import Action, Forfeit, Join, Player
 from nardy.core.errors import NardyError
 from nardy.core.match import Match
-from nardy.server import gamedice, protocol, roomview
+from nardy.server import checkpoints, gamedice, protocol, roomview
 from nardy.server.bus import Gap as BusGap
 from nardy.server.bus import Subscription
+from nardy.server.checkpoints import Checkpoint
 from nardy.server.games import GameKind
 from nardy.server.http import off_loop
 from nardy.server.room import news as n
@@ -267,8 +268,11 @@ class Room:
             return protocol.Refused("internal-error", "the server could not apply this", ref)
         encoded_action = parsed.to_json()
         encoded_events = [e.to_json() for e in events]
-        stored = host.stored()
-        snapshot, dice, result = stored
+        assert host.committed is not None
+        checkpoint, result = None, None
+        if host.committed.due(started=checkpoints.starts_a_game(events), over=self.over):
+            snapshot, dice, result = host.stored()
+            checkpoint = Checkpoint(snapshot, dice)
         clock = self.clock.after(host.match, events)
         try:
             await off_loop(
@@ -277,8 +281,7 @@ class Room:
                 self.seq,
                 encoded_action,
                 encoded_events,
-                snapshot,
-                dice,
+                checkpoint,
                 result,
                 None if clock is None else clock.to_json(),
             )
@@ -293,7 +296,7 @@ class Room:
             log.exception("game %s: the action could not be stored", self.id)
             host.rebuild()
             return protocol.Refused("busy", "the action could not be stored; try again", ref)
-        host.committed_now(stored)
+        host.committed = host.committed.after(encoded_action, checkpoint)
         self.clock.state = clock
         self.seq += 1
         if result is not None:
@@ -396,14 +399,16 @@ class Room:
                 target.contribute(mine, seed)  # checks everything before it changes anything
             except NardyError as exc:
                 return protocol.Refused(exc.code.value, str(exc), ref)
-            dice = gamedice.dice_state(match)
+            # The seed changes what a restore needs, and no action records it: a checkpoint.
+            checkpoint = Checkpoint(match.snapshot(), gamedice.dice_state(match))
+            assert self.host.committed is not None
             try:
-                await off_loop(self.rooms.store.set_dice, self.id, dice)
+                await off_loop(self.rooms.store.set_checkpoint, self.id, self.seq, checkpoint)
             except Exception:
                 log.exception("game %s: a client seed could not be stored", self.id)
                 self.host.rebuild()
                 return protocol.Refused("busy", "the seed could not be stored; try again", ref)
-            self.host.committed_dice = dice
+            self.host.committed = self.host.committed.checkpointed(checkpoint)
             await self._announce(n.Seeded(self.rooms.token, self.seq), ref, sender)
         return None
 

@@ -20,7 +20,9 @@ from nardy.core.events import Event
 from nardy.core.match import Match
 from nardy.core.settings import Settings
 from nardy.server import roomview
+from nardy.server.checkpoints import Checkpoint, Committed, Held, ReplayError, played_on
 from nardy.server.games import GameKind
+from nardy.server.http import off_loop
 from nardy.server.store import GameRow, Store
 from nardy.server.variantfacts import facts_of
 
@@ -39,10 +41,9 @@ class Host(ABC):
     def __init__(self, store: Store, row: GameRow) -> None:
         self.store = store
         self.game_id = row.id
-        # The game object as last committed, and its dice: what a failed commit goes back to
-        # and what the bots think on.
-        self.committed: dict[str, Any] | None = None
-        self.committed_dice: dict[str, Any] | None = None
+        # The game object as last committed (a checkpoint and the actions since, not a
+        # snapshot): what a failed commit goes back to, and what the bots decide on.
+        self.committed: Committed | None = None
 
     @property
     def match(self) -> Match | None:
@@ -55,6 +56,11 @@ class Host(ABC):
         """The seat, 0 or 1, that ``seat`` holds in a two-seat game (whose players can be
         absent, claim, offer a rematch and give seeds); None at a table or for a spectator."""
         return None
+
+    @property
+    @abstractmethod
+    def held(self) -> Held | None:
+        """The game object: a match, a chouette or a consultation (None before it starts)."""
 
     @property
     @abstractmethod
@@ -96,11 +102,7 @@ class Host(ABC):
 
     @abstractmethod
     def stored(self) -> Stored:
-        """What is committed after an action."""
-
-    def committed_now(self, stored: Stored) -> None:
-        """The action was committed with ``stored``: the room's new way back."""
-        self.committed, self.committed_dice = stored[0], stored[1]
+        """What a checkpoint keeps after an action (and the result once it is over)."""
 
     @abstractmethod
     def rebuild(self) -> None:
@@ -131,7 +133,7 @@ class Host(ABC):
     @abstractmethod
     def bot_job(self, row: GameRow, player: Player) -> Callable[[], Action | None]:
         """The decision of the bot playing ``player``, to run in the bots' process pool on the
-        committed snapshot (None: it lets the decision pass)."""
+        game as committed, which the worker restores (None: it lets the decision pass)."""
 
     @abstractmethod
     async def settle(self, row: GameRow) -> None:
@@ -142,3 +144,26 @@ class Host(ABC):
         """After ``seat``'s committed ``action``: whether the room's people changed in the
         database (someone left a table), so that every process reads the row again."""
         return False
+
+
+async def committed_of(store: Store, row: GameRow) -> Committed | None:
+    """A started game as its row and log hold it: the last checkpoint and the actions after
+    it (:mod:`nardy.server.checkpoints`), the time played since counted; None before the
+    first checkpoint (the game object is new)."""
+    if row.snapshot is None or row.dice is None:
+        if row.seq:
+            raise ReplayError("actions were committed without a checkpoint")
+        return None
+    found: list[dict[str, Any]] = []
+    snapshot = row.snapshot
+    if row.seq > row.snapshot_seq:
+        found, seconds = await off_loop(store.actions_between, row.id, row.snapshot_seq, row.seq)
+        snapshot = played_on(snapshot, seconds)
+    return Committed(
+        Checkpoint(snapshot, row.dice), row.snapshot_seq, tuple(found), row.snapshot_seq
+    )
+
+
+def fresh(stored: Stored) -> Committed:
+    """A new game object as committed before its first action (no checkpoint stored yet)."""
+    return Committed(Checkpoint(stored[0], stored[1]), 0, (), None)

@@ -12,11 +12,11 @@ from nardy.core.events import Event
 from nardy.core.fair_dice import FairDice
 from nardy.core.match import Match
 from nardy.core.settings import Settings
-from nardy.server import botplay, gamedice, roomview
+from nardy.server import botplay, checkpoints, gamedice, roomview
 from nardy.server.games import GameKind, GameStatus
 from nardy.server.http import off_loop
 from nardy.server.lobby import seats_view
-from nardy.server.room.host import Host, Stored
+from nardy.server.room.host import Host, Stored, committed_of, fresh
 from nardy.server.room.ratings import MatchRatings
 from nardy.server.store import GameRow, Store
 
@@ -34,6 +34,10 @@ class MatchHost(Host):
 
     @property
     def match(self) -> Match | None:
+        return self.game
+
+    @property
+    def held(self) -> Match | None:
         return self.game
 
     @property
@@ -82,13 +86,10 @@ class MatchHost(Host):
         return match.snapshot(), gamedice.dice_state(match), result
 
     def rebuild(self) -> None:
-        assert self.committed is not None and self.committed_dice is not None
-        self.game = gamedice.restore(self.committed, self.committed_dice)
-
-    def seeded(self) -> None:
-        """A player's seed was stored with the dice: the way back includes it."""
-        assert self.game is not None
-        self.committed_dice = gamedice.dice_state(self.game)
+        """Back to the checkpoint and the actions since, replayed (the time played goes on)."""
+        assert self.committed is not None
+        old, self.game = self.game, checkpoints.match_of(self.committed)
+        checkpoints.keep_time(old, self.game)
 
     async def load(self, row: GameRow, known: GameRow | None) -> None:
         """The players' names (when the seats changed) and the match as committed with the
@@ -100,16 +101,16 @@ class MatchHost(Host):
         if known is None:
             await self.ratings.load()
         if row.status in (GameStatus.PLAYING, GameStatus.FINISHED):
-            self.game = await self._match(row)
-            self.committed = self.game.snapshot()
-            self.committed_dice = gamedice.dice_state(self.game)
+            committed = await committed_of(self.store, row)
+            if committed is not None:  # nothing re-rolled
+                self.game, self.committed = checkpoints.match_of(committed), committed
+            else:
+                self.game = await self._new_match(row)
+                self.committed = fresh(self.stored())
 
-    async def _match(self, row: GameRow) -> Match:
-        """Restored from the snapshot committed with the last action (nothing re-rolled), or
-        new before the first action, its players named as the records write them (a bot by
-        its level)."""
-        if row.snapshot is not None and row.dice is not None:
-            return gamedice.restore(row.snapshot, row.dice)
+    async def _new_match(self, row: GameRow) -> Match:
+        """The match before its first action, its players named as the records write them (a
+        bot by its level), its first game's dice kept first."""
         settings = Settings.from_dict(dict(row.settings))
         first, second = (
             name or (f"nardy ({row.bot})" if row.bot else f"Player {seat}")

@@ -17,7 +17,7 @@ their history. Tables are not rated, have no clock, no client seeds and no remat
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from nardy.core.actions import Action, Leave, Player
@@ -26,10 +26,10 @@ from nardy.core.events import Event
 from nardy.core.fair_dice import FairDice
 from nardy.core.settings import Settings
 from nardy.core.team import Consultation
-from nardy.server import botplay, gamedice, roomview
+from nardy.server import botplay, checkpoints, gamedice, roomview
 from nardy.server.games import GameKind, GameStatus
 from nardy.server.http import off_loop
-from nardy.server.room.host import Host, Stored
+from nardy.server.room.host import Host, Stored, committed_of, fresh
 from nardy.server.room.ratings import TableResults
 from nardy.server.store import GameRow, Store, TableMember, member_name
 from nardy.server.table_lobby import Seating, bot_names, free_seats
@@ -59,7 +59,7 @@ class TableHost(Host):
         """A consultation's latest proposals of each side (the core keeps them all)."""
 
     @property
-    def game(self) -> Table | None:
+    def held(self) -> Table | None:
         return self.table
 
     @property
@@ -179,8 +179,11 @@ class TableHost(Host):
         }
 
     def rebuild(self) -> None:
-        assert self.committed is not None and self.committed_dice is not None
-        self.table, self.lot = _restore(self.kind, self.committed, self.committed_dice)
+        """Back to the checkpoint and the actions since, replayed (the time played goes on)."""
+        assert self.committed is not None
+        old = self.table
+        self.table, self.lot = checkpoints.table_of(self.kind, self.committed)
+        checkpoints.keep_time(old, self.table)
         self._restored()
 
     def _restored(self) -> None:
@@ -209,12 +212,13 @@ class TableHost(Host):
         self.members_at, self.people = members, people
         self.results.load(members)
         if self.table is None and row.status in (GameStatus.PLAYING, GameStatus.FINISHED):
-            if row.snapshot is not None and row.dice is not None:
-                self.table, self.lot = _restore(self.kind, row.snapshot, row.dice)
+            committed = await committed_of(self.store, row)
+            if committed is not None:
+                self.table, self.lot = checkpoints.table_of(self.kind, committed)
+                self.committed = committed
             else:
                 self.table, self.lot = await _new_table(self.store, row, members, bots)
-            self.committed = self.table.snapshot()
-            self.committed_dice = self.stored()[1]
+                self.committed = fresh(self.stored())
             self._restored()
 
     def bot_players(self, row: GameRow) -> list[Player]:
@@ -238,6 +242,7 @@ class TableHost(Host):
     def bot_job(self, row: GameRow, player: Player) -> Callable[[], Action | None]:
         assert self.committed is not None and row.bot is not None
         assert isinstance(player, str)
+        # the worker restores the table from what was committed: no snapshot here
         return functools.partial(botplay.decide_at_table, row.kind, self.committed, player, row.bot)
 
     async def settle(self, row: GameRow) -> None:
@@ -285,22 +290,6 @@ def _chouette_view(chouette: Chouette) -> dict[str, Any]:
         "settled": None if last is None or current is not None else dict(last.settlements),
         "side": {name: BOX if name == chouette.box else TEAM for name in chouette.players},
     }
-
-
-def _restore(
-    kind: GameKind, snapshot: Mapping[str, Any], dice: Mapping[str, Any]
-) -> tuple[Table, FairDice | None]:
-    """A table's game object from its snapshot, each game with its dice as stored."""
-    if kind is GameKind.CONSULTATION:
-        restored = Consultation.restore(dict(snapshot), FairDice.from_state(dice["next"]))
-        restored.match = gamedice.restore(dict(snapshot["match"]), dice)
-        return restored, None
-    chouette = Chouette.restore(dict(snapshot), FairDice.from_state(dice["next"]))
-    if len(dice["games"]) != len(chouette.games):
-        raise ValueError("the stored dice do not match the games of the snapshot")
-    for record, state in zip(chouette.games, dice["games"], strict=True):
-        record.game.dice_source = FairDice.from_state(state)
-    return chouette, FairDice.from_state(dice["lot"])
 
 
 async def _new_table(
