@@ -21,7 +21,10 @@ class Player:
         self.keys = keys
         self.errors: list[str] = []
         self.state: dict[str, Any] | None = None
-        """The last game state the page received (read off its WebSocket)."""
+        """The last game state the page received (read off its WebSocket): protocol v2's
+        state for this viewer, with its board view (``board``) and ``you``."""
+        self.events: list[dict[str, Any]] = []
+        """Every event the page has received, in order (the ``events`` messages')."""
         page.on("pageerror", lambda e: self.errors.append(str(e)))
         page.on("websocket", self._socket)
         page.set_default_timeout(TIMEOUT_MS)
@@ -29,8 +32,12 @@ class Player:
     def _socket(self, socket: Any) -> None:
         def frame(payload: str | bytes) -> None:
             message = json.loads(payload)
-            if isinstance(message, dict) and "state" in message:
+            if not isinstance(message, dict):
+                return
+            if "state" in message:
                 self.state = message["state"]
+            if message.get("type") == "events":
+                self.events.extend(message["events"])
 
         socket.on("framereceived", frame)
 
@@ -88,6 +95,14 @@ class Player:
     def finished(self) -> bool:
         return self.page.evaluate("document.body.dataset.status") == "finished"
 
+    def kinds(self) -> list[str]:
+        """The actions the last state let this player send (``state.you.actions``)."""
+        return list((self.state or {}).get("you", {}).get("actions", []))
+
+    def board(self) -> dict[str, Any]:
+        """The board view of the last state (``state.board``); empty before the first game."""
+        return dict((self.state or {}).get("board") or {})
+
     def buttons(self) -> list[str]:
         return list(
             self.page.eval_on_selector_all("#actions button", "bs => bs.map(b => b.dataset.action)")
@@ -112,6 +127,30 @@ class Player:
         else:
             self.page.click(f"#actions button[data-action={action}]")
         self.wait_change(before)
+
+    def strips_agree(self) -> None:
+        """Assert that the pips and checkers off in the players' strips are the server's
+        board view's, of the state drawn (read with the seq it was drawn at: an option or
+        the other side may act a moment later)."""
+        deadline = time.monotonic() + 10
+        while True:
+            drawn = self.page.evaluate(
+                """() => ({
+                  seq: Number(document.body.dataset.seq),
+                  pips: [0, 1].map((s) => document.querySelector(`.pips[data-seat="${s}"]`)
+                    ?.textContent),
+                  off: [0, 1].map((s) => document.querySelector(`.off[data-seat="${s}"]`)
+                    ?.textContent),
+                })"""
+            )
+            state = self.state or {}
+            if drawn["seq"] == state.get("seq") and state.get("board"):
+                board = state["board"]
+                assert drawn["pips"] == [f"{n} pip{'' if n == 1 else 's'}" for n in board["pips"]]
+                assert drawn["off"] == [f"{n} off" for n in board["off"]], drawn
+                return
+            assert time.monotonic() < deadline, (drawn, state.get("seq"))
+            self.page.wait_for_timeout(20)
 
     def centre(self, selector: str) -> tuple[float, float]:
         box = self.page.locator(selector).first.bounding_box()

@@ -3,8 +3,8 @@ keyboard alone (typed plays, Enter, Backspace) and heard through the aria-live r
 nardy's head rule refused on the board with its reason; acey-deucey's chosen double after
 1-2; a click on the dice swapping the die used first; a double-click moving one checker with
 both dice; the player's options (automatic roll, saved in the preferences); the last play
-outlined and shown again; and the client's own reading of notation, side switching and race
-detection."""
+outlined and shown again from the board view's last play; the pips and checkers off in the
+strips the server's; and the client's own reading of notation, side switching and options."""
 
 from __future__ import annotations
 
@@ -13,7 +13,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from nardy.core.game import Game
+from nardy.core.position import Position
+from nardy.core.variants import variant
 from nardy.web.assets import STATIC
 from tests.browser.players import Player, play_out
 from tests.server.serverutil import ServerProcess
@@ -21,20 +22,19 @@ from tests.server.serverutil import ServerProcess
 RUSSIAN = json.loads((STATIC / "i18n" / "ru.json").read_text(encoding="utf-8"))
 
 
-def _kinds(state: dict[str, Any] | None, seat: int) -> list[str]:
-    if not state or not state.get("awaiting"):
-        return []
-    for actor in state["awaiting"]["actors"]:
-        if actor["player"] == seat:
-            return list(actor["actions"])
-    return []
-
-
 def _legal_play(state: dict[str, Any]) -> str:
-    """A legal play of the game under way, typed as a player types it: each single move in
-    an order the rules allow (the core's legal plays list their moves so)."""
-    game = Game.restore(state["match"]["games"][-1])
-    play = game.legal_plays()[0]
+    """A legal play of the roll on the board, typed as a player types it: each single move
+    in an order the rules allow (the core's legal plays list their moves so), found by the
+    core from the board view's sides and dice (no move made yet this turn)."""
+    board = state["board"]
+    mover = board["turn"]
+    assert not board["moves-made"]
+    position = Position(
+        variant(state["settings"]["variant"]),
+        bytes(board["sides"][mover]),
+        bytes(board["sides"][1 - mover]),
+    )
+    play = position.legal_plays(*board["dice"])[0]
     word = {25: "bar", 0: "off"}
     return " ".join(f"{word.get(m.start, m.start)}/{word.get(m.end, m.end)}" for m in play.moves)
 
@@ -49,7 +49,7 @@ def _origins(me: Player) -> list[int]:
 
 def _finish_turn(me: Player) -> None:
     """Play the rest of this player's turn (moves, then confirm)."""
-    while {"move", "confirm"} & set(_kinds(me.state, 0)):
+    while {"move", "confirm"} & set(me.kinds()):
         if not me.step():
             me.page.wait_for_timeout(30)
 
@@ -85,8 +85,8 @@ def test_a_whole_game_from_the_keyboard_alone(
         assert time.monotonic() < deadline, page.inner_text("#status")
         said = page.text_content("#announce") or ""
         heard |= {w for w in ("You rolled", "Computer (beginner) played") if w in said}
-        state, seat = me.state, 0
-        kinds = _kinds(state, seat)
+        state = me.state
+        kinds = me.kinds()
         before = me.seq()
         if not kinds or state is None or state["seq"] != before:
             page.wait_for_timeout(30)
@@ -103,6 +103,7 @@ def test_a_whole_game_from_the_keyboard_alone(
             page.keyboard.press("Enter")  # an empty line: roll, or confirm the moves made
             me.wait_change(before)
         elif "move" in kinds:
+            me.strips_agree()
             play = _legal_play(state)
             if not took_back:
                 # one leg typed and played, then taken back with Backspace
@@ -143,7 +144,7 @@ def test_long_nardy_refuses_a_second_checker_from_the_head(
             _finish_turn(me)
             continue
         me.move_once()  # the rearmost checker: one from the head
-        if "move" not in _kinds(me.state, 0) or 24 in _origins(me):
+        if "move" not in me.kinds() or 24 in _origins(me):
             # no move left, or 6-6, 4-4, 3-3 at the start (two may leave): another turn
             _finish_turn(me)
             continue
@@ -173,7 +174,7 @@ def test_acey_deucey_after_1_2_the_player_chooses_the_double(
     deadline = time.monotonic() + 240
     while True:
         assert time.monotonic() < deadline, [
-            (p.seq(), p.buttons(), p.page.inner_text("#status"), (p.state or {}).get("awaiting"))
+            (p.seq(), p.buttons(), p.page.inner_text("#status"), p.board().get("awaiting"))
             for p in (alice, bob)
         ]
         chooser = next((p for p in (alice, bob) if "choose-double" in p.buttons()), None)
@@ -189,10 +190,13 @@ def test_acey_deucey_after_1_2_the_player_chooses_the_double(
     before = chooser.seq()
     chooser.page.click("#actions button[data-action=choose-double]:has-text('Double 5s')")
     chooser.wait_change(before)
-    log = (chooser.state or {})["match"]["games"][-1]["log"]
     assert {"type": "double-chosen", "die": 5} in [
-        {k: e.get(k) for k in ("type", "die")} for e in log
+        {k: e.get(k) for k in ("type", "die")} for e in chooser.events
     ]
+    if chooser.board().get("dice") == [5, 5]:  # (not when the 5s have no legal move)
+        # the board draws the chosen double's four dice, as the server's board view has them
+        assert chooser.board()["dice-shown"] == [5, 5, 5, 5]
+        chooser.wait_until("document.querySelectorAll('.board .die').length === 4")
     assert not alice.errors and not bob.errors
 
 
@@ -237,17 +241,17 @@ def test_a_click_on_the_dice_swaps_them_and_a_double_click_uses_both(
             before = me.seq()
             me.page.click(f'.board .movable[data-point="{start}"]')  # again: the first die
             me.wait_change(before)
-            moved = (me.state or {})["match"]["games"][-1]["current"]["moves"]
-            assert [m[:2] for m in moved] == [[start, start - low]]
+            moved = me.board()["moves-made"]
+            assert [[m["from"], m["to"]] for m in moved] == [[start, start - low]]
             swapped = True
             continue
         before = me.seq()
         me.page.dblclick(f'.board .movable[data-point="{start}"]')
         me.page.wait_for_timeout(1200)  # the checker's second step follows its first
-        moved = (me.state or {})["match"]["games"][-1]["current"]["moves"]
+        moved = me.board()["moves-made"]
         if len(moved) == 2:
             # one checker, the larger die first, then on with the other
-            assert [m[:2] for m in moved] == [
+            assert [[m["from"], m["to"]] for m in moved] == [
                 [start, start - high],
                 [start - high, start - high - low],
             ]
@@ -288,19 +292,28 @@ def test_options_roll_by_themselves_are_saved_and_the_last_play_is_shown_again(
     while not rolled_alone:
         assert time.monotonic() < deadline, page.inner_text("#status")
         assert "roll" not in me.buttons()
-        kinds = _kinds(me.state, 0)
-        if "move" in kinds and (me.state or {})["match"]["games"][-1]["records"]:
+        if "move" in me.kinds() and me.board().get("last-play"):
             rolled_alone = True
             break
         if not me.step():
             page.wait_for_timeout(30)
+    me.strips_agree()
+    board = me.board()
     # the computer's last play is outlined, and shown again on request
     page.wait_for_selector("[data-last]")
     assert page.is_enabled("#replay")
+    last = board["last-play"]
     page.click("#replay")
     assert page.is_disabled("#replay")
     assert page.locator("[data-last]").count() == 0  # the play's starting position
+    # its dice, none used yet, and whose play it is
+    dice = "-".join(str(d) for d in sorted(set(last["dice"]), reverse=True))
+    assert page.get_attribute(".board .dice", "data-dice") == dice
+    who = "Computer (beginner)" if last["player"] == 1 else "opts"
+    assert page.inner_text("#status").startswith(f"{who}'s last play")
     page.screenshot(path=str(shots / "replay-last.png"))
+    # then each of its single moves in turn, the dice used as they go
+    me.wait_until("document.querySelector('.board .die.used') !== null", 5)
     me.wait_until("!document.querySelector('#replay').disabled", 10)
     assert page.locator("[data-last]").count() > 0  # back to the game as it stands
     page.reload()
@@ -310,24 +323,23 @@ def test_options_roll_by_themselves_are_saved_and_the_last_play_is_shown_again(
     play_out([me])
 
 
-def test_the_clients_reading_of_notation_and_its_board_rules(
-    pages: Any, server: ServerProcess
-) -> None:
+def test_the_clients_reading_of_notation_and_its_options(pages: Any, server: ServerProcess) -> None:
     me = Player(pages("en-US"), server.url)
     me.open("/")
     words = {"bar": RUSSIAN["notation.bar"], "off": RUSSIAN["notation.off"]}
     found = me.page.evaluate(
         """async (words) => {
           const { readPlay } = await import("/js/notation.js");
-          const { homeFor, isRace } = await import("/js/room.js");
-          const rules = await (await fetch("/api/variants")).json();
-          const bg = rules.find((r) => r.key === "backgammon");
-          const long = rules.find((r) => r.key === "long");
-          const side = (points) => {
-            const c = new Array(26).fill(0);
-            for (const [p, n] of points) c[p] = n;
-            return c;
-          };
+          const { homeFor } = await import("/js/room.js");
+          const { optionAction } = await import("/js/options.js");
+          // a board view where two checkers may bear off and one move inside the home board
+          const moves = [
+            { from: 3, to: 0, hit: false },
+            { from: 5, to: 0, hit: false },
+            { from: 5, to: 2, hit: false },
+          ];
+          const board = (race) => ({ race, awaiting: { phase: "moving", actors: [], moves } });
+          const bearOff = { "auto-bear-off": true };
           return {
             plain: readPlay("13/7 8/7"),
             hit: readPlay("bar/22* 6/off"),
@@ -340,11 +352,16 @@ def test_the_clients_reading_of_notation_and_its_board_rules(
             game2: homeFor("bottom-right", true, 1),
             fixed: homeFor("top-left", false, 1),
             game2left: homeFor("top-left", true, 1),
-            bgRace: isRace(bg, [side([[6, 5], [3, 10]]), side([[6, 3], [2, 12]])], 0),
-            bgContact: isRace(bg, [side([[6, 5], [3, 10]]), side([[22, 3], [2, 12]])], 0),
-            bgBar: isRace(bg, [side([[6, 15]]), side([[25, 1], [1, 14]])], 0),
-            longRace: isRace(long, [side([[6, 5], [3, 10]]), side([[12, 3], [1, 12]])], 0),
-            longContact: isRace(long, [side([[6, 5], [3, 10]]), side([[15, 3], [1, 12]])], 0),
+            race: optionAction(bearOff, ["move"], board(true)),
+            contact: optionAction(bearOff, ["move"], board(false)),
+            forced: optionAction(
+              { "auto-play-forced": true },
+              ["move"],
+              { race: false, awaiting: { moves: [moves[2]] } },
+            ),
+            pass: optionAction({ "auto-pass": true }, ["play"], null),
+            roll: optionAction({ "auto-roll": true }, ["roll"], null),
+            mayDouble: optionAction({ "auto-roll": true }, ["roll", "double"], null),
           };
         }""",
         words,
@@ -357,8 +374,10 @@ def test_the_clients_reading_of_notation_and_its_board_rules(
     assert found["bad"] == {"error": "13-7"} and found["far"] == {"error": "31/7"}
     assert (found["game1"], found["game2"]) == ("bottom-right", "bottom-left")
     assert (found["fixed"], found["game2left"]) == ("top-left", "top-right")
-    # backgammon: their checkers on my 19 and 23 (their 6 and 2) are past mine: a race;
-    # one on my 3 (their 22) has still to pass my checkers
-    assert found["bgRace"] and not found["bgContact"] and not found["bgBar"]
-    # long nardy: their 12 (my 24) has passed my home; their 15 (my 3) has still to pass it
-    assert found["longRace"] and not found["longContact"]
+    # bearing off by itself only where the server's board view says the game is a race,
+    # from the highest point that can go
+    assert found["race"] == {"type": "move", "from": 5, "to": 0}
+    assert found["contact"] is None
+    assert found["forced"] == {"type": "move", "from": 5, "to": 2}
+    assert found["pass"] == {"type": "play", "moves": ""}
+    assert found["roll"] == {"type": "roll"} and found["mayDouble"] is None

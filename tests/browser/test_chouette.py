@@ -47,7 +47,7 @@ def test_a_chouette_of_three_browsers(pages: Any, server: ServerProcess, shots: 
     assert box is not captain
     assert "Chouette of 3" in box.page.inner_text(".table-panel h3")
 
-    doubled = answered = over = False
+    doubled = answered = over = drawn = False
     deadline = time.monotonic() + 300
     while not over:
         assert time.monotonic() < deadline, [p.buttons() for p in players]
@@ -68,13 +68,19 @@ def test_a_chouette_of_three_browsers(pages: Any, server: ServerProcess, shots: 
             if player.step():
                 acted = True
                 break
+        if doubled and not drawn:
+            # the board and the strips are drawn from the server's board view at a table too
+            for player in players:
+                assert player.page.locator(".board .checker").count() > 0
+                player.strips_agree()
+            drawn = True
         if doubled and answered and not (shots / "chouette-answers.png").exists():
             watcher = next(p for p in players if p is not box)
             watcher.wait_until("document.querySelector('.table-panel .mark.out') !== null")
             watcher.page.screenshot(path=str(shots / "chouette-answers.png"))
         if not acted:
             time.sleep(0.05)
-    assert doubled and answered
+    assert doubled and answered and drawn
     for player in players:
         player.wait_until("document.querySelector('.table-panel .settled') !== null")
     scores = [
@@ -120,6 +126,15 @@ def test_a_consultation_game_against_the_computer(
     partner.page.click(".table-panel .propose button")
     captain.wait_until("document.querySelector('.table-panel .proposals') !== null")
     assert "8/2 6/2" in captain.page.inner_text(".table-panel .proposals")
+    # a member who may only propose is not told it is their move: the captain decides
+    assert partner.kinds() == ["propose"]
+    assert not partner.page.inner_text("#status").startswith("Your")
+    # a proposal reaches its own side only: the state of each says so (`state.proposals`)
+    assert [p["text"] for p in (captain.state or {})["proposals"]] == ["8/2 6/2"]
+    # the board is drawn from the server's board view: checkers, dice, the strips' counts
+    for player in (captain, partner):
+        assert player.page.locator(".board .checker").count() > 0
+        player.strips_agree()
     captain.page.screenshot(path=str(shots / "consultation.png"))
     for player in (captain, partner):
         assert not player.errors, player.errors

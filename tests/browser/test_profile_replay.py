@@ -86,6 +86,12 @@ def test_a_finished_match_is_in_both_histories_replays_and_its_dice_verify(
     page.click('[data-step="next"]')
     assert page.get_attribute("body", "data-step") == "0:1"
     pips.append(page.inner_text("#side-bottom .pips") + page.inner_text("#side-top .pips"))
+    # the counts are the replay endpoint's, after the first turn (the page computes none)
+    replay = page.request.get(f"{loser.base_url}/api/games/{game}/replay").json()
+    after = replay["games"][0]["turns"][0]["after"]
+    shown = {page.inner_text(f'.pips[data-seat="{s}"]') for s in (0, 1)}
+    assert shown == {f"{n} pips" for n in after["pips"]}
+    assert {page.inner_text(f'.off[data-seat="{s}"]') for s in (0, 1)} == {"0 off"}
     page.keyboard.press("ArrowRight")
     assert page.get_attribute("body", "data-step") == "0:2"
     page.keyboard.press("ArrowLeft")

@@ -117,7 +117,7 @@ export class Board {
    * view: {rules, seq, roll (what names this roll of the dice), sides: [counts of seat 0,
    * of seat 1] (26 each, own numbering), viewer, home, dice, used, diceSeat,
    * cube: {value, owner}, legal: [{from, to, hit}],
-   * last: {seat, moves: [[from, to, hit]]} or null (the last play, the mover's numbering),
+   * last: {seat, moves: [{from, to, hit}]} or null (the last play, the mover's numbering),
    * glide: [{seat, from, to}] (moves to slide, the mover's numbering), animation}
    */
   draw(view) {
@@ -335,7 +335,7 @@ export class Board {
       const p = own ? q : theirPoint(this.view.rules, q);
       if (!marks.has(p) || kind === "to") marks.set(p, kind);
     };
-    for (const [from, to] of last.moves) {
+    for (const { from, to } of last.moves) {
       mark(from, "from");
       mark(to, "to");
     }

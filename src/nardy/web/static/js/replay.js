@@ -1,13 +1,16 @@
 // The replay viewer: any finished game one may see, stepped through turn by turn (first,
 // previous, next, last; the arrow keys, Home and End; or a click in the move list), drawn
 // on a read-only board; the match downloads as .mat and JSON, and its dice are verified
-// here in the browser from the downloaded record (verify.js).
+// here in the browser from the downloaded record (verify.js). Each turn comes with the sides,
+// pips and checkers borne off before and after it, as the server counts them: the viewer
+// draws them and computes no rules.
 
 import * as api from "/js/api.js";
 import { Board } from "/js/board.js";
+import { diceShown } from "/js/glides.js";
 import { onLanguage, t, tn, translate } from "/js/i18n.js";
 import { botName, errorText, variantName } from "/js/names.js";
-import { BOARD_TABLE, escapeHtml, pips, sidesFromPosition, withWaiting } from "/js/room.js";
+import { BOARD_TABLE, escapeHtml, startSides } from "/js/room.js";
 import { canVerify, verifyRecord } from "/js/verify.js";
 
 const CUBE_WORDS = {
@@ -183,18 +186,15 @@ export class Replay {
       .join("");
     select.value = String(this.gameIndex);
 
-    // the board at this step, as the server counts it: the start (the first turn's board
-    // before it), or the board after turn `step`; a game with no turn yet has only its start
+    // the board at this step: the start (before the first turn), or the one after turn `step`
     const turn = this.step > 0 ? game.turns[this.step - 1] : null;
     const rules = this.data.rules;
-    const board = turn ? turn.after : game.turns[0]?.before;
-    const sides = board
-      ? board.sides
-      : withWaiting(sidesFromPosition(game.start.position, game.start.player), rules);
-    const pipsOf = (seat) => (board ? board.pips[seat] : pips(sides[seat]));
+    const at = turn ? turn.after : game.turns[0]?.before ?? null;
+    // a game without a turn never left the variant's starting position: no counts to tell
+    const sides = at ? at.sides : startSides(rules);
     const [value, owner] = turn ? turn["cube-after"] : game.start.cube;
     const cube = settings.cube === false ? null : { value, owner };
-    const dice = turn?.dice ? (turn.dice[0] === turn.dice[1] ? Array(4).fill(turn.dice[0]) : turn.dice) : null;
+    const dice = turn?.dice ? diceShown(turn.dice) : null;
     this.board.draw({
       rules, sides, viewer: this.viewer, home: this.prefs.home,
       dice, used: null, diceSeat: turn ? turn.player : 0, cube, legal: [],
@@ -202,8 +202,8 @@ export class Replay {
     translate(this.board.svg.parentNode);
     const label = (seat) => `<span class="swatch c${seat}" aria-hidden="true"></span>
       <strong class="who-name">${escapeHtml(this.name(seat))}</strong>
-      <span class="pips" data-seat="${seat}">${escapeHtml(tn("room.pips", pipsOf(seat)))}</span>
-      <span class="off">${escapeHtml(tn("room.off", sides[seat][0]))}</span>`;
+      ${at ? `<span class="pips" data-seat="${seat}">${escapeHtml(tn("room.pips", at.pips[seat]))}</span>
+      <span class="off" data-seat="${seat}">${escapeHtml(tn("room.off", at.off[seat]))}</span>` : ""}`;
     const me = this.viewer;
     const topIsOpponent = this.prefs.home.startsWith("bottom");
     this.main.querySelector("#side-top").innerHTML = label(topIsOpponent ? 1 - me : me);

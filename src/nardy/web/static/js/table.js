@@ -3,9 +3,14 @@
 // the game and who passed, the team's votes and each member's own answer to the box's
 // double, the running scores; a consultation's two sides and the proposals of one's own.
 // The board itself is the room's: the box (or side 0) is side 0, the team side 1.
+//
+// `TABLE_SEATING` is what the room asks of a table where a two-player match has its own
+// answers (seats.js): the room reaches a table's specifics through it alone.
 
 import { t, tn } from "/js/i18n.js";
 import { botName } from "/js/names.js";
+import { escapeHtml } from "/js/ui.js";
+import { ACTION, GAME_KIND } from "/js/vocab.js";
 
 /** Whether a room's state is a table's (its people are names, not two seats). */
 export function isTable(state) {
@@ -30,7 +35,7 @@ export function tableSide(state, name) {
 export function sideName(state, side) {
   const table = state.table;
   if (!table) return t("room.waiting-player");
-  if (state.kind === "chouette") {
+  if (state.kind === GAME_KIND.CHOUETTE) {
     if (side === 0) return personName(state, table.box);
     const team = table["in-game"] || table.line;
     return tn("table.team-of", team.length, { captain: personName(state, table.captain) });
@@ -42,21 +47,19 @@ function signed(n) {
   return n > 0 ? `+${n}` : String(n);
 }
 
-function escapeHtml(text) {
-  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-}
-
-/** The table's panel: the line of players with their roles, answers and scores. */
-export function tablePanel(state, me, proposals) {
+/** The table's panel: the line of players with their roles, answers and scores; in a
+ * consultation, the recent proposals of the viewer's own side (the server sends only those). */
+export function tablePanel(state, me) {
+  const proposals = state.proposals || [];
   const table = state.table;
   if (!table) {
     const names = Object.keys(state.people);
     const rows = names.map((n) => `<li>${escapeHtml(personName(state, n))}</li>`).join("");
-    return `<h3>${escapeHtml(state.kind === "chouette" ? t("table.chouette") : t("table.consultation"))}</h3>
+    return `<h3>${escapeHtml(state.kind === GAME_KIND.CHOUETTE ? t("table.chouette") : t("table.consultation"))}</h3>
       <ul class="line">${rows}</ul>
       <p class="small">${escapeHtml(tn("table.free", state.free))}</p>`;
   }
-  if (state.kind === "consultation") {
+  if (state.kind === GAME_KIND.CONSULTATION) {
     const side = (s) => table.sides[s].map((n) => {
       const role = n === table.captains[s] ? `<span class="role captain">${escapeHtml(t("table.captain"))}</span>` : "";
       return `<li class="${n === me ? "me" : ""}">${escapeHtml(personName(state, n))} ${role}</li>`;
@@ -98,13 +101,59 @@ export function tablePanel(state, me, proposals) {
 
 /** The table's own buttons besides the board's: the team's vote, leaving between games. */
 export function tableButtons(state, me, kinds, add) {
-  if (kinds.includes("vote")) {
-    const next = 2 * (state.match?.games?.at(-1)?.cube?.[0] ?? 1);
-    add("vote", { type: "vote", agree: true }, t("act.vote", { value: next }));
-    add("vote-against", { type: "vote", agree: false }, t("act.vote-against"), "quiet");
+  if (kinds.includes(ACTION.VOTE)) {
+    const next = 2 * (state.board?.cube?.value ?? 1);
+    add(ACTION.VOTE, { type: ACTION.VOTE, agree: true }, t("act.vote", { value: next }));
+    add("vote-against", { type: ACTION.VOTE, agree: false }, t("act.vote-against"), "quiet");
   }
   const table = state.table;
-  if (state.kind === "chouette" && table && table["in-game"] === null && me && [table.box, ...table.line].includes(me)) {
-    add("leave", { type: "leave" }, t("act.leave"), "quiet");
+  if (state.kind === GAME_KIND.CHOUETTE && table && table["in-game"] === null && me && [table.box, ...table.line].includes(me)) {
+    add(ACTION.LEAVE, { type: ACTION.LEAVE }, t("act.leave"), "quiet");
   }
 }
+
+/** Draw the table's panel in `box`, with the box where a consultation's member proposes a
+ * play while they may (its draft and focus kept across redraws); `send(action)` sends. */
+export function drawTablePanel(box, state, send) {
+  const typing = box.querySelector(".propose input");
+  const draft = typing ? typing.value : "";
+  const focused = typing !== null && document.activeElement === typing;
+  box.innerHTML = tablePanel(state, state.you.seat);
+  if (!state.you.actions.includes(ACTION.PROPOSE)) return;
+  const form = document.createElement("form");
+  form.className = "propose";
+  form.innerHTML = `<input name="text" maxlength="200" aria-label=""><button type="submit"></button>`;
+  const input = form.querySelector("input");
+  input.setAttribute("aria-label", t("table.propose-label"));
+  input.placeholder = t("table.propose-label");
+  form.querySelector("button").textContent = t("act.propose");
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const text = input.value.trim();
+    if (text) send({ type: ACTION.PROPOSE, text });
+    input.value = "";
+  });
+  box.appendChild(form);
+  input.value = draft;
+  if (focused) input.focus();
+}
+
+/** A table's answers to what the room asks of who sits where (seats.js has a match's). */
+export const TABLE_SEATING = {
+  /** A side of the board (0 or 1) by who plays it, or a participant by name. */
+  name: (state, who) => (typeof who === "number" ? sideName(state, who) : personName(state, who)),
+  /** Whether the viewer created this table, which waits for people: the one person seated. */
+  creator: (state, you) => you.seat !== null && Object.values(state.people).filter((p) => !p.bot).length === 1,
+  waitingText: () => t("table.waiting-people"),
+  /** A replay is of a two-player match; an invitation link is a match's. */
+  replayable: false,
+  invites: false,
+  /** Anybody at the table may type a play: the server says whose it is. */
+  types: () => true,
+  /** A chouette's scores are the panel's, not a match line's. */
+  scoreLine: (state) => state.kind !== GAME_KIND.CHOUETTE,
+  /** A consultation's members may always propose: that is advice, not the side's turn. */
+  decides: (kinds) => kinds.some((kind) => kind !== ACTION.PROPOSE),
+  panel: drawTablePanel,
+  buttons: tableButtons,
+};

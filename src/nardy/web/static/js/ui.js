@@ -25,3 +25,8 @@ export function announce(text) {
   region.appendChild(line);
   while (region.childElementCount > 6) region.firstElementChild.remove();
 }
+
+/** Text made safe to write into markup. */
+export function escapeHtml(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}

@@ -1,0 +1,33 @@
+// The room's status line: what the game is waiting for, in the viewer's words — the match
+// over or cancelled, a game waiting for players, the viewer's move, roll or answer to a
+// double or a resignation, or whom the game waits for.
+
+import { t } from "/js/i18n.js";
+import { GAME_STATUS, PHASE } from "/js/vocab.js";
+
+/** The status line's text; `name(who)` names a side or a person. */
+export function statusText(state, { seating, name }) {
+  if (state.status === GAME_STATUS.FINISHED) {
+    const winner = state.score[0] > state.score[1] ? 0 : 1;
+    return t("room.finished", { who: name(winner), score: state.score.join(" : ") });
+  }
+  if (state.status === GAME_STATUS.CANCELLED) return t("room.cancelled");
+  if (state.status === GAME_STATUS.OPEN || state.status === GAME_STATUS.INVITED) return seating.waitingText();
+  const you = state.you;
+  const board = state.board;
+  const phase = board?.awaiting?.phase;
+  if (you.seat === null) return t("room.watching");
+  if (!seating.decides(you.actions)) return t("room.their-turn", { who: waitedFor(state, you, name) });
+  if (phase === PHASE.MOVING) return t("room.your-move");
+  if (phase === PHASE.DOUBLED || phase === PHASE.BEAVERED) return t("room.doubled", { value: board.pending?.value ?? 2 * board.cube.value });
+  if (phase === PHASE.RESIGNED) return t("room.resign-offered");
+  return t("room.your-turn");
+}
+
+/** Whom the game waits for, when it is not the viewer: the sides (or people) it awaits
+ * other than the viewer's own. */
+function waitedFor(state, you, name) {
+  const actors = (state.board?.awaiting?.actors || []).map((a) => a.player);
+  const others = actors.filter((who) => who !== you.seat && who !== you.side);
+  return (others.length ? others : you.side === null ? actors : [1 - you.side]).map(name).join(", ");
+}
