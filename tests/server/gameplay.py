@@ -14,7 +14,9 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection
 
-from nardy.server.rooms import Member, Room, Rooms
+from nardy.server.room.actor import Room
+from nardy.server.room.member import Member
+from nardy.server.room.registry import Rooms
 from nardy.server.store import GameRow, Store
 from tests.server.serverutil import Client, ServerProcess, receive
 

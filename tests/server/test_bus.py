@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import os
 import sys
+import time
 import uuid
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -25,6 +26,7 @@ import redis.asyncio as aioredis
 from nardy.server.bus import (
     PREFIX,
     Bus,
+    BusDown,
     BusError,
     Gap,
     LocalBus,
@@ -368,10 +370,14 @@ def test_an_outage_is_bridged_once_redis_is_back(redis_url: str) -> None:
             await outage.down()
             await asyncio.sleep(0.5)  # the bus tries, and fails, to reconnect meanwhile
             await sender.publish(name, {"n": "lost"})  # nobody is listening: Redis drops it
-            with pytest.raises(redis.ConnectionError):  # after redis-py's retries
+            assert not bus.healthy  # the breaker is open: publishing fails at once
+            began = time.monotonic()
+            with pytest.raises(BusDown):
                 await bus.publish(name, {"n": "refused"})
+            assert time.monotonic() - began < 0.1
             await outage.up()
             assert await sub.get(10) == Gap(PREFIX + name)
+            assert bus.healthy
             assert bus.reconnects == 1
             await sender.publish(name, {"n": 3})
             await bus.publish(name, {"n": 4})  # publishing through the relay works again

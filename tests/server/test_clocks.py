@@ -26,7 +26,7 @@ from nardy.core.events import (
 )
 from nardy.server import clocks, protocol
 from nardy.server.clocks import ClockError, ClockSettings, ClockState, clock_from
-from nardy.server.rooms import Member
+from nardy.server.room.member import Member
 from tests.server.gameplay import (
     Seat,
     new_name,
@@ -120,8 +120,8 @@ def test_a_move_within_the_delay_costs_no_reserve(server: ServerProcess) -> None
 def test_running_out_of_time_loses_the_match(server: ServerProcess) -> None:
     a, b, game = start_game(server, {"match-length": 3}, {"delay": 0.2, "reserve": 0.3})
     seats = sit(a, b, game)
+    started = time.monotonic()  # before the roll: its clock starts after this
     mover = roll_opening(seats)
-    started = time.monotonic()
     for s in seats:  # nobody moves: the server's timer ends the match for everyone
         message = wait_for(s, "events")
         assert _forfeit(message) == {"type": "forfeited", "player": mover.seat, "reason": "time"}
@@ -325,13 +325,12 @@ async def _late_action(tmp_path: Path) -> None:
         watcher = Member(None, None)
         await room.join(watcher)
         assert await room.act(0, RollOpening(0)) is None
-        state = room.clock_state
+        state = room.clock.state
         assert state is not None and state.running is not None
         mover = state.running
         # as if the move had begun long ago, and the timer had not woken up
-        assert room._clock_task is not None
-        room._clock_task.cancel()
-        room.clock_state = dataclasses.replace(state, since=state.since - 1000)
+        room.clock.stop()
+        room.clock.state = dataclasses.replace(state, since=state.since - 1000)
         refused = await room.act(mover, Roll(mover))
         assert refused is not None and refused.code == "game-over"
         assert room.over and room.match.winner == 1 - mover

@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 
 from nardy.core.match import Match
 from nardy.server import protocol
-from nardy.server.rooms import Member
+from nardy.server.room.member import Member
+from nardy.server.room.registry import host_for
 from tests.server.gameplay import playing_room
 
 KINDS = [
@@ -104,6 +105,9 @@ async def _run(tmp_path: Path, session: list[tuple[int | None, str | None]], var
             stored = store.game(row.id)
             assert stored is not None and stored.seq == room.seq
             # Restored from its checkpoint and the actions since, the match is the live one.
-            restored, _ = await room.rooms.match(stored, room.names)
+            fresh = host_for(store, stored)  # the host of a room built from the database
+            await fresh.load(stored, None)
+            restored = fresh.match
+            assert restored is not None
             assert _public(restored.snapshot()) == _public(room.match.snapshot())
             assert restored.awaiting() == room.match.awaiting()

@@ -18,16 +18,18 @@ import pytest
 from nardy.core.actions import RollOpening, action_from_json
 from nardy.core.match import Match
 from nardy.server import protocol
-from nardy.server.rooms import Member, Room
+from nardy.server.room.actor import Room
+from nardy.server.room.host import Host
+from nardy.server.room.member import Member
 from tests.server.gameplay import plain, playing_room, queued
 
 
 @contextlib.contextmanager
 def _counted(monkeypatch: pytest.MonkeyPatch, room: Room) -> Iterator[dict[str, int]]:
     """Count the encodings and the match snapshots taken other than the one the commit
-    stores (Room._stored)."""
+    stores (Host.stored)."""
     calls = {"encode": 0, "snapshot": 0}
-    encode, snapshot, stored = protocol.encode, Match.snapshot, type(room)._stored
+    encode, snapshot, stored = protocol.encode, Match.snapshot, type(room.host).stored
     storing = [False]
 
     def counting_encode(message: protocol.ServerMessage) -> str:
@@ -38,7 +40,7 @@ def _counted(monkeypatch: pytest.MonkeyPatch, room: Room) -> Iterator[dict[str, 
         calls["snapshot"] += 0 if storing[0] else 1
         return snapshot(match)
 
-    def storing_snapshot(self: Room) -> Any:
+    def storing_snapshot(self: Host) -> Any:
         storing[0] = True
         try:
             return stored(self)
@@ -47,7 +49,7 @@ def _counted(monkeypatch: pytest.MonkeyPatch, room: Room) -> Iterator[dict[str, 
 
     monkeypatch.setattr(protocol, "encode", counting_encode)
     monkeypatch.setattr(Match, "snapshot", counting_snapshot)
-    monkeypatch.setattr(type(room), "_stored", storing_snapshot)
+    monkeypatch.setattr(type(room.host), "stored", storing_snapshot)
     try:
         yield calls
     finally:
@@ -67,7 +69,7 @@ async def _one_action(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         with _counted(monkeypatch, room) as calls:
             refused = await room.act(0, RollOpening(0), 7, sender=members[0].key)
             assert refused is None
-            # The events come back through the bus (nardy.server.bus) to the room's follower.
+            # The events are told to the room's own sockets as soon as it is committed.
             texts = [await asyncio.wait_for(member.queue.get(), 10) for member in members]
         assert all(isinstance(text, str) for text in texts)
         heard = [json.loads(str(text)) for text in texts]

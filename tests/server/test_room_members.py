@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 
 from nardy.server import protocol
-from nardy.server.rooms import (
+from nardy.server.room.member import (
     NORMAL_CLOSURE,
     POLICY_VIOLATION,
     QUEUE_LIMIT,

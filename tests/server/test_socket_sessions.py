@@ -23,7 +23,7 @@ from nardy.server.accounts import Accounts, hash_token
 from nardy.server.bus import LocalBus, RedisBus
 from nardy.server.connections import SESSION_ENDED, SESSIONS, TOO_MANY_SOCKETS, Connections
 from nardy.server.http import off_loop
-from nardy.server.rooms import Member
+from nardy.server.room.member import Member
 from nardy.server.store import Store
 from nardy.server.tables import sessions as sessions_table
 from tests.server.gameplay import Seat, new_name, sit, start_game

@@ -16,10 +16,13 @@ import pytest
 
 from nardy.core.actions import Propose, RollOpening
 from nardy.server.bus import LocalBus
-from nardy.server.rooms import Member, Rooms
+from nardy.server.room.actor import Room
+from nardy.server.room.host import Host
+from nardy.server.room.member import Member
+from nardy.server.room.registry import Rooms
+from nardy.server.room.table_host import TableHost
 from nardy.server.store import Store, member_name
 from nardy.server.table_lobby import TableLobby
-from nardy.server.table_room import TableRoom
 from tests.server.gameplay import queued, settle
 
 
@@ -35,12 +38,12 @@ def test_a_proposal_reaches_only_its_side_on_every_process(tmp_path: Path) -> No
         bus = LocalBus()
         here, there = Rooms(store, bus), Rooms(store, bus)
         room_here, room_there = await here.get(game), await there.get(game)
-        assert isinstance(room_here, TableRoom) and isinstance(room_there, TableRoom)
+        assert room_here is not None and room_there is not None
         for user, side in ((bob, 0), (cat, 1), (dan, 1)):  # the last one starts the table
             lobby.join(user, game, {"side": side})
         await room_here.refresh()  # the lobby's join tells every process holding the room
         await settle()
-        assert room_there.started and room_there.table is not None
+        assert room_there.started and isinstance(room_there.host, TableHost)
         partner = Member(bob.id, None, "bob")  # on the other process: bob on ann's side,
         opponent = Member(cat.id, None, "cat")  # cat on the other side
         await room_there.join(partner)
@@ -91,16 +94,17 @@ def test_a_bot_that_lets_its_decision_pass_hands_it_on_to_the_next_bot(
         game = TableLobby(store).create(ann, body).id
         asked: list[str] = []
 
-        def job(room: TableRoom, player: str) -> Callable[[], None]:
+        def job(host: Host, row: object, player: str) -> Callable[[], None]:
             asked.append(player)
             return lambda: None  # every bot lets its decision pass
 
-        monkeypatch.setattr(TableRoom, "_bot_job", job)
-        monkeypatch.setattr(TableRoom, "_bot_waits", lambda room, player: True)
+        monkeypatch.setattr(TableHost, "bot_job", job)
+        monkeypatch.setattr(TableHost, "bot_waits", lambda host, player: True)
         rooms = Rooms(store, LocalBus())
         with ThreadPoolExecutor(1) as pool:
             monkeypatch.setattr(rooms, "bot_pool", lambda: pool)
-            assert isinstance(await rooms.get(game), TableRoom)
+            room = await rooms.get(game)
+            assert isinstance(room, Room) and isinstance(room.host, TableHost)
             await settle()
             assert asked == ["bot1", "bot2"]
             await rooms.close()

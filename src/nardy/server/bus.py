@@ -24,6 +24,7 @@ import contextlib
 import json
 import logging
 import re
+import time
 from abc import ABC, abstractmethod
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass
@@ -32,7 +33,7 @@ from typing import Any, Self
 import redis.asyncio as aioredis
 from redis.asyncio.client import PubSub
 from redis.asyncio.retry import Retry
-from redis.backoff import ExponentialBackoff, NoBackoff
+from redis.backoff import NoBackoff
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -47,6 +48,10 @@ _CHANNEL = re.compile(r"[A-Za-z0-9_.:\-]{1,200}")
 
 class BusError(Exception):
     """A message that is not a JSON object, a bad channel name, or a closed bus."""
+
+
+class BusDown(BusError):
+    """The bus cannot reach its Redis now: the message was not sent."""
 
 
 def game_channel(game_id: str | int) -> str:
@@ -176,6 +181,12 @@ class Bus(_ClosedAtTheEnd, ABC):
         return subscription
 
     @property
+    def healthy(self) -> bool:
+        """Whether messages go out and come in now; while not, ``publish`` fails at once
+        (messages are lost, and whoever needs them reads the database)."""
+        return not self._closed
+
+    @property
     def channels(self) -> frozenset[str]:
         """The channels with a subscription in this process."""
         return frozenset(self._subscriptions)
@@ -251,12 +262,18 @@ class RedisBus(Bus):
     """The bus between server processes, over Redis publish/subscribe at ``url``.
 
     One connection publishes: a writer task sends whatever messages are waiting in one
-    pipeline, in the order the ``publish`` calls began (redis-py retries a pipeline whose
-    connection broke, so a message may then arrive twice). One connection receives every
-    channel this process listens to: a reader task hands what arrives to the local
+    pipeline, in the order the ``publish`` calls began; a pipeline whose connection broke is
+    sent once more at once on a new connection (so a message may then arrive twice), and
+    each connection attempt and reply is bounded (``timeout``). One connection receives
+    every channel this process listens to: a reader task hands what arrives to the local
     subscriptions. When the receiving connection breaks, the reader connects again
     with a growing delay (``retry_delays``, then its last value), subscribes to every channel
     again and gives each subscription a :class:`Gap`.
+
+    The bus is a circuit breaker: from a failed publish, or the receiving connection's loss,
+    until the reader is connected again (and, after a failed publish, ``cool_down`` seconds
+    have passed), :attr:`healthy` is false and ``publish`` fails at once with
+    :class:`BusDown`, so that nobody waits on a Redis that is away.
     """
 
     def __init__(
@@ -264,18 +281,23 @@ class RedisBus(Bus):
         url: str = "redis://127.0.0.1:6379/0",
         *,
         name: str = "nardy-bus",
-        retry_delays: tuple[float, ...] = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0),
+        retry_delays: tuple[float, ...] = (0.05, 0.1, 0.2, 0.5),
         health_check_interval: int = 10,
+        timeout: float = 1.0,
+        cool_down: float = 0.5,
     ) -> None:
         super().__init__()
         self.url = url
         self.name = name
         self._delays = retry_delays
+        self._cool_down = cool_down
         self._redis = aioredis.Redis.from_url(
             url,
             client_name=name,
-            retry=Retry(ExponentialBackoff(cap=1.0, base=0.05), 5),
+            retry=Retry(NoBackoff(), 1),
             retry_on_error=[RedisConnectionError, RedisTimeoutError],
+            socket_timeout=timeout,
+            socket_connect_timeout=timeout,
         )
         # The receiving side never retries inside redis-py: a broken connection must reach
         # the reader, which knows that messages may have been lost and says so.
@@ -284,7 +306,10 @@ class RedisBus(Bus):
             client_name=f"{name}-sub",
             health_check_interval=health_check_interval,
             retry=Retry(NoBackoff(), 0),
+            socket_connect_timeout=timeout,
         )
+        self._reading = True  # the receiving connection is up (or not needed yet)
+        self._broken_until = 0.0  # a publish failed: publishing waits this long to try again
         self._outbox: asyncio.Queue[tuple[str, str, asyncio.Future[None]]] | None = None
         self._writer: asyncio.Task[None] | None = None
         self._pubsub: PubSub | None = None
@@ -298,7 +323,13 @@ class RedisBus(Bus):
         """Check that Redis answers (raises redis-py's ``ConnectionError`` if not)."""
         await self._redis.ping()
 
+    @property
+    def healthy(self) -> bool:
+        return not self._closed and self._reading and time.monotonic() >= self._broken_until
+
     async def _publish(self, name: str, text: str) -> None:
+        if not self.healthy:
+            raise BusDown(f"bus {self.name}: Redis is away")
         if self._outbox is None:
             self._outbox = asyncio.Queue()
             self._writer = asyncio.create_task(
@@ -324,8 +355,9 @@ class RedisBus(Bus):
             except asyncio.CancelledError:
                 failure = BusError("the bus is closed")
                 raise
-            except Exception as exc:  # Redis away even after the retries: the callers hear it
+            except Exception as exc:  # Redis away even after the retry: the callers hear it
                 failure = exc
+                self._broken_until = time.monotonic() + self._cool_down
             finally:
                 for _, _, sent in batch:
                     if not sent.done():
@@ -338,9 +370,25 @@ class RedisBus(Bus):
         async with self._lock:
             if self._pubsub is None:
                 self._pubsub = self._new_pubsub()
-            await self._subscribe(self._pubsub, [name], read_here=self._reader is None)
+            try:
+                await self._subscribe(self._pubsub, [name], read_here=self._reader is None)
+            except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+                # Redis is away: the subscription stands, and the reader subscribes to it
+                # once Redis is back (with a Gap, as for every channel).
+                log.warning(
+                    "bus %s: could not subscribe to %s (%s); reconnecting", self.name, name, exc
+                )
+                self._reading = False
+                if self._reader is not None:
+                    self._reader.cancel()
+                self._reader = asyncio.create_task(self._recover(), name=f"{self.name} reader")
+                return
             if self._reader is None:
                 self._reader = asyncio.create_task(self._read(), name=f"{self.name} reader")
+
+    async def _recover(self) -> None:
+        await self._reconnect()
+        await self._read()
 
     def _new_pubsub(self) -> PubSub:
         return self._listener.pubsub(ignore_subscribe_messages=False)
@@ -395,11 +443,13 @@ class RedisBus(Bus):
                 if self._closed:
                     return
                 log.warning("bus %s: lost the Redis connection (%s); reconnecting", self.name, exc)
+                self._reading = False
                 await self._reconnect()
             except Exception:  # anything else: the reader must not die and leave all waiting
                 if self._closed:
                     return
                 log.exception("bus %s: the reader failed; reconnecting", self.name)
+                self._reading = False
                 await self._reconnect()
 
     async def _reconnect(self) -> None:
@@ -415,6 +465,8 @@ class RedisBus(Bus):
                     if names:  # the reader itself is here: it reads the confirmations
                         await self._subscribe(self._pubsub, names, read_here=True)
                     self.reconnects += 1
+                    self._reading = True
+                    self._broken_until = 0.0
                     for name in names:
                         for subscription in self._subscriptions.get(name, ()):
                             subscription._deliver(Gap(name))

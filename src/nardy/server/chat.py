@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable
-from typing import Any
 
 from nardy.core.actions import Player
 from nardy.server import protocol
@@ -29,11 +28,6 @@ on)."""
 def said_of(line: ChatLine) -> protocol.Said:
     """The line as the protocol shows it."""
     return protocol.Said(line.seat, line.username, line.text, line.said_at.isoformat())
-
-
-def line_message(line: ChatLine) -> dict[str, Any]:
-    """A stored line as the bus carries it to every process holding the room."""
-    return {"kind": "chat", "id": line.id, **said_of(line).to_json()}
 
 
 class RoomChat:
@@ -61,13 +55,11 @@ class RoomChat:
         self.lines.extend((line.id, said_of(line)) for line in lines)
         self.muted = set(muted)
 
-    def add(self, message: dict[str, Any]) -> protocol.Said | None:
-        """A line from the bus (:func:`line_message`): the line, or None when this process
-        has it already."""
-        line_id = int(message["id"])
+    def add(self, line_id: int, said: protocol.Said) -> protocol.Said | None:
+        """A line stored with the database id ``line_id`` (said here or heard on the bus):
+        the line, or None when this process has it already."""
         if any(known == line_id for known, _ in self.lines):
             return None
-        said = protocol.Said(message["seat"], message["username"], message["text"], message["at"])
         if self.lines and self.lines[-1][0] > line_id:  # said earlier, in another process
             ordered = sorted([*self.lines, (line_id, said)], key=lambda pair: pair[0])
             self.lines.clear()

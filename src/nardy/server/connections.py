@@ -20,7 +20,7 @@ from typing import TypeVar
 
 from nardy.server.bus import Bus, Gap, Subscription
 from nardy.server.http import off_loop
-from nardy.server.rooms import Member
+from nardy.server.room.member import Member
 from nardy.server.store import Store
 
 log = logging.getLogger(__name__)

@@ -175,7 +175,7 @@ def events_seen_by(
 class PerViewer:
     """One message to a room, encoded once for each distinct viewer who hears it: a
     viewer's own message comes from ``message_for``; the sending socket (``sender``, a
-    :attr:`~nardy.server.rooms.Member.key`) gets its own copy with ``ref``."""
+    :attr:`~nardy.server.room.member.Member.key`) gets its own copy with ``ref``."""
 
     def __init__(
         self,

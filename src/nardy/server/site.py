@@ -11,7 +11,7 @@ from nardy.server.config import ServerConfig
 from nardy.server.connections import Connections
 from nardy.server.dicestats import DiceStats
 from nardy.server.http import HTTPError, off_loop
-from nardy.server.rooms import Rooms
+from nardy.server.room.registry import Rooms
 from nardy.server.security import (
     SESSION_COOKIE,
     RateLimiter,

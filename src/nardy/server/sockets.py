@@ -16,7 +16,9 @@ from nardy.server.accounts import hash_token
 from nardy.server.config import RateLimit
 from nardy.server.connections import SESSION_ENDED, TOO_MANY_SOCKETS, Connection
 from nardy.server.lobby import visible_to
-from nardy.server.rooms import POLICY_VIOLATION, UNAVAILABLE, GameUnavailable, Member, Room
+from nardy.server.room.actor import Room
+from nardy.server.room.member import POLICY_VIOLATION, UNAVAILABLE, Member
+from nardy.server.room.registry import GameUnavailable
 from nardy.server.security import RateLimiter
 from nardy.server.site import Site, site_of
 

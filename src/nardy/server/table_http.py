@@ -13,7 +13,6 @@ from nardy.server.lobby import LobbyError
 from nardy.server.lobby_http import game_view, lobby_error
 from nardy.server.site import site_of
 from nardy.server.table_lobby import TableLobby, free_seats
-from nardy.server.table_room import TableRoom
 
 
 @handles_errors
@@ -58,14 +57,14 @@ async def join_table(request: Request) -> Response:
             if free_seats(game, members) <= 0:
                 raise LobbyError(409, "game-full", "the table has no free seat")
             room = await site.rooms.get(game.id)
-            assert isinstance(room, TableRoom)
+            assert room is not None
             refused = await room.seat(user)
             if refused is not None:
                 raise LobbyError(409, refused.code, refused.message)
         else:
             game = await off_loop(lobby.join, user, game.id, body)
             room = await site.rooms.get(game.id)
-            assert isinstance(room, TableRoom)
+            assert room is not None
             await room.refresh()
     except LobbyError as exc:
         raise lobby_error(exc) from None

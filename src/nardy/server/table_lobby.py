@@ -5,7 +5,7 @@ A **chouette table** has 3-8 seats, some of them the creator's bots (one level f
 creator takes the first seat and the others are free. It starts when every seat is taken;
 afterwards, as RULES.md 1.7 has it, people join (at the end of the team line, while there is
 room for eight) and leave only between games, which the room decides
-(:mod:`nardy.server.table_room`).
+(:mod:`nardy.server.room.table_host`).
 
 A **consultation game** is two sides of two or more people each (the creator is side 0's
 captain; each side's first member is its captain), or side 1 is the bot alone. It starts
@@ -173,7 +173,7 @@ class TableLobby:
     def join(self, user: User, game_id: str, body: Mapping[str, Any]) -> GameRow:
         """Take a free seat of a table that has not started (``{"side": 0 | 1}`` in a
         consultation); the table starts when it is full. Joining a chouette under way is the
-        room's (:meth:`nardy.server.table_room.TableRoom.seat`)."""
+        room's (:meth:`nardy.server.room.actor.Room.seat`)."""
         game = self.table(game_id)
         unknown = sorted(set(body) - {"side"})
         if unknown:

@@ -1,0 +1,578 @@
+"""One authoritative room per game, a small serialised actor: under its lock it applies an
+action to its :class:`~nardy.server.room.host.Host`, commits it to the database before
+anyone hears of it, tells this process's sockets at once, and hands the news to the
+process's publisher (:mod:`nardy.server.room.publisher`) for the other processes, which
+never holds the room up. Its collaborators react to what was committed: the clock keeper,
+presence and claims, the rematch, the bot driver, the chat desk, the ratings (the host's).
+
+Several server processes may hold the same room (its players' sockets on different
+processes). The database serialises the game: :meth:`Store.append_action` commits action
+``seq + 1`` only while the game is at ``seq``, so of two processes racing (two bots, or a
+player and a bot) one commits and the other reloads. A process follows the game's channel
+and tells its own sockets what the others committed, in the order of the actions, reading
+the game from the database again when it missed something: a jump in ``seq``, a
+:class:`~nardy.server.room.news.Gap`, a socket joining, or (while the bus is down) the
+registry's poll of the game's row. So the bus carries news, never the game: with Redis away
+the players of one process play on at full pace and the others catch up from the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from concurrent.futures import Executor
+from dataclasses import replace
+from typing import Any, Protocol
+
+from nardy.core.actions import Action, Forfeit, Join, Player
+from nardy.core.errors import NardyError
+from nardy.core.match import Match
+from nardy.server import checkpoints, gamedice, protocol, roomview
+from nardy.server.bus import Gap as BusGap
+from nardy.server.bus import Subscription
+from nardy.server.checkpoints import Checkpoint
+from nardy.server.games import GameKind
+from nardy.server.http import off_loop
+from nardy.server.room import news as n
+from nardy.server.room.bot_driver import BotDriver
+from nardy.server.room.chat_desk import ChatDesk
+from nardy.server.room.clock_keeper import ClockKeeper
+from nardy.server.room.host import Host
+from nardy.server.room.member import GOING_AWAY, Member
+from nardy.server.room.presence import Presence
+from nardy.server.room.rematch import Rematch
+from nardy.server.store import ConflictError, GameRow, Store, User, member_name
+
+log = logging.getLogger(__name__)
+
+
+class Registry(Protocol):
+    """What a room needs of the process's rooms (:class:`nardy.server.room.registry.Rooms`)."""
+
+    store: Store
+    token: str
+    grace: float
+
+    def publish(self, game_id: str, news: n.News) -> None: ...
+
+    def bot_pool(self) -> Executor: ...
+
+    async def started(self, row: GameRow) -> None: ...
+
+
+class Room:
+    """The live state of one game and the people watching it."""
+
+    def __init__(self, rooms: Registry, row: GameRow, host: Host) -> None:
+        self.rooms = rooms
+        self.row = row
+        self.host = host
+        self.seq = row.seq
+        self.delivered = row.seq
+        """The last action this process's sockets have been told of (``seq`` may be ahead
+        after a refused commit made the room read the game again)."""
+        self.members: set[Member] = set()
+        self.lock = asyncio.Lock()
+        self.chat = ChatDesk(rooms.store, row.id)
+        self.presence = Presence(rooms.grace)
+        self.rematches = Rematch()
+        self.clock = ClockKeeper(self._time_is_up)
+        self.clock.load(row, host.match)
+        self.bots = BotDriver(host, lambda: self.row, lambda: self.seq, self.act, rooms.bot_pool)
+        self._follower: asyncio.Task[None] | None = None
+
+    @property
+    def id(self) -> str:
+        return self.row.id
+
+    @property
+    def over(self) -> bool:
+        return self.host.over
+
+    @property
+    def started(self) -> bool:
+        return self.host.started
+
+    @property
+    def match(self) -> Match | None:
+        """The match of a two-seat game (None before it starts, and at a table)."""
+        return self.host.match
+
+    def seat_of(self, user_id: int) -> Player | None:
+        """The seat this user plays here, or None for a spectator."""
+        return self.host.seat_of(self.row, user_id)
+
+    def state(self) -> roomview.RoomState:
+        """The room's state now as everybody sees it (each viewer's own part is added by
+        :meth:`~nardy.server.roomview.RoomState.seen_by`): which game at which action, its
+        kind, status and settings, the host's part (who sits where, the board, the score,
+        who may act, the dice's commitments), the clock, who is absent, the rematch."""
+        now = time.time()
+        part = self.host.state(self.row)
+        public: dict[str, Any] = {
+            "game": self.id,
+            "seq": self.seq,
+            "kind": self.row.kind,
+            "status": "finished" if self.over else self.row.status,
+            "settings": dict(self.row.settings),
+            "rules": self.host.rule_facts(self.row),
+            **part.public,
+            "clock": self.clock.view(now),
+            "absent": self.presence.view(now),
+            "rematch": self.rematches.view(),
+        }
+        return replace(part, public=public)
+
+    # -- people coming and going -----------------------------------------------------------
+
+    async def join(self, member: Member) -> None:
+        """Someone enters the room and gets the whole state, as the database has it: a
+        process that missed news of the game (another process died before telling it)
+        catches up first."""
+        async with self.lock:
+            row = await off_loop(self.rooms.store.game, self.id)
+            if row is not None and self.host.behind(row, self.row):
+                await self._reload(row)
+            if member.user_id is not None:
+                member.seat = self.seat_of(member.user_id)
+            member.seen = self.seq
+            seat = self.host.two_seat(member.seat)
+            arrives = seat is not None and all(m.seat != member.seat for m in self.members)
+            self.members.add(member)
+            if seat is not None:  # a table's members are never absent
+                self.presence.arrived.add(seat)
+            changes = self._presence()
+            history = self.chat.history(member.user_id, member.seat, self.over)
+            muted = self.chat.muted(member.user_id)
+            state = self.state().seen_by(member.seat)
+            member.send(protocol.Welcome(self.id, member.seat, state, history, muted))
+            for message in changes:
+                for other in list(self.members - {member}):
+                    other.send(message)
+            if arrives and seat is not None:
+                self.rooms.publish(self.id, n.Presence(self.rooms.token, seat, True))
+        self.bots.schedule()
+
+    def leave(self, member: Member) -> None:
+        """Someone's socket closed."""
+        self.members.discard(member)
+        for message in self._presence():
+            self.broadcast(message)
+        seat = self.host.two_seat(member.seat)
+        if seat is not None and all(m.seat != member.seat for m in self.members):
+            # The other processes judge presence by their own sockets and this news.
+            self.rooms.publish(self.id, n.Presence(self.rooms.token, seat, False))
+
+    def _presence(self) -> list[protocol.ServerMessage]:
+        """Who is absent and who came back (presence applies to a game between two people
+        under way only)."""
+        applies = self.host.match is not None and not self.over and None not in self.row.seats
+        here = {s for m in self.members if (s := self.host.two_seat(m.seat)) is not None}
+        return self.presence.changes(applies, here)
+
+    async def seat(self, user: User) -> protocol.Refused | None:
+        """A person sits down at a chouette under way: at the end of the team line, between
+        games only (the core refuses otherwise, and nothing changes)."""
+        if self.host.kind is not GameKind.CHOUETTE:
+            return protocol.Refused("wrong-phase", "only a chouette seats people mid-game")
+        name = member_name(user.id)
+        refused = await self.act(name, Join(name))
+        if refused is None:
+            await off_loop(self.rooms.store.add_member, self.id, user.id, None, False)
+            await self.refresh()
+        return refused
+
+    async def refresh(self) -> None:
+        """The game started, or someone sat down at its table or left it: every process
+        holding the room reads the game's row again and tells its sockets."""
+        async with self.lock:
+            await self._announce(n.Reload(self.rooms.token, self.seq))
+        self.bots.schedule()
+
+    # -- the chat --------------------------------------------------------------------------
+
+    async def say(
+        self, member: Member, text: str, ref: protocol.Ref = None
+    ) -> protocol.Refused | None:
+        """A chat line from a member: stored, then heard by everyone in the room, on any
+        process, who may hear it."""
+        line = await self.chat.say(member, text, ref)
+        if isinstance(line, protocol.Refused):
+            return line
+        async with self.lock:
+            await self._announce(n.ChatLineSaid.of(self.rooms.token, line))
+        return None
+
+    async def mute(self, member: Member, muted: bool) -> None:
+        """A member stops (or starts again) hearing the chat, in this room on every
+        process and after a restart. Anonymous spectators have no mute to keep."""
+        if member.user_id is None:
+            return
+        await self.chat.mute(member.user_id, muted)
+        self.rooms.publish(self.id, n.Mute(self.rooms.token, member.user_id, muted))
+
+    # -- actions ---------------------------------------------------------------------------
+
+    async def act(
+        self,
+        seat: Player | None,
+        action: Action,
+        ref: protocol.Ref = None,
+        *,
+        named: bool = True,
+        sender: str | None = None,
+    ) -> protocol.Refused | None:
+        """Apply a player's action: refused (and nothing changed) or committed and told.
+
+        ``seat`` is the sender's seat (None for a spectator), ``sender`` their socket's
+        :attr:`Member.key` (it hears ``ref`` with the events). The action's ``player`` is the
+        sender's seat, put in here where the message named none (``named`` false); naming
+        another seat is refused."""
+        if seat is None:
+            return protocol.Refused("spectator", "spectators watch; they cannot act", ref)
+        if named and action.player != seat:
+            return protocol.Refused("not-your-seat", f"you play seat {seat}", ref)
+        if isinstance(action, Forfeit):
+            return protocol.Refused("referee-only", "the server declares forfeits; resign", ref)
+        async with self.lock:
+            if not self.started:
+                return protocol.Refused("wrong-phase", "the game has not started", ref)
+            if self.over:
+                return protocol.Refused("game-over", "the game is over", ref)
+            late = self.clock.flagged(self.over)
+            if late is not None:  # the timer has not fired yet, but the time is up
+                refused = await self._commit(Forfeit(late, "time"))
+                if refused is None:
+                    refused = protocol.Refused("game-over", "the time ran out", ref)
+            else:
+                refused = await self._commit(replace(action, player=seat), ref, sender)
+                if refused is None and await self.host.acted(self.row, seat, action):
+                    await self._announce(n.Reload(self.rooms.token, self.seq))
+        self.bots.schedule()
+        return refused
+
+    async def _commit(
+        self, parsed: Action, ref: protocol.Ref = None, sender: str | None = None
+    ) -> protocol.Refused | None:
+        """Apply an action (the lock held) and commit it with the game, the dice and the
+        clock after it, then tell everyone; refused, or not stored, it changes nothing."""
+        host = self.host
+        try:
+            events = host.apply(parsed)
+        except NardyError as exc:
+            return protocol.Refused(exc.code.value, str(exc), ref)
+        except Exception:  # a bug in the core must not take the room down
+            log.exception("game %s: the core failed on %r", self.id, parsed)
+            host.rebuild()
+            return protocol.Refused("internal-error", "the server could not apply this", ref)
+        encoded_action = parsed.to_json()
+        encoded_events = [e.to_json() for e in events]
+        assert host.committed is not None
+        checkpoint, result = None, None
+        if host.committed.due(started=checkpoints.starts_a_game(events), over=self.over):
+            snapshot, dice, result = host.stored()
+            checkpoint = Checkpoint(snapshot, dice)
+        clock = self.clock.after(host.match, events)
+        try:
+            await off_loop(
+                self.rooms.store.append_action,
+                self.id,
+                self.seq,
+                encoded_action,
+                encoded_events,
+                checkpoint,
+                result,
+                None if clock is None else clock.to_json(),
+            )
+        except ConflictError:
+            # Another process committed an action of this game first: this one did not
+            # happen; the game as that process left it (whose news is on its way).
+            await self._reload()
+            self._schedule_clock()
+            return protocol.Refused("busy", "the game moved on; look and try again", ref)
+        except Exception:
+            # Not committed: it did not happen. Back to the last committed state.
+            log.exception("game %s: the action could not be stored", self.id)
+            host.rebuild()
+            return protocol.Refused("busy", "the action could not be stored; try again", ref)
+        host.committed = host.committed.after(encoded_action, checkpoint)
+        self.clock.state = clock
+        self.seq += 1
+        if result is not None:
+            self.presence.absent.clear()
+            row = await off_loop(self.rooms.store.game, self.id)  # its result and status
+            if row is not None:
+                self.row = row
+        await host.settle(self.row)
+        news = n.Events(self.rooms.token, self.seq, encoded_action, encoded_events)
+        await self._announce(news, ref, sender)
+        return None
+
+    def _schedule_clock(self) -> None:
+        self.clock.schedule(self.seq, self.over)
+
+    async def _time_is_up(self, seq: int) -> None:
+        """The clock keeper's timer: the running player's reserve ran out at action
+        ``seq``, unless someone moved in time (or another timer ended the game)."""
+        async with self.lock:
+            if self.seq != seq or self.over:
+                return
+            late = self.clock.flagged(self.over)
+            if late is None:
+                self._schedule_clock()
+                return
+            await self._commit(Forfeit(late, "time"))
+        self.bots.schedule()
+
+    # -- absence, rematch and seeds: a two-seat game's -------------------------------------
+
+    async def claim(
+        self, seat: Player | None, ref: protocol.Ref = None, sender: str | None = None
+    ) -> protocol.Refused | None:
+        """A player claims the game of an absent opponent whose grace period is over: the
+        opponent forfeits (the match; in money play the game, and leaves the session)."""
+        if seat is None:
+            return protocol.Refused("spectator", "spectators watch; they cannot act", ref)
+        mine = self.host.two_seat(seat)
+        if mine is None:
+            return protocol.Refused("wrong-phase", "only a two-player game can be claimed", ref)
+        async with self.lock:
+            if self.host.match is None or self.over:
+                return protocol.Refused("game-over", "no game is being played", ref)
+            refused = self.presence.claim_refusal(mine, ref)
+            if refused is None:
+                refused = await self._commit(Forfeit(1 - mine, "absent"), ref, sender)
+        self.bots.schedule()
+        return refused
+
+    async def rematch(
+        self, seat: Player | None, ref: protocol.Ref = None
+    ) -> protocol.Refused | None:
+        """A player offers (or accepts) a rematch of the finished match; once every person
+        seated has, the rematch starts and everyone in the room is sent to it."""
+        if seat is None:
+            return protocol.Refused("spectator", "spectators watch; they cannot act", ref)
+        mine = self.host.two_seat(seat)
+        if mine is None:
+            return protocol.Refused("wrong-phase", "only a two-player match has a rematch", ref)
+        async with self.lock:
+            if not self.over:
+                return protocol.Refused("wrong-phase", "a rematch follows a finished match", ref)
+            if self.rematches.game is not None:
+                self.broadcast(protocol.Rematch(self.rematches.game))
+                return None
+            self.rematches.offers.add(mine)
+            if not self.rematches.agreed(self.row):
+                await self._announce(n.RematchOffered(self.rooms.token, mine))
+                return None
+            try:
+                started = await self.rematches.start(self.row, self.rooms.store)
+            except Exception:
+                log.exception("game %s: the rematch could not be stored", self.id)
+                self.rematches.offers.discard(mine)
+                return protocol.Refused("busy", "the rematch could not be stored; try again", ref)
+            await self._announce(n.RematchStarted(self.rooms.token, started.id))
+        await self.rooms.started(started)
+        return None
+
+    async def contribute(
+        self, seat: Player | None, seed: str, ref: protocol.Ref = None, sender: str | None = None
+    ) -> protocol.Refused | None:
+        """A player's own seed for the dice of the game under way (or of the first game),
+        accepted before its first roll only; stored, then shown to everyone (the sending
+        socket ``sender`` hears ``ref`` with the state). Client seeds are two players'
+        (docs/dice.md): a table's dice are the server's."""
+        if self.host.kind is not GameKind.MATCH:
+            return protocol.Refused(
+                "not-allowed-by-settings", "client seeds are for two-player games", ref
+            )
+        mine = self.host.two_seat(seat)
+        if mine is None:
+            return protocol.Refused("spectator", "spectators watch; they cannot act", ref)
+        async with self.lock:
+            match = self.host.match
+            if match is None or self.over:
+                return protocol.Refused("wrong-phase", "no game is waiting for its dice", ref)
+            target = gamedice.seed_target(match)
+            try:
+                target.contribute(mine, seed)  # checks everything before it changes anything
+            except NardyError as exc:
+                return protocol.Refused(exc.code.value, str(exc), ref)
+            # The seed changes what a restore needs, and no action records it: a checkpoint.
+            checkpoint = Checkpoint(match.snapshot(), gamedice.dice_state(match))
+            assert self.host.committed is not None
+            try:
+                await off_loop(self.rooms.store.set_checkpoint, self.id, self.seq, checkpoint)
+            except Exception:
+                log.exception("game %s: a client seed could not be stored", self.id)
+                self.host.rebuild()
+                return protocol.Refused("busy", "the seed could not be stored; try again", ref)
+            self.host.committed = self.host.committed.checkpointed(checkpoint)
+            await self._announce(n.Seeded(self.rooms.token, self.seq), ref, sender)
+        return None
+
+    # -- telling: this process's sockets now, the others through the publisher --------------
+
+    def broadcast(self, message: protocol.ServerMessage | roomview.PerViewer) -> None:
+        """Send a message to everyone in the room: the same text to all, or each viewer's
+        own, encoded once per distinct viewer."""
+        texts = (
+            message if isinstance(message, roomview.PerViewer) else roomview.PerViewer.same(message)
+        )
+        for member in list(self.members):
+            member.send_text(texts.text_for(member.seat, member.key))
+
+    def _tell_events(self, texts: roomview.PerViewer, seq: int) -> None:
+        """The events of action ``seq`` to those whose state does not include it yet, each
+        as they may hear it (a proposal's text only to its side)."""
+        for member in list(self.members):
+            if member.seen < seq:
+                member.send_text(texts.text_for(member.seat, member.key))
+                member.seen = seq
+
+    def _tell_state(self, ref: protocol.Ref = None, sender: str | None = None) -> None:
+        """Everyone here gets the whole state as it is now, which includes every action, each
+        their own (the socket ``sender`` with the ``ref`` of the message that caused it)."""
+        self.delivered = self.seq
+        for member in list(self.members):
+            member.seen = self.seq
+        self.broadcast(roomview.PerViewer.states(self.state(), ref, sender))
+
+    async def _announce(
+        self, news: n.News, ref: protocol.Ref = None, sender: str | None = None
+    ) -> None:
+        """Something was committed here (the lock held): this process's sockets hear it now
+        (the socket ``sender`` with ``ref``), and the publisher takes it to the other
+        processes afterwards (the sender's socket is here: its ``ref`` stays here too)."""
+        await self._take(news, ref, sender)
+        self.rooms.publish(self.id, news)
+
+    def follow(self, subscription: Subscription) -> None:
+        """Follow the game's channel: what the other processes commit reaches this one's
+        sockets."""
+        self._follower = asyncio.create_task(self._follow(subscription), name=f"room {self.id}")
+
+    async def _follow(self, subscription: Subscription) -> None:
+        async with subscription:
+            async for delivery in subscription:
+                if isinstance(delivery, BusGap):
+                    news: n.News = n.Gap()
+                else:
+                    try:
+                        news = n.parse(delivery.data)
+                    except n.NewsError as exc:
+                        log.warning("game %s: news dropped: %s", self.id, exc)
+                        continue
+                    if news.origin == self.rooms.token:
+                        continue  # this process's own, told already
+                try:
+                    async with self.lock:
+                        await self._take(news)
+                except Exception:  # one bad message must not stop the room hearing the next
+                    log.exception("game %s: news %r could not be taken", self.id, news)
+                self.bots.schedule()
+
+    async def _take(
+        self, news: n.News, ref: protocol.Ref = None, sender: str | None = None
+    ) -> None:
+        """Pass news of the room to this process's sockets (the lock held): the events of
+        each action once and in order, a chat line, a mute, presence, a rematch, a seed, or
+        the game read again."""
+        mine = news.origin == self.rooms.token
+        match news:
+            case n.Events(_, seq, action, events):
+                if seq <= self.delivered:  # heard already (or included in a reload)
+                    return
+                if seq > self.delivered + 1:  # news of an action lost on the way: reload
+                    await self._reload()
+                    self._tell_state(ref, sender)
+                    self._schedule_clock()
+                    return
+                if seq > self.seq:  # another process committed it
+                    await self._reload()
+                self.delivered = seq
+                state = self.state()
+                self._tell_events(
+                    roomview.PerViewer.events(seq, action, events, state, ref, sender), seq
+                )
+                self._schedule_clock()
+            case n.ChatLineSaid(_, line_id, said):
+                self.chat.heard(line_id, said, self.members, self.over)
+            case n.Mute(_, user, muted):
+                self.chat.chat.mute(user, muted)
+            case n.Presence(origin, seat, here):
+                if not mine and origin is not None:
+                    self.presence.heard(origin, seat, here)
+                    for message in self._presence():
+                        self.broadcast(message)
+            case n.RematchOffered(_, seat):
+                if self.rematches.game is None:
+                    self.rematches.offers.add(seat)
+                    self.broadcast(protocol.RematchOffered(seat))
+            case n.RematchStarted(_, game):
+                self.rematches.game = game
+                self.broadcast(protocol.Rematch(game))
+            case n.Seeded(_, seq) | n.Reload(_, seq):
+                # Not an action: it never moves the numbering on. Where this process is not
+                # at the sender's action, the news of the actions between brings it all.
+                if seq != self.seq:
+                    return
+                if isinstance(news, n.Reload) or not mine:
+                    row = await off_loop(self.rooms.store.game, self.id)
+                    if row is None or row.seq != self.seq:
+                        return
+                    await self._reload(row)
+                self.broadcast(roomview.PerViewer.states(self.state(), ref, sender))
+                self._schedule_clock()
+            case n.Gap():
+                await self._reload(chat=True)
+                self._tell_state()
+                self._schedule_clock()
+
+    async def catch_up(self) -> None:
+        """Read the game's row (the bus is down, so news may not come): what another process
+        committed meanwhile reaches this one's sockets as the whole state."""
+        async with self.lock:
+            row = await off_loop(self.rooms.store.game, self.id)
+            if row is None or (row.seq, row.status, row.seats) == (
+                self.seq,
+                self.row.status,
+                self.row.seats,
+            ):
+                return
+            await self._reload(row)
+            self._tell_state()
+            self._schedule_clock()
+        self.bots.schedule()
+
+    async def _reload(self, row: GameRow | None = None, *, chat: bool = False) -> None:
+        """The game as the database has it (the lock held): its row, its game object, who
+        sits where, its clock; with ``chat``, the chat's history and mutes too."""
+        if row is None:
+            row = await off_loop(self.rooms.store.game, self.id)
+            if row is None:
+                return
+        await self.host.load(row, self.row)
+        self.row = row
+        self.seq = row.seq
+        self.clock.load(row, self.host.match)
+        if self.over:
+            self.presence.absent.clear()
+        else:
+            self._presence()  # the state says who has not come yet
+        for member in self.members:
+            if member.user_id is not None:
+                member.seat = self.seat_of(member.user_id)
+        if chat:
+            await self.chat.load(self.members, self.over)
+
+    def close(self) -> None:
+        """Stop the bot, the clock and the follower and drop every socket (the server is
+        stopping)."""
+        self.bots.stop()
+        self.clock.stop()
+        if self._follower is not None:
+            self._follower.cancel()
+        for member in list(self.members):
+            member.drop(GOING_AWAY)

@@ -1,0 +1,213 @@
+"""The news of a room between the server processes that hold it: a closed set of kinds,
+each a small frozen value, with one :func:`parse` and one :func:`encode` (as
+:mod:`nardy.server.protocol` has for the sockets).
+
+A process tells its own sockets of whatever it commits at once; the news goes out on the
+game's bus channel (:func:`nardy.server.bus.game_channel`) afterwards, for the other
+processes. Every piece carries its ``origin``, the token of the process that sent it, so
+that a process skips its own news when the bus echoes it. News is never the only way a
+change travels: the database holds every action, and a process that may have missed news
+(a :class:`Gap`, or the bus down) reads the game from it again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from nardy.core.actions import Player
+from nardy.server import protocol
+from nardy.server.chat import said_of
+from nardy.server.store import ChatLine
+
+
+class NewsError(ValueError):
+    """A message on a game's channel that is not news of a room (of another version of the
+    server, or damaged): dropped."""
+
+
+@dataclass(frozen=True, slots=True)
+class Events:
+    """Action number ``seq`` was committed: the action and its events (core wire forms)."""
+
+    origin: str | None
+    seq: int
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLineSaid:
+    """A chat line stored with its database id (which orders the lines and tells one heard
+    twice)."""
+
+    origin: str | None
+    id: int
+    said: protocol.Said
+
+    @classmethod
+    def of(cls, origin: str, line: ChatLine) -> ChatLineSaid:
+        return cls(origin, line.id, said_of(line))
+
+
+@dataclass(frozen=True, slots=True)
+class Mute:
+    """A user stopped (or started again) hearing the room's chat."""
+
+    origin: str | None
+    user: int
+    muted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Presence:
+    """Whether the process ``origin`` has a socket of the player in ``seat``."""
+
+    origin: str | None
+    seat: int
+    here: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RematchOffered:
+    """The player in ``seat`` offers a rematch of the finished match."""
+
+    origin: str | None
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class RematchStarted:
+    """Everyone seated agreed: the rematch is the game ``game``."""
+
+    origin: str | None
+    game: str
+
+
+@dataclass(frozen=True, slots=True)
+class Seeded:
+    """A player's own seed for the dice was stored while the game was at action ``seq``;
+    it changes the dice's commitment, never the numbering of the actions."""
+
+    origin: str | None
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reload:
+    """Something changed that is not an action (the game started, people sat down at a
+    table or left it, at action ``seq``): read the game's row again."""
+
+    origin: str | None
+    seq: int
+
+
+@dataclass(frozen=True, slots=True)
+class Gap:
+    """News of this room may be lost (the bus lost its connection, or ``origin`` could not
+    publish for a while): read the whole game again, chat included."""
+
+    origin: str | None = None
+
+
+News = (
+    Events
+    | ChatLineSaid
+    | Mute
+    | Presence
+    | RematchOffered
+    | RematchStarted
+    | Seeded
+    | Reload
+    | Gap
+)
+
+
+def encode(news: News) -> dict[str, Any]:
+    """The JSON object the bus carries."""
+    body: dict[str, Any]
+    match news:
+        case Events(_, seq, action, events):
+            body = {"kind": "events", "seq": seq, "action": action, "events": events}
+        case ChatLineSaid(_, line_id, said):
+            body = {"kind": "chat", "id": line_id, **said.to_json()}
+        case Mute(_, user, muted):
+            body = {"kind": "mute", "user": user, "muted": muted}
+        case Presence(_, seat, here):
+            body = {"kind": "presence", "seat": seat, "here": here}
+        case RematchOffered(_, seat):
+            body = {"kind": "rematch-offered", "seat": seat}
+        case RematchStarted(_, game):
+            body = {"kind": "rematch", "game": game}
+        case Seeded(_, seq):
+            body = {"kind": "seeded", "seq": seq}
+        case Reload(_, seq):
+            body = {"kind": "reload", "seq": seq}
+        case Gap():
+            body = {"kind": "gap"}
+    body["from"] = news.origin
+    return body
+
+
+def _int(data: Mapping[str, Any], name: str) -> int:
+    value = data.get(name)
+    if type(value) is not int:
+        raise NewsError(f"{name!r} is not an integer: {value!r}")
+    return value
+
+
+def _text(data: Mapping[str, Any], name: str) -> str:
+    value = data.get(name)
+    if not isinstance(value, str):
+        raise NewsError(f"{name!r} is not text: {value!r}")
+    return value
+
+
+def _seat(value: object) -> Player | None:
+    if value is None or type(value) is int or isinstance(value, str):
+        return value
+    raise NewsError(f"not a seat: {value!r}")
+
+
+def parse(data: Mapping[str, Any]) -> News:
+    """The news a bus message holds; :class:`NewsError` for anything else."""
+    origin = data.get("from")
+    if origin is not None and not isinstance(origin, str):
+        raise NewsError(f"'from' is not a process token: {origin!r}")
+    match data.get("kind"):
+        case "events":
+            action, events = data.get("action"), data.get("events")
+            if not isinstance(action, dict) or not isinstance(events, list):
+                raise NewsError("events news needs an action object and an events list")
+            return Events(origin, _int(data, "seq"), action, events)
+        case "chat":
+            said = protocol.Said(
+                _seat(data.get("seat")),
+                _text(data, "username"),
+                _text(data, "text"),
+                _text(data, "at"),
+            )
+            return ChatLineSaid(origin, _int(data, "id"), said)
+        case "mute":
+            muted = data.get("muted")
+            if not isinstance(muted, bool):
+                raise NewsError(f"'muted' is not true or false: {muted!r}")
+            return Mute(origin, _int(data, "user"), muted)
+        case "presence":
+            here = data.get("here")
+            if not isinstance(here, bool):
+                raise NewsError(f"'here' is not true or false: {here!r}")
+            return Presence(origin, _int(data, "seat"), here)
+        case "rematch-offered":
+            return RematchOffered(origin, _int(data, "seat"))
+        case "rematch":
+            return RematchStarted(origin, _text(data, "game"))
+        case "seeded":
+            return Seeded(origin, _int(data, "seq"))
+        case "reload":
+            return Reload(origin, _int(data, "seq"))
+        case "gap":
+            return Gap(origin)
+        case kind:
+            raise NewsError(f"unknown news {kind!r}")
