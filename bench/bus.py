@@ -1,4 +1,4 @@
-"""Latency of the event bus between processes (nardy.server.bus over Redis).
+"""Latency of the event bus between processes (nardy.server.bus.bus over Redis).
 
     python bench/bus.py --rate 1000 --seconds 5 --channels 2000
 
@@ -21,7 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from nardy.server.bus import Message, RedisBus, Subscription
+from nardy.server.bus.bus import Message, RedisBus, Subscription
 
 
 async def run(url: str, rate: float, seconds: float, channels: int, burst: bool) -> None:

@@ -1,4 +1,4 @@
-"""How checkpointed storage (nardy.server.checkpoints) costs with a match's age: the time a
+"""How checkpointed storage (nardy.server.store.checkpoints) costs with a match's age: the time a
 room takes to restore an aged match from the database (its last checkpoint and the actions
 after it) as a ratio against restoring a fresh game in the same run, and the bytes an action
 writes to the game's row and the action log, summed over the match, against what writing the
@@ -25,10 +25,10 @@ from typing import Any
 
 from nardy.core.awaiting import Awaiting
 from nardy.server import gamedice
-from nardy.server.checkpoints import CHECKPOINT_EVERY
 from nardy.server.room.actor import Room
 from nardy.server.room.registry import Rooms, host_for
-from nardy.server.store import Store
+from nardy.server.store.checkpoints import CHECKPOINT_EVERY
+from nardy.server.store.store import Store
 
 REPEATS = 15
 """Restores timed per game (the median is shown). Times are the process's CPU time, not the

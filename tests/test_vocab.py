@@ -11,7 +11,7 @@ from typing import Any
 from nardy.core.actions import ACTIONS
 from nardy.core.events import EVENTS
 from nardy.server import vocabulary
-from nardy.server.accounts import Preferences
+from nardy.server.accounts.users import Preferences
 from nardy.server.games import GameKind, GameStatus
 from nardy.web.assets import STATIC
 

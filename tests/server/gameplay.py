@@ -17,7 +17,7 @@ from websockets.sync.client import ClientConnection
 from nardy.server.room.actor import Room
 from nardy.server.room.member import Member
 from nardy.server.room.registry import Rooms
-from nardy.server.store import GameRow, Store
+from nardy.server.store.store import GameRow, Store
 from tests.server.serverutil import Client, ServerProcess, receive
 
 Policy = Callable[[dict[str, Any], int], dict[str, Any]]

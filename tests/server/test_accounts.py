@@ -9,9 +9,9 @@ import httpx
 import pytest
 import sqlalchemy as sa
 
-from nardy.server.accounts import AccountError, Accounts, Preferences
-from nardy.server.store import Store
-from nardy.server.tables import sessions, users
+from nardy.server.accounts.users import AccountError, Accounts, Preferences
+from nardy.server.store.schema import sessions, users
+from nardy.server.store.store import Store
 from tests.server.serverutil import Client, ServerProcess
 
 

@@ -23,7 +23,7 @@ import pytest
 import redis
 import redis.asyncio as aioredis
 
-from nardy.server.bus import (
+from nardy.server.bus.bus import (
     PREFIX,
     Bus,
     BusDown,
@@ -251,7 +251,7 @@ def test_two_processes_share_a_channel(redis_url: str) -> None:
             sub = await bus.subscribe(name)
             code = (
                 "import asyncio, sys\n"
-                "from nardy.server.bus import RedisBus\n"
+                "from nardy.server.bus.bus import RedisBus\n"
                 "async def main():\n"
                 "    async with RedisBus(sys.argv[1]) as bus:\n"
                 "        for i in range(20):\n"

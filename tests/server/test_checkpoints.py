@@ -1,5 +1,5 @@
-"""Checkpointed storage (nardy.server.checkpoints): a room restored at any action from its last
-checkpoint and the actions after it is the live one — the same snapshot, the same awaiting,
+"""Checkpointed storage (nardy.server.store.checkpoints): a room restored at any action from
+its last checkpoint and the actions after it is the live one — the same snapshot, the same awaiting,
 the same dice to come — for every variant, a chouette and a consultation; a snapshot is not
 written on every action; a commit that fails leaves the room as it was; and a database
 migrated from revision 0006 with a game in progress goes on with it."""
@@ -24,11 +24,12 @@ from nardy.core.awaiting import Awaiting
 from nardy.core.chouette import Chouette
 from nardy.core.fair_dice import FairDice
 from nardy.core.variants import VARIANTS
-from nardy.server import checkpoints, gamedice
+from nardy.server import gamedice
 from nardy.server.room.actor import Room
 from nardy.server.room.registry import GameUnavailable, Rooms, host_for
 from nardy.server.room.table_host import TableHost
-from nardy.server.store import Store, create_engine, member_name
+from nardy.server.store import checkpoints
+from nardy.server.store.store import Store, create_engine, member_name
 from tests.server.gameplay import playing_room
 
 EVERY = 6

@@ -14,9 +14,9 @@ import pytest
 from nardy.core.fair_dice import ROLLS, DiceSeeds, FairDice, dice_statistics, rolls_of
 from nardy.notation.record import record_dice
 from nardy.server import dicestats, gamedice
-from nardy.server.checkpoints import Checkpoint
 from nardy.server.dicestats import DiceStats, catch_up, figures, tally
-from nardy.server.store import Store
+from nardy.server.store.checkpoints import Checkpoint
+from nardy.server.store.store import Store
 from tests.server.gameplay import Seat, play_out, start_game
 from tests.server.serverutil import Client, ServerProcess
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from nardy.server.connections import SESSION_ENDED
+from nardy.server.accounts.connections import SESSION_ENDED
 from tests.server.conftest import _postgres_database
 from tests.server.gameplay import (
     Seat,

@@ -10,8 +10,8 @@ import pytest
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
+from nardy.server.accounts.security import bearer_token, origin_ok
 from nardy.server.config import ServerConfig
-from nardy.server.security import bearer_token, origin_ok
 from tests.server.gameplay import Seat, start_game
 from tests.server.serverutil import Client, ServerProcess, receive
 

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from nardy.server.accounts.security import client_key
 from nardy.server.config import ConfigError, ServerConfig
-from nardy.server.security import client_key
 from tests.server.serverutil import ROOT, Client, ServerProcess
 
 

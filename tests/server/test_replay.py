@@ -13,7 +13,7 @@ from nardy.core.dice import SeededDice
 from nardy.core.match import Match
 from nardy.core.settings import Settings
 from nardy.core.view import position_view, seat_sides
-from nardy.server.replay import replay_view
+from nardy.server.lobby.replay import replay_view
 from tests.gameutil import random_action
 
 CHECKERS = 15

@@ -1,5 +1,5 @@
 """How a room follows its game's news in the process it lives in (nardy.server.room with
-nardy.server.bus), without any service: two ``Rooms`` on one SQLite file stand for two
+nardy.server.bus.bus), without any service: two ``Rooms`` on one SQLite file stand for two
 server processes. On one in-process bus they tell each other's sockets every action once and
 in order; when news is lost (separate buses), a jump in ``seq``, a gap, a socket joining or a
 refused commit makes the room reload the game from the database."""
@@ -10,12 +10,12 @@ import asyncio
 from pathlib import Path
 
 from nardy.core.actions import Action, Move, action_from_json
-from nardy.server.bus import BusDown, LocalBus, game_channel
-from nardy.server.lobby import Lobby
+from nardy.server.bus.bus import BusDown, LocalBus, game_channel
+from nardy.server.lobby.matches import Lobby
 from nardy.server.room.actor import Room
 from nardy.server.room.member import Member
 from nardy.server.room.registry import Rooms
-from nardy.server.store import Store
+from nardy.server.store.store import Store
 from tests.server.gameplay import public, queued, settle
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
-from nardy.server.store import create_engine, metadata, migrate
+from nardy.server.store.store import create_engine, metadata, migrate
 
 
 def test_the_migrations_create_exactly_the_declared_tables(tmp_path: Path) -> None:

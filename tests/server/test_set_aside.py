@@ -16,7 +16,7 @@ from websockets.exceptions import ConnectionClosed
 
 from nardy.server.games import GameKind, GameStatus
 from nardy.server.room.registry import GameUnavailable, Rooms
-from nardy.server.store import Store
+from nardy.server.store.store import Store
 from tests.server.gameplay import Seat, join, new_name, plain, roll_opening, seek, sit
 from tests.server.serverutil import Client, ServerProcess, receive
 

@@ -19,13 +19,13 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from nardy.server import protocol
-from nardy.server.accounts import Accounts, hash_token
-from nardy.server.bus import LocalBus, RedisBus
-from nardy.server.connections import SESSION_ENDED, SESSIONS, TOO_MANY_SOCKETS, Connections
+from nardy.server.accounts.connections import SESSION_ENDED, SESSIONS, TOO_MANY_SOCKETS, Connections
+from nardy.server.accounts.users import Accounts, hash_token
+from nardy.server.bus.bus import LocalBus, RedisBus
 from nardy.server.http import off_loop
 from nardy.server.room.member import Member
-from nardy.server.store import Store
-from nardy.server.tables import sessions as sessions_table
+from nardy.server.store.schema import sessions as sessions_table
+from nardy.server.store.store import Store
 from tests.server.gameplay import Seat, new_name, sit, start_game
 from tests.server.serverutil import Client, ServerProcess, closed_with, receive
 from tests.server.test_bus import REDIS_URL, Outage, address, redis_available

@@ -10,8 +10,8 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from nardy.server.checkpoints import Checkpoint
-from nardy.server.store import Store, migrate
+from nardy.server.store.checkpoints import Checkpoint
+from nardy.server.store.store import Store, migrate
 
 
 def test_writes_from_many_threads_never_find_the_database_busy(tmp_path: Path) -> None:

@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 
 from nardy.core.actions import Propose, RollOpening
-from nardy.server.bus import LocalBus
+from nardy.server.bus.bus import LocalBus
+from nardy.server.lobby.tables import TableLobby
 from nardy.server.room.actor import Room
 from nardy.server.room.host import Host
 from nardy.server.room.member import Member
 from nardy.server.room.registry import Rooms
 from nardy.server.room.table_host import TableHost
-from nardy.server.store import Store, member_name
-from nardy.server.table_lobby import TableLobby
+from nardy.server.store.store import Store, member_name
 from tests.server.gameplay import queued, settle
 
 

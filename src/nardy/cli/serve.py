@@ -121,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
 
         from nardy.server.config import ConfigError, ServerConfig
         from nardy.server.protocol import MAX_MESSAGE
-        from nardy.server.store import Store
+        from nardy.server.store.store import Store
     except ImportError as exc:
         print(
             f"nardy serve: error: the server needs its extra ({exc.name} is missing): "

@@ -16,12 +16,21 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import BaseRoute
 
-from nardy.server import accounts_http, dice_http, lobby_http, sockets, table_http
+from nardy.server import dice_http, sockets
+from nardy.server.accounts import http as accounts_http
+from nardy.server.accounts.security import (
+    CSRF_COOKIE,
+    CSRF_HEADER,
+    UNSAFE_METHODS,
+    csrf_ok,
+    new_csrf_token,
+)
 from nardy.server.config import ServerConfig
 from nardy.server.http import HTTPError
-from nardy.server.security import CSRF_COOKIE, CSRF_HEADER, UNSAFE_METHODS, csrf_ok, new_csrf_token
+from nardy.server.lobby import http as lobby_http
+from nardy.server.lobby import table_http
 from nardy.server.site import Site, site_of
-from nardy.server.store import Store
+from nardy.server.store.store import Store
 from nardy.web import routes as web_routes
 
 

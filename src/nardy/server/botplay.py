@@ -1,5 +1,5 @@
 """The computer's decisions in a server game, run in a worker process: from the game as
-committed (a checkpoint and the actions since, :mod:`nardy.server.checkpoints`, restored
+committed (a checkpoint and the actions since, :mod:`nardy.server.store.checkpoints`, restored
 here rather than snapshotted by the room), the core action the bot of a seat takes
 now. The worker never rolls: a roll is an action that the room applies with
 the server's dice (the worker's copy of them only replays the rolls already dealt)."""
@@ -11,8 +11,8 @@ import functools
 from nardy.core.actions import Action
 from nardy.core.chouette import Chouette
 from nardy.engine.bots import Bot, chouette_decision, consultation_decision, decision, make_bot
-from nardy.server.checkpoints import Committed, match_of, table_of
 from nardy.server.games import GameKind
+from nardy.server.store.checkpoints import Committed, match_of, table_of
 
 
 @functools.cache

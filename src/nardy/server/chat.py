@@ -14,9 +14,9 @@ from collections.abc import Iterable
 
 from nardy.core.actions import Player
 from nardy.server import protocol
+from nardy.server.accounts.security import RateLimiter
 from nardy.server.config import RateLimit
-from nardy.server.security import RateLimiter
-from nardy.server.store import ChatLine
+from nardy.server.store.store import ChatLine
 
 HISTORY = 100
 """Chat lines a room keeps for those who join later."""

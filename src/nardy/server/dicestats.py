@@ -18,7 +18,7 @@ from typing import Any
 
 from nardy.core.fair_dice import ROLLS, FairDiceError, statistics_from_counts
 from nardy.server import gamedice
-from nardy.server.store import Store
+from nardy.server.store.store import Store
 
 FRESH_FOR = 10.0
 """Seconds the figures are shown before they are counted again, unless the server's

@@ -5,21 +5,21 @@ from __future__ import annotations
 
 from starlette.requests import HTTPConnection
 
-from nardy.server.accounts import Accounts
-from nardy.server.bus import bus_from_url
-from nardy.server.config import ServerConfig
-from nardy.server.connections import Connections
-from nardy.server.dicestats import DiceStats
-from nardy.server.http import HTTPError, off_loop
-from nardy.server.room.registry import Rooms
-from nardy.server.security import (
+from nardy.server.accounts.connections import Connections
+from nardy.server.accounts.security import (
     SESSION_COOKIE,
     RateLimiter,
     bearer_token,
     client_key,
     origin_ok,
 )
-from nardy.server.store import Store, User
+from nardy.server.accounts.users import Accounts
+from nardy.server.bus.bus import bus_from_url
+from nardy.server.config import ServerConfig
+from nardy.server.dicestats import DiceStats
+from nardy.server.http import HTTPError, off_loop
+from nardy.server.room.registry import Rooms
+from nardy.server.store.store import Store, User
 
 
 class Site:

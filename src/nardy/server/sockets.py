@@ -12,14 +12,14 @@ from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from nardy.server import protocol
-from nardy.server.accounts import hash_token
+from nardy.server.accounts.connections import SESSION_ENDED, TOO_MANY_SOCKETS, Connection
+from nardy.server.accounts.security import RateLimiter
+from nardy.server.accounts.users import hash_token
 from nardy.server.config import RateLimit
-from nardy.server.connections import SESSION_ENDED, TOO_MANY_SOCKETS, Connection
-from nardy.server.lobby import visible_to
+from nardy.server.lobby.matches import visible_to
 from nardy.server.room.actor import Room
 from nardy.server.room.member import POLICY_VIOLATION, UNAVAILABLE, Member
 from nardy.server.room.registry import GameUnavailable
-from nardy.server.security import RateLimiter
 from nardy.server.site import Site, site_of
 
 CLOSE_REASONS = {

@@ -31,12 +31,12 @@ from nardy.core.fair_dice import SCHEME
 from nardy.core.game import EndKind, Phase
 from nardy.core.variants import VARIANTS
 from nardy.engine.heuristic import LEVELS
-from nardy.server.accounts import HOME_CORNERS, Preferences
+from nardy.server.accounts.users import HOME_CORNERS, Preferences
 from nardy.server.clocks import DELAY_RANGE, PRESETS, RESERVE_RANGE
 from nardy.server.games import GameKind, GameStatus
-from nardy.server.lobby import OPPONENTS
+from nardy.server.lobby.matches import OPPONENTS
+from nardy.server.lobby.tables import CHOUETTE_SEATS, MAX_SIDE, MIN_SIDE
 from nardy.server.ratings import MONEY_POOL_SUFFIX
-from nardy.server.table_lobby import CHOUETTE_SEATS, MAX_SIDE, MIN_SIDE
 from nardy.web.assets import STATIC
 
 TARGET = STATIC / "js" / "vocab.js"
@@ -126,13 +126,13 @@ def constants() -> list[Constant]:
         ),
         Constant(
             "CHOUETTE_SEATS",
-            "The fewest and most players at a chouette table (nardy.server.table_lobby).",
+            "The fewest and most players at a chouette table (nardy.server.lobby.tables).",
             list(CHOUETTE_SEATS),
         ),
         Constant(
             "CONSULTATION_SIDE",
             "The fewest and most people on a side of a consultation game, unless the side is "
-            "the bot (nardy.server.table_lobby).",
+            "the bot (nardy.server.lobby.tables).",
             [MIN_SIDE, MAX_SIDE],
         ),
         Constant(

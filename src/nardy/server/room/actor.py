@@ -28,10 +28,9 @@ from typing import Any, Protocol
 from nardy.core.actions import Action, Forfeit, Join, Player
 from nardy.core.errors import NardyError
 from nardy.core.match import Match
-from nardy.server import checkpoints, gamedice, protocol, roomview
-from nardy.server.bus import Gap as BusGap
-from nardy.server.bus import Subscription
-from nardy.server.checkpoints import Checkpoint
+from nardy.server import gamedice, protocol, roomview
+from nardy.server.bus.bus import Gap as BusGap
+from nardy.server.bus.bus import Subscription
 from nardy.server.games import GameKind
 from nardy.server.http import off_loop
 from nardy.server.room import news as n
@@ -42,7 +41,9 @@ from nardy.server.room.host import Host
 from nardy.server.room.member import GOING_AWAY, Member
 from nardy.server.room.presence import Presence
 from nardy.server.room.rematch import Rematch
-from nardy.server.store import ConflictError, GameRow, Store, User, member_name
+from nardy.server.store import checkpoints
+from nardy.server.store.checkpoints import Checkpoint
+from nardy.server.store.store import ConflictError, GameRow, Store, User, member_name
 
 log = logging.getLogger(__name__)
 

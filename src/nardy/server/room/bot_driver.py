@@ -12,7 +12,7 @@ from concurrent.futures import Executor
 from nardy.core.actions import Action, Player
 from nardy.server import protocol
 from nardy.server.room.host import Host
-from nardy.server.store import GameRow
+from nardy.server.store.store import GameRow
 
 log = logging.getLogger(__name__)
 

@@ -11,7 +11,7 @@ from nardy.server import protocol
 from nardy.server.chat import HISTORY, RoomChat, said_of
 from nardy.server.http import off_loop
 from nardy.server.room.member import Member
-from nardy.server.store import ChatLine, Store
+from nardy.server.store.store import ChatLine, Store
 
 log = logging.getLogger(__name__)
 

@@ -13,7 +13,7 @@ from typing import Any
 from nardy.core.events import Event
 from nardy.core.match import Match
 from nardy.server import clocks
-from nardy.server.store import GameRow
+from nardy.server.store.store import GameRow
 
 TimeIsUp = Callable[[int], Awaitable[None]]
 """What the room does when the reserve of the player to act at action ``seq`` has run out."""

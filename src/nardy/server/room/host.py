@@ -20,10 +20,10 @@ from nardy.core.events import Event
 from nardy.core.match import Match
 from nardy.core.settings import Settings
 from nardy.server import roomview
-from nardy.server.checkpoints import Checkpoint, Committed, Held, ReplayError, played_on
 from nardy.server.games import GameKind
 from nardy.server.http import off_loop
-from nardy.server.store import GameRow, Store
+from nardy.server.store.checkpoints import Checkpoint, Committed, Held, ReplayError, played_on
+from nardy.server.store.store import GameRow, Store
 from nardy.server.variantfacts import facts_of
 
 Stored = tuple[dict[str, Any], dict[str, Any], dict[str, Any] | None]
@@ -148,7 +148,7 @@ class Host(ABC):
 
 async def committed_of(store: Store, row: GameRow) -> Committed | None:
     """A started game as its row and log hold it: the last checkpoint and the actions after
-    it (:mod:`nardy.server.checkpoints`), the time played since counted; None before the
+    it (:mod:`nardy.server.store.checkpoints`), the time played since counted; None before the
     first checkpoint (the game object is new)."""
     if row.snapshot is None or row.dice is None:
         if row.seq:

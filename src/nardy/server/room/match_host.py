@@ -12,13 +12,14 @@ from nardy.core.events import Event
 from nardy.core.fair_dice import FairDice
 from nardy.core.match import Match
 from nardy.core.settings import Settings
-from nardy.server import botplay, checkpoints, gamedice, roomview
+from nardy.server import botplay, gamedice, roomview
 from nardy.server.games import GameKind, GameStatus
 from nardy.server.http import off_loop
-from nardy.server.lobby import seats_view
+from nardy.server.lobby.matches import seats_view
 from nardy.server.room.host import Host, Stored, committed_of, fresh
 from nardy.server.room.ratings import MatchRatings
-from nardy.server.store import GameRow, Store
+from nardy.server.store import checkpoints
+from nardy.server.store.store import GameRow, Store
 
 
 class MatchHost(Host):

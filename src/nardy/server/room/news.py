@@ -19,7 +19,7 @@ from typing import Any
 from nardy.core.actions import Player
 from nardy.server import protocol
 from nardy.server.chat import said_of
-from nardy.server.store import ChatLine
+from nardy.server.store.store import ChatLine
 
 
 class NewsError(ValueError):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from nardy.server.bus import Bus, game_channel
+from nardy.server.bus.bus import Bus, game_channel
 from nardy.server.room import news as n
 
 log = logging.getLogger(__name__)

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Mapping
 from nardy.core.match import Match
 from nardy.server.http import off_loop
 from nardy.server.ratings import rated_outcomes, rating_rule
-from nardy.server.store import GameRow, Store, TableMember
+from nardy.server.store.store import GameRow, Store, TableMember
 
 log = logging.getLogger(__name__)
 

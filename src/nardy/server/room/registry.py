@@ -11,17 +11,17 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import replace
 
 from nardy.core.errors import NardyError
-from nardy.server.bus import Bus, BusError, LocalBus, game_channel
+from nardy.server.bus.bus import Bus, BusError, LocalBus, game_channel
 from nardy.server.games import GameKind
 from nardy.server.http import HTTPError, off_loop
-from nardy.server.lobby import unavailable_message
+from nardy.server.lobby.matches import unavailable_message
 from nardy.server.room import news as n
 from nardy.server.room.actor import Room
 from nardy.server.room.host import Host
 from nardy.server.room.match_host import MatchHost
 from nardy.server.room.publisher import Publisher
 from nardy.server.room.table_host import TableHost
-from nardy.server.store import GameRow, Store
+from nardy.server.store.store import GameRow, Store
 
 log = logging.getLogger(__name__)
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from nardy.server.games import GameStatus
 from nardy.server.http import off_loop
-from nardy.server.lobby import new_game_id
-from nardy.server.store import GameRow, Store
+from nardy.server.lobby.matches import new_game_id
+from nardy.server.store.store import GameRow, Store
 
 
 class Rematch:

@@ -26,13 +26,14 @@ from nardy.core.events import Event
 from nardy.core.fair_dice import FairDice
 from nardy.core.settings import Settings
 from nardy.core.team import Consultation
-from nardy.server import botplay, checkpoints, gamedice, roomview
+from nardy.server import botplay, gamedice, roomview
 from nardy.server.games import GameKind, GameStatus
 from nardy.server.http import off_loop
+from nardy.server.lobby.tables import Seating, bot_names, free_seats
 from nardy.server.room.host import Host, Stored, committed_of, fresh
 from nardy.server.room.ratings import TableResults
-from nardy.server.store import GameRow, Store, TableMember, member_name
-from nardy.server.table_lobby import Seating, bot_names, free_seats
+from nardy.server.store import checkpoints
+from nardy.server.store.store import GameRow, Store, TableMember, member_name
 
 Table = Chouette | Consultation
 BETWEEN_GAMES_S = 5.0

@@ -126,11 +126,11 @@ export const OPPONENT = Object.freeze({
   BOT: "bot",
 });
 
-/** The fewest and most players at a chouette table (nardy.server.table_lobby). */
+/** The fewest and most players at a chouette table (nardy.server.lobby.tables). */
 export const CHOUETTE_SEATS = Object.freeze([3, 8]);
 
 /** The fewest and most people on a side of a consultation game, unless the side is the bot
- * (nardy.server.table_lobby). */
+ * (nardy.server.lobby.tables). */
 export const CONSULTATION_SIDE = Object.freeze([2, 4]);
 
 /** The name of the scheme the server's dice are dealt by (nardy.core.fair_dice). */

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from alembic import context
 
-from nardy.server.tables import metadata
+from nardy.server.store.schema import metadata
 
 connection = context.config.attributes["connection"]
 context.configure(

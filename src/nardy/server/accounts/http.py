@@ -10,12 +10,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from nardy.server.accounts import SESSION_LIFETIME, AccountError, Preferences, hash_token
+from nardy.server.accounts.security import SESSION_COOKIE
+from nardy.server.accounts.users import SESSION_LIFETIME, AccountError, Preferences, hash_token
 from nardy.server.http import HTTPError, handles_errors, json_body, off_loop
 from nardy.server.ratings import shown
-from nardy.server.security import SESSION_COOKIE
 from nardy.server.site import site_of
-from nardy.server.store import User
+from nardy.server.store.store import User
 
 _ACCOUNT_STATUS = {
     "bad-username": 400,

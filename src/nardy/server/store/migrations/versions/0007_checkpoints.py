@@ -1,5 +1,5 @@
 """Checkpoints: the action a game's stored snapshot and dice are at, so that a snapshot is
-written every few actions instead of on every one (nardy.server.checkpoints). Every game
+written every few actions instead of on every one (nardy.server.store.checkpoints). Every game
 stored so far has its snapshot at its last action.
 
 Revision ID: 0007_checkpoints

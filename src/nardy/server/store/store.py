@@ -3,7 +3,7 @@
 Every method is synchronous and runs one transaction; the web layer calls them from a worker
 thread so that the event loop never waits on the disk. The action log is the truth of a game:
 :meth:`Store.append_action` writes an action and its events (and, at a checkpoint, the
-snapshot and the dice after it: :mod:`nardy.server.checkpoints`) in one transaction, and
+snapshot and the dice after it: :mod:`nardy.server.store.checkpoints`) in one transaction, and
 refuses it when another writer got there first (``seq`` moved), so the database serialises
 each game's actions even with several processes.
 """
@@ -26,10 +26,10 @@ import sqlalchemy.dialects.sqlite
 from alembic import command
 from alembic.config import Config
 
-from nardy.server.checkpoints import Checkpoint, ReplayError
 from nardy.server.games import SITTING, TABLE_KINDS, WAITING, GameKind, GameStatus
 from nardy.server.ratings import Rating, rate_match
-from nardy.server.tables import (
+from nardy.server.store.checkpoints import Checkpoint, ReplayError
+from nardy.server.store.schema import (
     ROLL_COLUMNS,
     actions,
     chat_lines,
@@ -42,7 +42,7 @@ from nardy.server.tables import (
     table_members,
     users,
 )
-from nardy.server.tables import sessions as sessions_table
+from nardy.server.store.schema import sessions as sessions_table
 
 
 class StoreError(Exception):
@@ -103,7 +103,9 @@ def create_engine(url: str) -> sa.Engine:
 def migrate(engine: sa.Engine) -> None:
     """Create or upgrade the schema to the newest migration shipped in the package."""
     config = Config()
-    config.set_main_option("script_location", str(resources.files("nardy.server") / "migrations"))
+    config.set_main_option(
+        "script_location", str(resources.files("nardy.server.store") / "migrations")
+    )
     with engine.begin() as connection:
         if connection.dialect.name == "postgresql":
             # Several processes may start at once: one migrates, the others wait for it.
@@ -150,7 +152,7 @@ class GameRow:
     kind: GameKind = GameKind.MATCH
     """What the room holds: a two-player match, a chouette or a consultation."""
     seating: Mapping[str, Any] | None = None
-    """A chouette's or consultation's seats and bots (nardy.server.table_lobby)."""
+    """A chouette's or consultation's seats and bots (nardy.server.lobby.tables)."""
     unavailable: str | None = None
     """Why the server cannot restore this game from its data (None: it can); such a game is
     set aside, not resumed (:meth:`Store.set_aside`)."""
@@ -687,7 +689,7 @@ class Store:
         clock_state: Mapping[str, Any] | None = None,
     ) -> None:
         """Commit action number ``seq + 1`` with its events, the checkpoint after it where
-        one is due (:mod:`nardy.server.checkpoints`), the clock's state after it (for a game
+        one is due (:mod:`nardy.server.store.checkpoints`), the clock's state after it (for a game
         with a clock), and the result when it ended the match;
         :class:`ConflictError` if the game is no longer at ``seq`` (another process accepted
         an action first) or no longer being played."""

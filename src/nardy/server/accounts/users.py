@@ -17,7 +17,7 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 
-from nardy.server.store import ConflictError, Store, User, now
+from nardy.server.store.store import ConflictError, Store, User, now
 
 SESSION_LIFETIME = datetime.timedelta(days=30)
 USERNAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{2,19}")

@@ -53,7 +53,7 @@ games = sa.Table(
     sa.Column("bot_delay_ms", sa.Integer, nullable=False),
     # How many actions have been accepted; the action log holds exactly this many rows.
     sa.Column("seq", sa.Integer, nullable=False),
-    # The game object's checkpoint (nardy.server.checkpoints): the core's snapshot after
+    # The game object's checkpoint (nardy.server.store.checkpoints): the core's snapshot after
     # action "snapshot_seq" (NULL before the first), and the dice source's secret state and
     # public commitment as they were then (before the first action: the first game's). The
     # actions after it, replayed, give the game as it is: a snapshot is not written on

@@ -18,10 +18,10 @@ import logging
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from nardy.server.bus import Bus, Gap, Subscription
+from nardy.server.bus.bus import Bus, Gap, Subscription
 from nardy.server.http import off_loop
 from nardy.server.room.member import Member
-from nardy.server.store import Store
+from nardy.server.store.store import Store
 
 log = logging.getLogger(__name__)
 K = TypeVar("K")

@@ -9,10 +9,10 @@ from starlette.routing import Route
 
 from nardy.server.games import GameKind, GameStatus
 from nardy.server.http import handles_errors, json_body, off_loop
-from nardy.server.lobby import LobbyError
-from nardy.server.lobby_http import game_view, lobby_error
+from nardy.server.lobby.http import game_view, lobby_error
+from nardy.server.lobby.matches import LobbyError
+from nardy.server.lobby.tables import TableLobby, free_seats
 from nardy.server.site import site_of
-from nardy.server.table_lobby import TableLobby, free_seats
 
 
 @handles_errors

@@ -19,7 +19,7 @@ from nardy.core.settings import Settings
 from nardy.engine.bots import BOTS
 from nardy.server.clocks import ClockError, clock_from
 from nardy.server.games import TABLE_KINDS, WAITING, GameKind, GameStatus
-from nardy.server.store import ConflictError, GameRow, Store, User
+from nardy.server.store.store import ConflictError, GameRow, Store, User
 
 OPPONENTS = ("open", "invite", "bot")
 BOT_DELAY_MS = (0, 10_000)

@@ -17,12 +17,12 @@ from nardy.notation.mat import export_mat
 from nardy.notation.record import match_records
 from nardy.server.games import TABLE_KINDS, GameKind, GameStatus
 from nardy.server.http import HTTPError, handles_errors, json_body, off_loop
-from nardy.server.lobby import Lobby, LobbyError, seats_view, visible_to
+from nardy.server.lobby.matches import Lobby, LobbyError, seats_view, visible_to
+from nardy.server.lobby.replay import replay_view
+from nardy.server.lobby.tables import table_fields
 from nardy.server.ratings import shown
-from nardy.server.replay import replay_view
 from nardy.server.site import Site, site_of
-from nardy.server.store import GameRow, Store, User
-from nardy.server.table_lobby import table_fields
+from nardy.server.store.store import GameRow, Store, User
 from nardy.server.variantfacts import every_variant, facts_of
 
 

@@ -27,7 +27,7 @@ from nardy.core.dice import SeededDice
 from nardy.core.settings import Settings
 from nardy.core.team import Consultation
 from nardy.server.games import TABLE_KINDS, GameKind, GameStatus
-from nardy.server.lobby import (
+from nardy.server.lobby.matches import (
     DEFAULT_BOT_DELAY_MS,
     LobbyError,
     bot_choice,
@@ -36,7 +36,7 @@ from nardy.server.lobby import (
     refuse_unavailable,
     settings_from,
 )
-from nardy.server.store import ConflictError, GameRow, Store, TableMember, User
+from nardy.server.store.store import ConflictError, GameRow, Store, TableMember, User
 
 CHOUETTE_SEATS = (3, 8)
 """The fewest and most players at a chouette table."""

@@ -1,0 +1,1 @@
+"""The event bus between the server's processes: in-process or through Redis."""

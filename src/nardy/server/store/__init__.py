@@ -1,0 +1,1 @@
+"""The database: the schema, the store, checkpointed games and the Alembic migrations."""
