@@ -1,5 +1,5 @@
 """The database schema: one table per thing the server keeps. Alembic's migrations in
-``nardy/server/migrations`` create exactly these; a test compares the two."""
+``nardy/server/store/migrations`` create exactly these; a test compares the two."""
 
 from __future__ import annotations
 
