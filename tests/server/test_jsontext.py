@@ -53,6 +53,18 @@ def test_deeper_nesting_is_refused_before_it_is_parsed(depth: int) -> None:
             decode(text)
 
 
+def test_many_brackets_side_by_side_or_in_strings_are_not_depth() -> None:
+    """A text with more opening brackets than the depth allows is counted level by level
+    (fewer can never be too deep): wide arrays and brackets inside strings are fine."""
+    wide = "[" + ",".join(["[]"] * (3 * MAX_DEPTH)) + "]"
+    assert decode(wide) == json.loads(wide)
+    quoted = json.dumps({"text": "[{" * MAX_DEPTH, "list": [[1]]})
+    assert decode(quoted) == json.loads(quoted)
+    hidden = '["' + "[" * MAX_DEPTH + '",' + "[" * MAX_DEPTH + "]" * MAX_DEPTH + "]"
+    with pytest.raises(JSONTextError, match="nested more than 32"):
+        decode(hidden)
+
+
 @pytest.mark.parametrize(
     ("text", "why"),
     [

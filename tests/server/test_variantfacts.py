@@ -5,7 +5,7 @@ lobby's ``/api/variants``)."""
 from __future__ import annotations
 
 from nardy.core.variants import variant
-from nardy.server.variantfacts import every_variant, facts
+from nardy.server.variantfacts import every_variant, facts, facts_of
 from tests.server.gameplay import Seat
 from tests.server.serverutil import Client, ServerProcess
 
@@ -41,3 +41,14 @@ def test_the_room_state_and_the_lobby_carry_the_facts(server: ServerProcess) -> 
     assert r.status_code == 201, r.text
     seat = Seat(guest, r.json()["id"])
     assert seat.state["rules"] == facts(variant("long"))
+
+
+def test_a_rooms_facts_are_the_variants_and_its_own_to_change() -> None:
+    """facts_of works each variant's facts out once: every caller gets them whole, and a
+    copy of its own (a change to one state's facts reaches no other)."""
+    first = facts_of("long")
+    assert first == facts(variant("long"))
+    first["start"][24] = 0
+    first["head"] = None
+    again = facts_of("long")
+    assert again == facts(variant("long")) and again["start"][24] == 15 and again["head"] == 24

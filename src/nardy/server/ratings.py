@@ -20,6 +20,7 @@ Everybody starts at 1500 with experience 0. Money sessions and long-nardy series
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Literal
@@ -120,6 +121,7 @@ class RatingRule:
     length: int
 
 
+@functools.lru_cache(maxsize=256)
 def rating_rule(settings: Settings) -> RatingRule:
     """The rule for ``settings`` (docs/ratings.md):
 
@@ -133,6 +135,8 @@ def rating_rule(settings: Settings) -> RatingRule:
       the two games are played differently. A drawn game (long nardy's last roll) is not
       rated.
     """
+    # Cached (settings are immutable): a room asks after every action, and resolving the
+    # settings each time was a good part of an action's CPU (bench/load.py).
     resolved = settings.resolve()
     variant = resolved.rules.key
     if resolved.match_length:

@@ -9,6 +9,7 @@ a player may resign.
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from nardy.core.position import BAR, CHECKERS, OFF
@@ -39,7 +40,18 @@ def facts(v: Variant) -> dict[str, Any]:
 
 
 def facts_of(name: str) -> dict[str, Any]:
-    """The facts of the variant a game's settings name."""
+    """The facts of the variant a game's settings name: a room's state carries them after
+    every action, so they are worked out once per variant (:func:`_known`) and each caller
+    gets its own copy to keep or change."""
+    return {
+        key: list(value) if isinstance(value, list) else value
+        for key, value in _known(name).items()
+    }
+
+
+@functools.cache
+def _known(name: str) -> dict[str, Any]:
+    # Never handed out (facts_of copies it): the variants are fixed for the process's life.
     return facts(variant(name))
 
 

@@ -245,6 +245,18 @@ def _checkpoint_values(seq: int, checkpoint: Checkpoint) -> dict[str, Any]:
     }
 
 
+# The two statements of every action (Store.append_action), built once: building a
+# statement anew each time cost more CPU than SQLite's work (bench/load.py; docs/server.md).
+# The columns set are the keys of the parameters given (the new seq, and where due the
+# checkpoint, the result and the clock), the game matched by at_game and at_seq.
+_ADVANCE = games.update().where(
+    games.c.id == sa.bindparam("at_game"),
+    games.c.seq == sa.bindparam("at_seq"),
+    games.c.status == GameStatus.PLAYING,
+)
+_APPEND = actions.insert()
+
+
 def _available(rows: list[GameRow]) -> list[GameRow]:
     """The games of a list that are not set aside: those to join or watch."""
     return [g for g in rows if g.unavailable is None]
@@ -701,23 +713,18 @@ class Store:
         if clock_state is not None:
             values["clock_state"] = dict(clock_state)
         with self._write() as c:
-            changed = c.execute(
-                games.update()
-                .where(
-                    games.c.id == game_id, games.c.seq == seq, games.c.status == GameStatus.PLAYING
-                )
-                .values(**values)
-            ).rowcount
+            changed = c.execute(_ADVANCE, {**values, "at_game": game_id, "at_seq": seq}).rowcount
             if changed != 1:
                 raise ConflictError(f"game {game_id} is no longer at action {seq}")
             c.execute(
-                actions.insert().values(
-                    game_id=game_id,
-                    seq=seq + 1,
-                    action=dict(action),
-                    events=[dict(e) for e in events],
-                    created_at=now(),
-                )
+                _APPEND,
+                {
+                    "game_id": game_id,
+                    "seq": seq + 1,
+                    "action": dict(action),
+                    "events": [dict(e) for e in events],
+                    "created_at": now(),
+                },
             )
 
     # -- chouette tables and consultation games ---------------------------------------------
