@@ -98,7 +98,10 @@ def test_what_each_viewer_is_told(tmp_path: Path) -> None:
             assert seat1["you"] == {"seat": 1, "side": 1, "actions": ["roll-opening"]}
             assert spectator["you"] == {"seat": None, "side": None, "actions": []}
             assert "match" not in spectator and "awaiting" not in spectator
-            assert spectator["board"] is None  # no game yet: the opening roll starts it
+            # no game yet: the board is the first game as the opening roll will start it
+            board = spectator["board"]
+            assert board["phase"] == "opening" and board["turn"] is None
+            assert board["pips"] == [167, 167] and board["last-play"] is None
             assert spectator["length"] == 3 and spectator["score"] == [0, 0]
             assert spectator["kind"] == "match" and spectator["proposals"] == []
             assert await room.act(0, RollOpening(0)) is None
