@@ -47,17 +47,26 @@ async def _step(room: Room) -> None:
     assert await room.act(*_plain(room)) is None
 
 
+async def _two_processes(
+    tmp_path: Path,
+) -> tuple[Rooms, Rooms, Room, Room, Member, Member]:
+    """One game's room held by two processes on one bus, ann's socket on the first and
+    bob's on the second."""
+    store = Store.open(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+    game, ann, bob = _game(store)
+    bus = LocalBus()
+    here, there = Rooms(store, bus), Rooms(store, bus)
+    room_here, room_there = await here.get(game), await there.get(game)
+    assert room_here is not None and room_there is not None
+    a, b = Member(ann, None, "ann"), Member(bob, None, "bob")
+    await room_here.join(a)
+    await room_there.join(b)
+    return here, there, room_here, room_there, a, b
+
+
 def test_two_processes_on_one_bus_hear_every_action_once_in_order(tmp_path: Path) -> None:
     async def run() -> None:
-        store = Store.open(f"sqlite:///{tmp_path / 'db.sqlite3'}")
-        game, ann, bob = _game(store)
-        bus = LocalBus()
-        here, there = Rooms(store, bus), Rooms(store, bus)
-        room_here, room_there = await here.get(game), await there.get(game)
-        assert room_here is not None and room_there is not None
-        a, b = Member(ann, None, "ann"), Member(bob, None, "bob")
-        await room_here.join(a)
-        await room_there.join(b)
+        here, there, room_here, room_there, a, b = await _two_processes(tmp_path)
         for _ in range(8):  # actions committed on either side
             await _step(room_here if _plain(room_here)[0] == 0 else room_there)
             await settle()
@@ -70,7 +79,7 @@ def test_two_processes_on_one_bus_hear_every_action_once_in_order(tmp_path: Path
         assert public(room_here.state().seen_by(None)) == public(room_there.state().seen_by(None))
         await here.close()
         await there.close()
-        store.close()
+        here.store.close()
 
     asyncio.run(run())
 
@@ -147,15 +156,7 @@ def test_an_action_just_after_a_seed_reaches_every_socket_as_its_events(tmp_path
     ``events`` (it used to be swallowed by the reload the seed's news caused)."""
 
     async def run() -> None:
-        store = Store.open(f"sqlite:///{tmp_path / 'db.sqlite3'}")
-        game, ann, bob = _game(store)
-        bus = LocalBus()
-        here, there = Rooms(store, bus), Rooms(store, bus)
-        room_here, room_there = await here.get(game), await there.get(game)
-        assert room_here is not None and room_there is not None
-        a, b = Member(ann, None, "ann"), Member(bob, None, "bob")
-        await room_here.join(a)
-        await room_there.join(b)
+        here, there, room_here, _, a, b = await _two_processes(tmp_path)
         await settle()
         queued(a), queued(b)
         assert await room_here.contribute(0, "ann-seed") is None
@@ -170,7 +171,7 @@ def test_an_action_just_after_a_seed_reaches_every_socket_as_its_events(tmp_path
                 assert "ann-seed" in str(heard[0]["state"]["dice"])
         await here.close()
         await there.close()
-        store.close()
+        here.store.close()
 
     asyncio.run(run())
 

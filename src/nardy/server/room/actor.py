@@ -328,16 +328,24 @@ class Room:
 
     # -- absence, rematch and seeds: a two-seat game's -------------------------------------
 
+    def _two_seat(
+        self, seat: Player | None, only: str, ref: protocol.Ref
+    ) -> int | protocol.Refused:
+        """The seat (0 or 1) of a player of a two-player game, or the refusal of what only
+        such a player may do (``only`` says what): a spectator's, or a table's person's."""
+        if seat is None:
+            return protocol.Refused("spectator", "spectators watch; they cannot act", ref)
+        mine = self.host.two_seat(seat)
+        return protocol.Refused("wrong-phase", only, ref) if mine is None else mine
+
     async def claim(
         self, seat: Player | None, ref: protocol.Ref = None, sender: str | None = None
     ) -> protocol.Refused | None:
         """A player claims the game of an absent opponent whose grace period is over: the
         opponent forfeits (the match; in money play the game, and leaves the session)."""
-        if seat is None:
-            return protocol.Refused("spectator", "spectators watch; they cannot act", ref)
-        mine = self.host.two_seat(seat)
-        if mine is None:
-            return protocol.Refused("wrong-phase", "only a two-player game can be claimed", ref)
+        mine = self._two_seat(seat, "only a two-player game can be claimed", ref)
+        if isinstance(mine, protocol.Refused):
+            return mine
         async with self.lock:
             if self.host.match is None or self.over:
                 return protocol.Refused("game-over", "no game is being played", ref)
@@ -352,11 +360,9 @@ class Room:
     ) -> protocol.Refused | None:
         """A player offers (or accepts) a rematch of the finished match; once every person
         seated has, the rematch starts and everyone in the room is sent to it."""
-        if seat is None:
-            return protocol.Refused("spectator", "spectators watch; they cannot act", ref)
-        mine = self.host.two_seat(seat)
-        if mine is None:
-            return protocol.Refused("wrong-phase", "only a two-player match has a rematch", ref)
+        mine = self._two_seat(seat, "only a two-player match has a rematch", ref)
+        if isinstance(mine, protocol.Refused):
+            return mine
         async with self.lock:
             if not self.over:
                 return protocol.Refused("wrong-phase", "a rematch follows a finished match", ref)
