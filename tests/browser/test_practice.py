@@ -1,0 +1,71 @@
+"""Practice against the computer in the browser (issue 19, feature 3): a practice game made
+in the lobby shows its mark, the Hint button lists the computer's best plays with their
+equities, and with the option on each of one's plays is followed by the computer's view
+of it; a game against the computer made practice during it says first that it is for good,
+in the player's language."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from tests.browser.players import Player
+from tests.server.serverutil import ServerProcess
+
+EQUITY = re.compile(r"^[+−]\d\.\d{3}$")
+
+
+def until_moving(me: Player, limit_s: float = 60) -> None:
+    """Roll (the opening, then each turn) until the board has checkers to move."""
+    deadline = time.monotonic() + limit_s
+    while not me.page.locator(".board .movable").count():
+        assert time.monotonic() < deadline, me.page.inner_text("#status")
+        kinds = me.buttons()
+        action = next((a for a in ("roll-opening", "roll", "take") if a in kinds), None)
+        if action is None:
+            me.page.wait_for_timeout(50)
+        else:
+            me.press(action)
+
+
+def test_hints_in_a_practice_game(pages: Any, server: ServerProcess) -> None:
+    me = Player(pages("en-US"), server.url)
+    me.guest()
+    me.create(length=3, opponent="bot", bot="beginner", pace="250", practice=True)
+    assert me.page.inner_text("#practice-mark") == "Practice game · unrated"
+    until_moving(me)
+    me.page.click("#hint-button")
+    rows = me.page.locator("#hint-answer .hint-plays tbody tr")
+    rows.first.wait_for()
+    assert me.page.inner_text("#hint-answer caption").startswith("The computer's best plays with ")
+    best = rows.first.locator("td").all_inner_texts()
+    assert best[0] == "1." and best[1], best
+    assert EQUITY.match(best[2]), best
+    for row in rows.all()[1:]:
+        cells = row.locator("td").all_inner_texts()
+        assert EQUITY.match(cells[2]) and EQUITY.match(cells[3]), cells
+    me.page.check("input[name=review]")
+    while me.page.locator(".board .movable").count() or "confirm" in me.buttons():
+        if not me.step():
+            me.page.wait_for_timeout(50)
+    me.page.locator("#hint-answer .hint-review").wait_for()
+    assert me.page.inner_text("#hint-answer .hint-review").startswith("You played ")
+    assert me.errors == []
+
+
+def test_practice_switched_on_during_a_game_is_said_first(
+    pages: Any, server: ServerProcess
+) -> None:
+    me = Player(pages("ru-RU"), server.url)
+    me.guest()
+    me.create(length=1, opponent="bot", bot="beginner", pace="250")
+    assert me.page.locator("#practice-mark").count() == 0
+    me.page.click("[data-practice=switch]")
+    warning = me.page.inner_text("#practice")
+    assert "навсегда станет тренировочной" in warning and "не пойдёт в рейтинг" in warning
+    me.page.click("[data-practice=yes]")
+    me.page.locator("#practice-mark").wait_for()
+    assert me.page.inner_text("#practice-mark") == "Тренировочная партия · без рейтинга"
+    assert me.page.locator("#hint-button").count() == 1
+    assert me.errors == []
