@@ -13,7 +13,7 @@ from typing import Any
 from tests.browser.players import Player
 from tests.server.serverutil import ServerProcess
 
-EQUITY = re.compile(r"^[+−]\d\.\d{3}$")
+EQUITY = re.compile("^[+\u2212]\\d\\.\\d{3}$")  # signed, a minus sign for the negative
 
 
 def until_moving(me: Player, limit_s: float = 60) -> None:

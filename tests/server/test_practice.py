@@ -125,7 +125,12 @@ def test_a_practice_game_hints_as_nardy_hint_does(
     cube = ask(seat, "cube")
     assert cube["type"] == "hint" and cube["hint"]["kind"] == "cube", cube
     assert cube["hint"]["decision"] == "double"
-    assert set(cube["hint"]["cubeful"]) == {"no-double", "double-take", "double-pass", "double-beaver"}
+    assert set(cube["hint"]["cubeful"]) == {
+        "no-double",
+        "double-take",
+        "double-pass",
+        "double-beaver",
+    }
     seat.close()
 
 

@@ -127,7 +127,7 @@ def constants() -> list[Constant]:
         ),
         Constant(
             "HINT_KIND",
-            'What a practice game\'s hint is about: a hint\'s "kind" '
+            "What a practice game's hint is about: a hint's \"kind\" "
             "(nardy.server.hintplay.HintKind).",
             _by_name([k.value for k in HintKind]),
         ),
