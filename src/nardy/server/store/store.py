@@ -532,36 +532,39 @@ class Store:
         """Seat a second player in a waiting game, which starts; :class:`ConflictError` when
         someone was seated first."""
         column = games.c.seat0_id if seat == 0 else games.c.seat1_id
-        with self._write() as c:
-            changed = c.execute(
-                games.update()
-                .where(
-                    games.c.id == game_id,
-                    games.c.status.in_(WAITING),
-                    column.is_(None),
-                )
-                .values({column: user_id, "status": GameStatus.PLAYING, "started_at": now()})
-            ).rowcount
-            if changed != 1:
-                raise ConflictError("the game has already found its players")
-            return _game(c.execute(games.select().where(games.c.id == game_id)).one())
+        return self._change_game(
+            game_id,
+            (games.c.status.in_(WAITING), column.is_(None)),
+            {column: user_id, "status": GameStatus.PLAYING, "started_at": now()},
+            "the game has already found its players",
+        )
 
     def set_practice(self, game_id: str) -> GameRow:
         """Make a game against the bot being played a practice game, for good (its player
         switched it on); :class:`ConflictError` for a game that is not one against the bot
         under way. Switching it on again changes nothing."""
+        return self._change_game(
+            game_id,
+            (games.c.bot.is_not(None), games.c.status == GameStatus.PLAYING),
+            {"practice": True},
+            f"game {game_id} is not a game against the bot under way",
+        )
+
+    def _change_game(
+        self,
+        game_id: str,
+        conditions: Sequence[sa.ColumnElement[bool]],
+        values: Mapping[Any, Any],
+        conflict: str,
+    ) -> GameRow:
+        """Change a game's row where it still meets ``conditions``, and read it back;
+        :class:`ConflictError` (saying ``conflict``) where it no longer does."""
         with self._write() as c:
             changed = c.execute(
-                games.update()
-                .where(
-                    games.c.id == game_id,
-                    games.c.bot.is_not(None),
-                    games.c.status == GameStatus.PLAYING,
-                )
-                .values(practice=True)
+                games.update().where(games.c.id == game_id, *conditions).values(dict(values))
             ).rowcount
             if changed != 1:
-                raise ConflictError(f"game {game_id} is not a game against the bot under way")
+                raise ConflictError(conflict)
             return _game(c.execute(games.select().where(games.c.id == game_id)).one())
 
     def set_checkpoint(self, game_id: str, seq: int, checkpoint: Checkpoint) -> None:
