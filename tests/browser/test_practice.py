@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import time
+from pathlib import Path
 from typing import Any
 
 from tests.browser.players import Player
@@ -29,7 +30,7 @@ def until_moving(me: Player, limit_s: float = 60) -> None:
             me.press(action)
 
 
-def test_hints_in_a_practice_game(pages: Any, server: ServerProcess) -> None:
+def test_hints_in_a_practice_game(pages: Any, server: ServerProcess, shots: Path) -> None:
     me = Player(pages("en-US"), server.url)
     me.guest()
     me.create(length=3, opponent="bot", bot="beginner", pace="250", practice=True)
@@ -45,6 +46,7 @@ def test_hints_in_a_practice_game(pages: Any, server: ServerProcess) -> None:
     for row in rows.all()[1:]:
         cells = row.locator("td").all_inner_texts()
         assert EQUITY.match(cells[2]) and EQUITY.match(cells[3]), cells
+    me.page.screenshot(path=str(shots / "practice-hint.png"))
     me.page.check("input[name=review]")
     while me.page.locator(".board .movable").count() or "confirm" in me.buttons():
         if not me.step():
@@ -57,9 +59,11 @@ def test_hints_in_a_practice_game(pages: Any, server: ServerProcess) -> None:
 def test_practice_switched_on_during_a_game_is_said_first(
     pages: Any, server: ServerProcess
 ) -> None:
+    """Said first in Russian; then marked in the room, and once the game is over (resigned)
+    in the player's history and in the replay."""
     me = Player(pages("ru-RU"), server.url)
-    me.guest()
-    me.create(length=1, opponent="bot", bot="beginner", pace="250")
+    me.sign_up("practiser")
+    game = me.create(length=1, opponent="bot", bot="beginner", pace="250")
     assert me.page.locator("#practice-mark").count() == 0
     me.page.click("[data-practice=switch]")
     warning = me.page.inner_text("#practice")
@@ -68,4 +72,21 @@ def test_practice_switched_on_during_a_game_is_said_first(
     me.page.locator("#practice-mark").wait_for()
     assert me.page.inner_text("#practice-mark") == "Тренировочная партия · без рейтинга"
     assert me.page.locator("#hint-button").count() == 1
+    mark = "Тренировочная партия · без рейтинга"
+    deadline = time.monotonic() + 60
+    while "resign" not in me.buttons():
+        assert time.monotonic() < deadline, me.page.inner_text("#status")
+        if not me.step():
+            me.page.wait_for_timeout(50)
+    me.page.click("details.resign summary")
+    me.page.click("details.resign button[data-action=resign]")
+    me.wait_until("document.body.dataset.status === 'finished'")
+    me.open("/u/practiser")
+    row = me.page.locator(f'tr[data-game="{game}"]')
+    row.wait_for()
+    assert mark in row.inner_text()
+    me.open(f"/replay/{game}")
+    me.page.locator("#replay-result").wait_for()
+    me.wait_until("document.querySelector('#replay-result').textContent.length > 0")
+    assert me.page.inner_text("#replay-result").endswith(mark)
     assert me.errors == []
