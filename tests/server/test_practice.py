@@ -19,8 +19,14 @@ from nardy.cli.main import main as nardy
 from nardy.core.actions import action_from_json
 from nardy.core.match import Match
 from nardy.core.settings import Settings
+from nardy.engine.analysis import DEFAULT_PLY, rank_plays
+from nardy.engine.analysis_json import hint_json
+from nardy.engine.stakes import Stakes
+from nardy.server import gamedice
+from nardy.server.hintplay import HintKind, NoHint, advise, hint_kind
 from nardy.server.ratings import is_rated
 from nardy.server.room.ratings import MatchRatings
+from nardy.server.store.checkpoints import Checkpoint, Committed
 from nardy.server.store.store import Store
 from tests.server.gameplay import Seat, new_name, sit, start_game
 from tests.server.serverutil import Client, ServerProcess
@@ -192,6 +198,59 @@ def test_practice_is_asked_for_only_against_the_bot(server: ServerProcess) -> No
     ):
         r = client.post("/api/games", body)
         assert r.status_code == 400 and r.json()["error"] == "malformed", (body, r.text)
+
+
+def committed(match: Match) -> Committed:
+    """The match as a room has it committed: its checkpoint now, no actions after it."""
+    return Committed(Checkpoint(match.snapshot(), gamedice.dice_state(match)), 0, (), None)
+
+
+def rolled(variant: str) -> tuple[Match, int]:
+    """A 3-point match of ``variant`` whose first mover has the dice; the mover."""
+    match = Match(Settings.from_dict({"variant": variant, "match-length": 3}))
+    match.dice = gamedice.first_dice(f"practice-{variant}")
+    match.apply(action_from_json({"type": "roll-opening", "player": 0}))
+    mover = match.awaiting().players[0]
+    if "roll" in match.awaiting().kinds(mover):  # long nardy's lot only chose the first
+        match.apply(action_from_json({"type": "roll", "player": mover}))
+    return match, mover
+
+
+@pytest.mark.parametrize("variant", ["backgammon", "nackgammon", "acey-deucey", "long"])
+def test_every_variant_with_a_net_has_the_engines_hints(variant: str) -> None:
+    """In a match, at its score: the plays are the engine's ranking at the game's stakes,
+    and a cube decision before the roll and the answer to a double are ``nardy hint``'s."""
+    match, mover = rolled(variant)
+    assert hint_kind(match, mover, False) is HintKind.PLAYS
+    with pytest.raises(NoHint) as refused:
+        hint_kind(match, 1 - mover, False)
+    assert refused.value.code == "not-your-turn"
+    game = match.game
+    assert game is not None and game.dice is not None
+    stakes = Stakes.of(game, mover)
+    ranked = rank_plays(game.turn_start, *game.dice, DEFAULT_PLY, stakes=stakes)
+    expected = hint_json(game.turn_start, stakes, game.dice, DEFAULT_PLY, ranked, ranked[:5])
+    assert advise(committed(match), mover, HintKind.PLAYS) == {"kind": "plays", **expected}
+    best = expected["plays"][0]["play"]
+    match.apply(action_from_json({"type": "play", "player": mover, "moves": best}))
+    review = advise(committed(match), mover, hint_kind(match, mover, True))
+    assert review["played"] == {
+        "play": best,
+        "rank": 1,
+        "equity": expected["plays"][0]["equity"],
+        "difference": 0.0,
+    }
+    if variant == "long":
+        return  # no cube in long nardy by default
+    other = 1 - mover
+    assert hint_kind(match, other, False) is HintKind.CUBE
+    cube = advise(committed(match), other, HintKind.CUBE)
+    assert cube["decision"] == "double" and cube["answers"] is not None
+    match.apply(action_from_json({"type": "double", "player": other}))
+    assert hint_kind(match, mover, False) is HintKind.ANSWER
+    answer = advise(committed(match), mover, HintKind.ANSWER)
+    assert answer["decision"] == "take" and answer["action"] in ("take", "pass", "beaver")
+    assert answer["answers"] == cube["answers"]  # the same position, seen by the doubled
 
 
 def finished_match() -> Match:

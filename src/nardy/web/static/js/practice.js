@@ -45,6 +45,13 @@ function playText(play) {
   return play.replace(/\bbar\b/g, t("notation.bar")).replace(/\boff\b/g, t("notation.off"));
 }
 
+/** The decision a state waits for (the game, whose turn, the dice, the phase): advice on
+ * the decision now is shown while it is the same one, through the single moves of a turn. */
+function decisionOf(state) {
+  const board = state?.board;
+  return board ? `${board["game-number"]}:${board.turn}:${board.dice}:${board.phase}` : "";
+}
+
 /** Whether the state is a game against the bot, and the viewer plays in it. */
 export function practisable(state) {
   const players = state?.players || [];
@@ -57,7 +64,7 @@ export class Practice {
     this.send = send; // a protocol message to the room, false if it could not go
     this.refs = 0;
     this.asking = null; // the ref of the hint in flight
-    this.shown = null; // the last hint heard: {seq, hint}, or a refusal's text
+    this.shown = null; // the last hint heard, {hint, at: the decision it is about}, or a refusal's {text}
     this.confirming = false;
     this.state = null;
     panel.addEventListener("click", (e) => {
@@ -98,7 +105,7 @@ export class Practice {
     const ref = message.ref;
     if (typeof ref === "string" && ref.startsWith(REF)) {
       if (ref === this.asking) this.asking = null;
-      if (message.type === "hint") this.shown = { seq: message.seq, hint: message.hint };
+      if (message.type === "hint") this.shown = { hint: message.hint, at: decisionOf(this.state) };
       else if (message.type === "refused" || message.type === "error") {
         this.shown = { text: REFUSALS[message.code] ? REFUSALS[message.code]() : refusalText(message.code, message.message) };
       }
@@ -116,6 +123,8 @@ export class Practice {
   draw(state) {
     this.state = state;
     const panel = this.panel;
+    // advice on a decision that has been taken is of no more use; a review stays
+    if (this.shown?.at !== undefined && this.shown.hint.kind !== HINT_KIND.REVIEW && this.shown.at !== decisionOf(state)) this.shown = null;
     if (!state || !practisable(state) && !state.practice) {
       panel.hidden = true;
       return;
