@@ -53,6 +53,20 @@ def test_hints_in_a_practice_game(pages: Any, server: ServerProcess, shots: Path
             me.page.wait_for_timeout(50)
     me.page.locator("#hint-answer .hint-review").wait_for()
     assert me.page.inner_text("#hint-answer .hint-review").startswith("You played ")
+    deadline = time.monotonic() + 60  # the next roll of mine, where I may double
+    while "double" not in me.buttons():
+        assert time.monotonic() < deadline, me.page.inner_text("#status")
+        if "take" in me.buttons():  # the computer doubled first: the redouble is mine
+            me.press("take")
+        me.page.wait_for_timeout(50)
+    me.page.click("#hint-button")
+    me.page.locator("#hint-answer .hint-cube").wait_for()
+    assert me.page.inner_text("#hint-answer .hint-cube").startswith(
+        "Before the roll the computer advises: "
+    )
+    options = me.page.locator("#hint-answer tbody tr").all_inner_texts()
+    assert any(o.startswith("No double") for o in options), options
+    assert any(o.startswith("Double, take") for o in options), options
     assert me.errors == []
 
 
