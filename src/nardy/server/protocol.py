@@ -117,6 +117,25 @@ class RematchMessage:
     ref: Ref = None
 
 
+@dataclass(frozen=True, slots=True)
+class HintMessage:
+    """In a practice game against the bot, the bot's advice to its player: ``{"type":
+    "hint"}`` for the decision that is theirs now (the plays of the roll, the cube before
+    it, the answer to a double), ``{"type": "hint", "review": true}`` for how the bot would
+    have played their last play. Answered by ``hint`` (or ``refused``)."""
+
+    review: bool = False
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class PracticeMessage:
+    """Make this game against the bot a practice game, for good: ``{"type":
+    "practice"}``; everyone in the room hears the state again, now with practice on."""
+
+    ref: Ref = None
+
+
 ClientMessage = (
     ActionMessage
     | UnreadAction
@@ -127,6 +146,8 @@ ClientMessage = (
     | SeedMessage
     | ClaimMessage
     | RematchMessage
+    | HintMessage
+    | PracticeMessage
 )
 CHAT_LENGTH = 300
 
@@ -139,6 +160,8 @@ _FIELDS: dict[str, frozenset[str]] = {
     "seed": frozenset({"type", "ref", "seed"}),
     "claim": frozenset({"type", "ref"}),
     "rematch": frozenset({"type", "ref"}),
+    "hint": frozenset({"type", "ref", "review"}),
+    "practice": frozenset({"type", "ref"}),
 }
 
 
@@ -211,6 +234,13 @@ def parse(data: str | bytes) -> ClientMessage:
         return ClaimMessage(ref)
     if kind == "rematch":
         return RematchMessage(ref)
+    if kind == "hint":
+        review = obj.get("review", False)
+        if not _is_bool(review):
+            raise ProtocolError("malformed", "review is true or false", ref)
+        return HintMessage(review, ref)
+    if kind == "practice":
+        return PracticeMessage(ref)
     return PingMessage(ref)
 
 
@@ -288,10 +318,22 @@ class Refused:
     """Your action (or chat line) was refused and changed nothing; ``code`` is the core's
     (or the room's: ``spectator``, ``not-your-seat``, ``game-over``, ``busy``,
     ``internal-error``, ``referee-only``; for a claim ``not-absent``, ``grace-period``; for
-    chat ``not-signed-in``, ``chat-rate-limited``)."""
+    chat ``not-signed-in``, ``chat-rate-limited``; for a hint ``not-a-bot-game``,
+    ``not-practice``, ``not-your-turn``, ``no-hint``, ``hint-pending``)."""
 
     code: str
     message: str
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """The bot's advice asked for by ``hint``, at action ``seq``: ``nardy hint --format
+    json``'s document with its ``kind`` (``plays``, ``cube``, ``answer``, ``review``), sent
+    to the asking socket only."""
+
+    seq: int
+    hint: dict[str, Any]
     ref: Ref = None
 
 
@@ -354,6 +396,7 @@ ServerMessage = (
     | Present
     | RematchOffered
     | Rematch
+    | Hint
 )
 
 
@@ -397,4 +440,6 @@ def encode(message: ServerMessage) -> str:
             body = {"type": "rematch-offered", "seat": seat}
         case Rematch(game):
             body = {"type": "rematch", "game": game}
+        case Hint(seq, hint, ref):
+            body = {"type": "hint", "seq": seq, "hint": hint, "ref": ref}
     return json.dumps({"v": VERSION, **body}, separators=(",", ":"))

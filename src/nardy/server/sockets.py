@@ -157,6 +157,11 @@ async def _read(websocket: WebSocket, room: Room, member: Member, connection: Co
                 refused = await room.rematch(member.seat, ref)
                 if refused is not None:
                     member.send(refused)
+            case protocol.HintMessage(review, ref):
+                room.hints.request(member, review, ref)
+            case protocol.PracticeMessage(ref):
+                refused = await room.hints.switch_on(member, ref)
+                member.send(protocol.Pong(ref) if refused is None else refused)
             case protocol.MuteMessage(muted, ref):
                 await room.mute(member, muted)
                 member.send(protocol.Pong(ref))

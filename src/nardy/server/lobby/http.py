@@ -39,6 +39,7 @@ def game_view(store: Store, game: GameRow) -> dict[str, Any]:
         "status": game.status if game.unavailable is None else GameStatus.UNAVAILABLE,
         "unavailable": game.unavailable,
         "private": game.private,
+        "practice": game.practice,
         "players": seats_view(game, names),
         "actions": game.seq,
         "result": None if game.result is None else dict(game.result),

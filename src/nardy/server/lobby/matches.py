@@ -22,6 +22,8 @@ from nardy.server.games import TABLE_KINDS, WAITING, GameKind, GameStatus
 from nardy.server.store.store import ConflictError, GameRow, Store, User
 
 OPPONENTS = ("open", "invite", "bot")
+BODY_FIELDS = frozenset({"settings", "opponent", "bot", "bot-delay-ms", "practice", "clock"})
+"""The fields of a request for a new match (:meth:`Lobby.create`)."""
 BOT_DELAY_MS = (0, 10_000)
 DEFAULT_BOT_DELAY_MS = 1_000
 DEFAULT_BOT = "advanced"
@@ -95,9 +97,11 @@ class Lobby:
 
     def create(self, user: User, body: Mapping[str, Any]) -> Created:
         """A game from a request ``{"settings": {...}, "opponent": "open" | "invite" |
-        "bot", "bot": LEVEL, "bot-delay-ms": N, "clock": CLOCK}``; the creator takes seat 0.
-        The clock (:func:`nardy.server.clocks.clock_from`) is none unless asked for."""
-        unknown = sorted(set(body) - {"settings", "opponent", "bot", "bot-delay-ms", "clock"})
+        "bot", "bot": LEVEL, "bot-delay-ms": N, "practice": BOOL, "clock": CLOCK}``; the
+        creator takes seat 0. The clock (:func:`nardy.server.clocks.clock_from`) is none
+        unless asked for; a game against the bot is a practice game (hints, unrated) only
+        when asked for."""
+        unknown = sorted(set(body) - BODY_FIELDS)
         if unknown:
             raise LobbyError(400, "malformed", f"unknown field(s): {', '.join(unknown)}")
         settings = settings_from(body.get("settings", {}))
@@ -111,6 +115,9 @@ class Lobby:
         if opponent not in OPPONENTS:
             raise LobbyError(400, "malformed", f"opponent is one of {', '.join(OPPONENTS)}")
         stored = settings.to_dict()
+        practice = body.get("practice", False)
+        if type(practice) is not bool:
+            raise LobbyError(400, "malformed", "practice is true or false")
         if opponent == "bot":
             bot, delay = bot_choice(body)
             game = self.store.create_game(
@@ -123,10 +130,13 @@ class Lobby:
                 bot=bot,
                 bot_delay_ms=delay,
                 clock=timed,
+                practice=practice,
             )
             return Created(game)
-        if "bot" in body or "bot-delay-ms" in body:
-            raise LobbyError(400, "malformed", "bot settings are for games against the bot")
+        if "bot" in body or "bot-delay-ms" in body or practice:
+            raise LobbyError(
+                400, "malformed", "bot settings and practice are for games against the bot"
+            )
         if opponent == "invite":
             token = secrets.token_urlsafe(24)
             game = self.store.create_game(

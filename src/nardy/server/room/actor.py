@@ -3,7 +3,8 @@ action to its :class:`~nardy.server.room.host.Host`, commits it to the database 
 anyone hears of it, tells this process's sockets at once, and hands the news to the
 process's publisher (:mod:`nardy.server.room.publisher`) for the other processes, which
 never holds the room up. Its collaborators react to what was committed: the clock keeper,
-presence and claims, the rematch, the bot driver, the chat desk, the ratings (the host's).
+presence and claims, the rematch, the bot driver, the chat desk, the ratings (the host's),
+the hints of a practice game.
 
 Several server processes may hold the same room (its players' sockets on different
 processes). The database serialises the game: :meth:`Store.append_action` commits action
@@ -37,6 +38,7 @@ from nardy.server.room import news as n
 from nardy.server.room.bot_driver import BotDriver
 from nardy.server.room.chat_desk import ChatDesk
 from nardy.server.room.clock_keeper import ClockKeeper
+from nardy.server.room.hints import Hints
 from nardy.server.room.host import Host
 from nardy.server.room.member import GOING_AWAY, Member
 from nardy.server.room.presence import Presence
@@ -81,6 +83,7 @@ class Room:
         self.clock = ClockKeeper(self._time_is_up)
         self.clock.load(row, host.match)
         self.bots = BotDriver(host, lambda: self.row, lambda: self.seq, self.act, rooms.bot_pool)
+        self.hints = Hints(self, rooms.store, rooms.bot_pool)
         self._follower: asyncio.Task[None] | None = None
 
     @property
@@ -117,6 +120,7 @@ class Room:
             "kind": self.row.kind,
             "status": "finished" if self.over else self.row.status,
             "settings": dict(self.row.settings),
+            "practice": self.row.practice,
             "rules": self.host.rule_facts(self.row),
             **part.public,
             "clock": self.clock.view(now),

@@ -51,6 +51,9 @@ games = sa.Table(
     # The bot's level when the computer holds seat 1.
     sa.Column("bot", sa.String(32), nullable=True),
     sa.Column("bot_delay_ms", sa.Integer, nullable=False),
+    # A practice game against the bot (chosen when it is created, or switched on during it
+    # for good): its human player may ask for hints, and it is never rated.
+    sa.Column("practice", sa.Boolean, nullable=False, server_default=sa.false()),
     # How many actions have been accepted; the action log holds exactly this many rows.
     sa.Column("seq", sa.Integer, nullable=False),
     # The game object's checkpoint (nardy.server.store.checkpoints): the core's snapshot after

@@ -159,6 +159,8 @@ class GameRow:
     snapshot_seq: int = 0
     """The action the stored ``snapshot`` and ``dice`` are at (a checkpoint: the actions
     after it, replayed, give the game at ``seq``)."""
+    practice: bool = False
+    """A practice game against the bot: its human player may ask for hints; never rated."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat (0 or 1) this user plays, or None for a spectator."""
@@ -233,6 +235,7 @@ def _game(row: sa.Row[Any]) -> GameRow:
         seating=m["seating"],
         unavailable=unavailable,
         snapshot_seq=m["snapshot_seq"],
+        practice=bool(m["practice"]),
     )
 
 
@@ -475,10 +478,11 @@ class Store:
         clock: Mapping[str, Any] | None = None,
         kind: GameKind = GameKind.MATCH,
         seating: Mapping[str, Any] | None = None,
+        practice: bool = False,
     ) -> GameRow:
-        """A new game (a seek, an invitation, or a game starting at once against the bot),
-        with its clock's settings (None: no clock), or a chouette table or consultation
-        game (``kind``, with its ``seating``)."""
+        """A new game (a seek, an invitation, or a game starting at once against the bot,
+        a ``practice`` one or not), with its clock's settings (None: no clock), or a
+        chouette table or consultation game (``kind``, with its ``seating``)."""
         values = {
             "id": game_id,
             "settings": dict(settings),
@@ -501,6 +505,7 @@ class Store:
             "clock_state": None,
             "kind": kind,
             "seating": None if seating is None else dict(seating),
+            "practice": practice,
         }
         with self._write() as c:
             c.execute(games.insert().values(**values))
@@ -527,18 +532,39 @@ class Store:
         """Seat a second player in a waiting game, which starts; :class:`ConflictError` when
         someone was seated first."""
         column = games.c.seat0_id if seat == 0 else games.c.seat1_id
+        return self._change_game(
+            game_id,
+            (games.c.status.in_(WAITING), column.is_(None)),
+            {column: user_id, "status": GameStatus.PLAYING, "started_at": now()},
+            "the game has already found its players",
+        )
+
+    def set_practice(self, game_id: str) -> GameRow:
+        """Make a game against the bot being played a practice game, for good (its player
+        switched it on); :class:`ConflictError` for a game that is not one against the bot
+        under way. Switching it on again changes nothing."""
+        return self._change_game(
+            game_id,
+            (games.c.bot.is_not(None), games.c.status == GameStatus.PLAYING),
+            {"practice": True},
+            f"game {game_id} is not a game against the bot under way",
+        )
+
+    def _change_game(
+        self,
+        game_id: str,
+        conditions: Sequence[sa.ColumnElement[bool]],
+        values: Mapping[Any, Any],
+        conflict: str,
+    ) -> GameRow:
+        """Change a game's row where it still meets ``conditions``, and read it back;
+        :class:`ConflictError` (saying ``conflict``) where it no longer does."""
         with self._write() as c:
             changed = c.execute(
-                games.update()
-                .where(
-                    games.c.id == game_id,
-                    games.c.status.in_(WAITING),
-                    column.is_(None),
-                )
-                .values({column: user_id, "status": GameStatus.PLAYING, "started_at": now()})
+                games.update().where(games.c.id == game_id, *conditions).values(dict(values))
             ).rowcount
             if changed != 1:
-                raise ConflictError("the game has already found its players")
+                raise ConflictError(conflict)
             return _game(c.execute(games.select().where(games.c.id == game_id)).one())
 
     def set_checkpoint(self, game_id: str, seq: int, checkpoint: Checkpoint) -> None:

@@ -64,6 +64,7 @@ export async function lobbyPage(main, { user, navigate }) {
             <option value="2500" data-i18n="pace.slow"></option>
           </select></label>
           <label class="sub"><span data-i18n="lobby.bot-level"></span><select name="bot">${BOT_LEVELS.map((b) => `<option value="${b}"${b === "intermediate" ? " selected" : ""}>${escapeHtml(botName(b))}</option>`).join("")}</select></label>
+          <label class="sub"><input type="checkbox" name="practice"><span data-i18n="lobby.practice"></span></label>
         </fieldset>
         <button class="primary" id="create-button" data-i18n="lobby.create-button"></button>
         <p class="invitation" id="invitation" hidden></p>
@@ -135,6 +136,7 @@ export async function lobbyPage(main, { user, navigate }) {
     if (opponent === OPPONENT.BOT) {
       request.bot = data.get("bot");
       request["bot-delay-ms"] = Number(data.get("pace"));
+      request.practice = data.get("practice") === "on";
     }
     try {
       const game = await api.createGame(request);

@@ -180,6 +180,7 @@ export class Replay {
         ? tn("room.match-to", length, { a: score[0], b: score[1] })
         : t("room.money", { a: score[0], b: score[1] })
       : t("replay.unfinished");
+    if (info.practice) this.main.querySelector("#replay-result").textContent += ` · ${t("practice.mark")}`;
     const select = this.main.querySelector("#replay-game");
     select.innerHTML = games
       .map((g, i) => `<option value="${i}">${escapeHtml(t("replay.game", { n: g.number, a: g.score[0], b: g.score[1] }))}</option>`)

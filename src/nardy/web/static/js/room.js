@@ -24,6 +24,7 @@ import { onLanguage, t, tn, translate } from "/js/i18n.js";
 import { errorText } from "/js/names.js";
 import { readPlay } from "/js/notation.js";
 import { optionAction } from "/js/options.js";
+import { Practice } from "/js/practice.js";
 import { drawPresence, drawRematch } from "/js/presence.js";
 import { InFlight, momentPassed, refusalText } from "/js/refusals.js";
 import { rulesPath } from "/js/rules.js";
@@ -187,6 +188,7 @@ export class Room {
             </div>
           </form>
           <div class="table-panel" id="table-panel" hidden></div>
+          <section class="practice" id="practice" aria-live="polite" hidden></section>
           <p class="match" id="match"></p>
           <div class="tools">
             <button type="button" id="replay" class="quiet" data-i18n="room.replay-last" disabled></button>
@@ -225,6 +227,7 @@ export class Room {
       },
     });
     this.chat = new Chat(main.querySelector("#chat"), (body) => this.message(body));
+    this.practice = new Practice(main.querySelector("#practice"), (body) => this.message(body));
     main.querySelector("#typed").addEventListener("submit", (e) => {
       e.preventDefault();
       this.typed(main.querySelector("#notation"));
@@ -302,7 +305,7 @@ export class Room {
   }
 
   receive(message) {
-    if (this.chat.receive(message)) return;
+    if (this.chat.receive(message) || this.practice.receive(message)) return;
     if (message.state) this.inFlight.settle(message.state.seq);
     // the answer to this socket's own message (v2 `ref`), even one that changed no seq
     if (message.ref && message.type !== "refused" && message.type !== "error") this.inFlight.answer(message.ref);
@@ -399,6 +402,7 @@ export class Room {
     const panel = document.getElementById("table-panel");
     panel.hidden = !seating.panel;
     if (seating.panel) seating.panel(panel, state, (action) => this.send(action));
+    this.practice.draw(state);
     const replay = document.getElementById("to-replay");
     replay.hidden = state.status !== GAME_STATUS.FINISHED || !seating.replayable;
     replay.href = `/replay/${encodeURIComponent(this.id)}`;
