@@ -10,29 +10,16 @@ from pathlib import Path
 from typing import Any
 
 from tests.browser.players import Player
-from tests.server.gameplay import Seat, play_out, players, seek
+from tests.server.gameplay import finished_match, players
 from tests.server.serverutil import ServerProcess
 
 ANALYSED_MS = 180_000
 
 
-def _finished_match(server: ServerProcess) -> str:
-    """A 1-point match two programs played over the sockets, each the first legal move it
-    finds: errors enough for the marks."""
-    a, b = players(server)
-    game = seek(a)
-    assert b.post(f"/api/games/{game}/join").status_code == 200
-    seats = [Seat(a, game), Seat(b, game)]
-    play_out(seats)
-    for seat in seats:
-        seat.close()
-    return game
-
-
 def test_a_finished_match_is_analysed_in_its_replay_in_english_and_russian(
     pages: Any, server: ServerProcess, shots: Path
 ) -> None:
-    game = _finished_match(server)
+    game = finished_match(*players(server))
     carol = Player(pages("en-US"), server.url)
     carol.sign_up("carol")
     carol.open(f"/replay/{game}")

@@ -23,7 +23,7 @@ from nardy.server.analysis.jobs import ANALYSIS_PLY, STOPPED, AnalysisJobs
 from nardy.server.store.analyses import JobStatus, Outcome
 from nardy.server.store.schema import analyses
 from nardy.server.store.store import Store
-from tests.server.gameplay import Seat, play_out, players, seek
+from tests.server.gameplay import finished_match, players, seek
 from tests.server.serverutil import Client, ServerProcess
 
 gate = threading.Event()
@@ -42,7 +42,11 @@ def _store(path: Path) -> tuple[Store, list[int]]:
     users = [store.create_user(name, None, {}, guest=True).id for name in ("a", "b", "c")]
     for game in ("g1", "g2", "g3"):
         store.create_game(
-            game, {"match-length": 1}, users[0], (users[0], users[1]), status="finished",
+            game,
+            {"match-length": 1},
+            users[0],
+            (users[0], users[1]),
+            status="finished",
             private=False,
         )
     return store, users
@@ -51,8 +55,10 @@ def _store(path: Path) -> tuple[Store, list[int]]:
 async def _until(jobs: AnalysisJobs, game: str, status: JobStatus) -> tuple[Any, int]:
     for _ in range(400):
         found = await jobs.job(game)
-        if found is not None and found[0].status == status and (
-            status != JobStatus.RUNNING or found[0].done
+        if (
+            found is not None
+            and found[0].status == status
+            and (status != JobStatus.RUNNING or found[0].done)
         ):
             return found
         await asyncio.sleep(0.025)
@@ -145,16 +151,6 @@ def test_a_job_its_process_stopped_or_lost_has_failed_and_may_be_asked_again(
 # -- over HTTP, with the real analysis ------------------------------------------------------------
 
 
-def _finished(a: Client, b: Client) -> str:
-    game = seek(a)
-    assert b.post(f"/api/games/{game}/join").status_code == 200
-    seats = [Seat(a, game), Seat(b, game)]
-    play_out(seats)
-    for seat in seats:
-        seat.close()
-    return game
-
-
 def _analysed(client: Client, game: str, timeout: float = 120) -> dict[str, Any]:
     deadline = time.monotonic() + timeout
     seen = set()
@@ -170,7 +166,7 @@ def _analysed(client: Client, game: str, timeout: float = 120) -> dict[str, Any]
 
 def test_a_finished_match_is_analysed_as_nardy_analyze_judges_it(server: ServerProcess) -> None:
     a, b = players(server)
-    game = _finished(a, b)
+    game = finished_match(a, b)
     anyone = Client(server)
     assert anyone.get(f"/api/games/{game}/analysis").json() == {"status": "none"}
     r = anyone.post(f"/api/games/{game}/analysis")
