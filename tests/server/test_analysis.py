@@ -226,3 +226,28 @@ def test_only_a_finished_match_one_may_see_is_analysed(server: ServerProcess) ->
 def _open_gate() -> Any:
     yield
     gate.set()  # a failed test leaves no worker thread waiting
+
+
+def test_a_restart_keeps_a_finished_analysis_and_fails_the_one_in_flight(tmp_path: Path) -> None:
+    server = ServerProcess(tmp_path, None, NARDY_AUTH_RATE="1000/60").start()
+    try:
+        a, b = players(server)
+        first, second = finished_match(a, b), finished_match(a, b)
+        assert a.post(f"/api/games/{first}/analysis").status_code == 202
+        _analysed(a, first)
+        assert b.post(f"/api/games/{second}/analysis").status_code == 202
+        deadline = time.monotonic() + 60
+        while b.get(f"/api/games/{second}/analysis").json()["status"] != "running":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        server.kill()  # the server stops while the job runs
+        server.start()
+        a, b = a.on(server), b.on(server)
+        assert a.get(f"/api/games/{first}/analysis").json()["status"] == "done"
+        stopped = b.get(f"/api/games/{second}/analysis").json()
+        assert stopped["status"] == "failed" and stopped["error"], stopped
+        # its user asks again, and this time it is done
+        assert b.post(f"/api/games/{second}/analysis").status_code == 202
+        assert _analysed(b, second)["analysis"]["games"]
+    finally:
+        server.kill()
