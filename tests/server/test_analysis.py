@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import os
 import threading
 import time
 from pathlib import Path
@@ -52,8 +53,10 @@ def _store(path: Path) -> tuple[Store, list[int]]:
     return store, users
 
 
-async def _until(jobs: AnalysisJobs, game: str, status: JobStatus) -> tuple[Any, int]:
-    for _ in range(400):
+async def _until(
+    jobs: AnalysisJobs, game: str, status: JobStatus, tries: int = 400
+) -> tuple[Any, int]:
+    for _ in range(tries):
         found = await jobs.job(game)
         if (
             found is not None
@@ -143,6 +146,36 @@ def test_a_job_its_process_stopped_or_lost_has_failed_and_may_be_asked_again(
             gate.set()
             await other.close()
         finally:
+            store.close()
+
+    asyncio.run(scenario())
+
+
+def dying(game_id: str, records: list[dict[str, Any]], ply: int) -> dict[str, Any]:
+    """A job's work whose worker process dies (killed, out of memory)."""
+    os._exit(1)
+
+
+def quick(game_id: str, records: list[dict[str, Any]], ply: int) -> dict[str, Any]:
+    return {"analysis": {"game": game_id}, "boards": []}
+
+
+def test_a_worker_process_that_dies_fails_its_job_and_the_next_job_gets_another(
+    tmp_path: Path,
+) -> None:
+    async def scenario() -> None:
+        store, (a, _, _) = _store(tmp_path / "db.sqlite")
+        jobs = AnalysisJobs(store, "w1", work=dying)
+        try:
+            await jobs.request("g1", a, list)
+            failed, _ = await _until(jobs, "g1", JobStatus.FAILED, tries=1200)
+            assert failed.error is not None and failed.error.startswith("the analysis stopped")
+            jobs.work = quick
+            await jobs.request("g2", a, list)
+            done, _ = await _until(jobs, "g2", JobStatus.DONE, tries=1200)
+            assert done.result == {"analysis": {"game": "g2"}, "boards": []}
+        finally:
+            await jobs.close()
             store.close()
 
     asyncio.run(scenario())

@@ -20,7 +20,7 @@ import multiprocessing
 import queue
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -183,6 +183,11 @@ class AnalysisJobs:
             result = future.result()
         except NardyError as exc:  # what cannot be analysed, said why
             await off_loop(self.analyses.fail, game_id, str(exc))
+            return
+        except BrokenExecutor as exc:  # its process died: the next job starts another
+            log.error("analysis of %s: the worker process died", game_id)
+            self._pool = None
+            await off_loop(self.analyses.fail, game_id, f"the analysis stopped: {exc}")
             return
         except Exception as exc:
             log.exception("analysis of %s failed", game_id)
