@@ -232,3 +232,15 @@ def play_out(seats: list[Seat], policy: Policy = plain, limit: int = 5000) -> in
         actions += 1
         assert actions < limit
     return actions
+
+
+def finished_match(a: Client, b: Client) -> str:
+    """A 1-point match between ``a`` (seat 0) and ``b``, played to the end over the sockets by
+    :func:`plain` (the first legal move each time: errors enough for an analysis to mark)."""
+    game = seek(a)
+    join(b, game)
+    seats = [Seat(a, game), Seat(b, game)]
+    play_out(seats)
+    for seat in seats:
+        seat.close()
+    return game

@@ -192,3 +192,30 @@ dice_tallies = sa.Table(
     sa.Column("seq", sa.Integer, nullable=False),
     *(sa.Column(name, sa.Integer, nullable=False) for name in ROLL_COLUMNS),
 )
+
+analyses = sa.Table(
+    "analyses",
+    metadata,
+    # A finished match's analysis (nardy.server.analysis): one per game, asked by one user.
+    sa.Column(
+        "game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    # queued, running, done or failed (nardy.server.analysis.jobs.JobStatus).
+    sa.Column("status", sa.String(16), nullable=False),
+    # The server process whose queue holds the job (its rooms' token): the queue's order is
+    # per process.
+    sa.Column("worker", sa.String(16), nullable=False),
+    sa.Column("ply", sa.Integer, nullable=False),
+    # Turns judged so far, of how many (0 of 0 before the job starts).
+    sa.Column("done", sa.Integer, nullable=False),
+    sa.Column("total", sa.Integer, nullable=False),
+    # The result (nardy.server.analysis.work.analyse_records) once done; why, once failed.
+    sa.Column("result", sa.JSON, nullable=True),
+    sa.Column("error", sa.Text, nullable=True),
+    sa.Column("queued_at", sa.DateTime(timezone=True), nullable=False),
+    # Written by the process holding the job at least every few seconds while it waits or
+    # runs: a job not heard of for longer was lost with its process (a crash).
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_analyses_status", "status", "worker"),
+)

@@ -65,4 +65,8 @@ export const replay = (id) => call("GET", `/api/games/${encodeURIComponent(id)}/
 export const records = (id) => call("GET", `/api/games/${encodeURIComponent(id)}/record.json`);
 /** Where the match downloads as a file: "json" (the records) or "mat" (GNU Backgammon). */
 export const recordUrl = (id, kind) => `/api/games/${encodeURIComponent(id)}/record.${kind}`;
+/** A finished match's analysis: where it stands, with it once done (docs/protocol.md). */
+export const analysis = (id) => call("GET", `/api/games/${encodeURIComponent(id)}/analysis`);
+export const analyse = (id) => call("POST", `/api/games/${encodeURIComponent(id)}/analysis`);
+export const analysisUrl = (id) => `/api/games/${encodeURIComponent(id)}/analysis.json`;
 export const diceStats = () => call("GET", "/api/dice/stats");
