@@ -480,3 +480,28 @@ def test_news_that_does_not_apply_makes_the_room_read_the_game_again(
         store.close()
 
     asyncio.run(run())
+
+
+def test_the_news_of_an_action_or_a_seed_reads_back_as_sent_and_refuses_damage() -> None:
+    """The news of an action carries the clock after it and whether a checkpoint was written
+    with it, a seed's news the seat and the seed, each read back as sent; news of an older
+    server, which says neither, still reads (the follower then reads the game), and a
+    damaged field is refused."""
+    clock = {"reserve": [60.0, 58.5], "running": 1, "since": 1.5}
+    sent: list[n.News] = [
+        n.Events("p", 3, {"type": "roll", "player": 1}, [{"type": "dice-rolled"}], clock, True),
+        n.Events("p", 4, {"type": "confirm", "player": 1}, [], None, False),
+        n.Seeded("p", 0, 1, "bob-seed"),
+    ]
+    assert [n.parse(json.loads(json.dumps(n.encode(news)))) for news in sent] == sent
+    old = {"kind": "events", "seq": 2, "action": {}, "events": [], "from": "p"}
+    assert n.parse(old) == n.Events("p", 2, {}, [], None, None)
+    assert n.parse({"kind": "seeded", "seq": 0, "from": "p"}) == n.Seeded("p", 0)
+    for damaged in (
+        {**old, "clock": [1, 2]},
+        {**old, "checkpoint": "yes"},
+        {"kind": "seeded", "seq": 0, "seat": "0", "seed": "s"},
+        {"kind": "seeded", "seq": 0, "seat": 0, "seed": 7},
+    ):
+        with pytest.raises(n.NewsError):
+            n.parse(damaged)
