@@ -10,11 +10,15 @@ Several server processes may hold the same room (its players' sockets on differe
 processes). The database serialises the game: :meth:`Store.append_action` commits action
 ``seq + 1`` only while the game is at ``seq``, so of two processes racing (two bots, or a
 player and a bot) one commits and the other reloads. A process follows the game's channel
-and tells its own sockets what the others committed, in the order of the actions, reading
-the game from the database again when it missed something: a jump in ``seq``, a
-:class:`~nardy.server.room.news.Gap`, a socket joining, or (while the bus is down) the
-registry's poll of the game's row. So the bus carries news, never the game: with Redis away
-the players of one process play on at full pace and the others catch up from the database.
+and tells its own sockets what the others committed, in the order of the actions. It
+applies each action from its news (checked against the events the news says, with the
+clock from the news and, at a checkpoint, the stored one: it holds the next game's dice,
+drawn where the action was committed), and reads the game from the database again only
+when it missed something or the news does not apply: a jump in ``seq``, a
+:class:`~nardy.server.room.news.Gap`, news that gives other events here, a socket joining,
+or (while the bus is down) the registry's poll of the game's row. So the bus carries news,
+never the game: with Redis away the players of one process play on at full pace and the
+others catch up from the database.
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from concurrent.futures import Executor
 from dataclasses import replace
 from typing import Any, Protocol
 
-from nardy.core.actions import Action, Forfeit, Join, Player
+from nardy.core.actions import Action, Forfeit, Join, Player, action_from_json
 from nardy.core.errors import NardyError
 from nardy.core.match import Match
 from nardy.server import gamedice, protocol, roomview
@@ -310,7 +314,14 @@ class Room:
             if row is not None:
                 self.row = row
         await host.settle(self.row)
-        news = n.Events(self.rooms.token, self.seq, encoded_action, encoded_events)
+        news = n.Events(
+            self.rooms.token,
+            self.seq,
+            encoded_action,
+            encoded_events,
+            None if clock is None else clock.to_json(),
+            checkpoint is not None,
+        )
         await self._announce(news, ref, sender)
         return None
 
@@ -420,7 +431,7 @@ class Room:
                 self.host.rebuild()
                 return protocol.Refused("busy", "the seed could not be stored; try again", ref)
             self.host.committed = self.host.committed.checkpointed(checkpoint)
-            await self._announce(n.Seeded(self.rooms.token, self.seq), ref, sender)
+            await self._announce(n.Seeded(self.rooms.token, self.seq, mine, seed), ref, sender)
         return None
 
     # -- telling: this process's sockets now, the others through the publisher --------------
@@ -495,13 +506,13 @@ class Room:
             case n.Events(_, seq, action, events):
                 if seq <= self.delivered:  # heard already (or included in a reload)
                     return
-                if seq > self.delivered + 1:  # news of an action lost on the way: reload
+                # Committed elsewhere: applied here, unless news of an action was lost on
+                # the way or this news does not apply; then the game is read again.
+                if seq > self.delivered + 1 or (seq > self.seq and not await self._apply(news)):
                     await self._reload()
                     self._tell_state(ref, sender)
                     self._schedule_clock()
                     return
-                if seq > self.seq:  # another process committed it
-                    await self._reload()
                 self.delivered = seq
                 state = self.state()
                 self._tell_events(
@@ -529,7 +540,7 @@ class Room:
                 # at the sender's action, the news of the actions between brings it all.
                 if seq != self.seq:
                     return
-                if isinstance(news, n.Reload) or not mine:
+                if isinstance(news, n.Reload) or (not mine and not self._seeded(news)):
                     row = await off_loop(self.rooms.store.game, self.id)
                     if row is None or row.seq != self.seq:
                         return
@@ -540,6 +551,68 @@ class Room:
                 await self._reload(chat=True)
                 self._tell_state()
                 self._schedule_clock()
+
+    async def _apply(self, news: n.Events) -> bool:
+        """Apply the action another process committed as action ``self.seq + 1`` (the lock
+        held), leaving the room as reading the game from the database would: the game
+        object, what is committed, the clock, and at a checkpoint the stored one with the
+        game's row (its next game's dice, its status and result); where the game moved on
+        before that was read, the game as it is then. False, the room left to be read
+        again, where the news cannot be applied or does not give what it says."""
+        host = self.host
+        committed = host.committed
+        checkpoint, row, moved_on = None, self.row, None
+        try:
+            if news.checkpoint is None or committed is None or not host.started:
+                raise ValueError("news that says too little to apply, or no game yet")
+            events = host.apply(action_from_json(news.action))
+            if [event.to_json() for event in events] != news.events:
+                raise ValueError("the action gives other events here")
+            due = committed.due(started=checkpoints.starts_a_game(events), over=self.over)
+            if due != news.checkpoint:
+                raise ValueError("a checkpoint where its committer wrote none, or the reverse")
+            found = await off_loop(self.rooms.store.game, self.id) if due else None
+            if found is not None and found.seq > news.seq:
+                moved_on = found  # its checkpoint may be a later one
+            elif found is not None:
+                if found.snapshot_seq != news.seq or found.snapshot is None or found.dice is None:
+                    raise ValueError("the checkpoint written with it is not stored")
+                checkpoint, row = Checkpoint(found.snapshot, found.dice), found
+                host.take_dice(found.dice)
+            elif due:
+                raise ValueError("the game is gone")
+            self.clock.heard(news.clock, host.match)
+        except Exception as exc:  # never trusted: the database has the game
+            log.warning("game %s: action %d read again, not applied: %s", self.id, news.seq, exc)
+            return False
+        if moved_on is not None:
+            await self._reload(moved_on)
+            return True
+        host.committed = committed.after(news.action, checkpoint)
+        self.row = row
+        self.seq = news.seq
+        if self.over:
+            self.presence.absent.clear()
+        for member in self.members:
+            if member.user_id is not None:
+                member.seat = self.seat_of(member.user_id)
+        return True
+
+    def _seeded(self, news: n.Seeded) -> bool:
+        """Take a player's seed that another process stored (the lock held), as reading
+        the game again would: the dice's commitment and the checkpoint written with it.
+        False, nothing changed, where it cannot be taken here."""
+        match, committed = self.host.match, self.host.committed
+        if news.seed is None or match is None or committed is None:
+            return False
+        try:
+            gamedice.seed_target(match).contribute(news.seat, news.seed)
+        except NardyError as exc:
+            log.warning("game %s: a seed read again, not taken: %s", self.id, exc)
+            return False
+        checkpoint = Checkpoint(match.snapshot(), gamedice.dice_state(match))
+        self.host.committed = committed.checkpointed(checkpoint)
+        return True
 
     async def catch_up(self) -> None:
         """Read the game's row (the bus is down, so news may not come): what another process
