@@ -329,6 +329,13 @@ class Present:
 
 
 @dataclass(frozen=True, slots=True)
+class Watching:
+    """How many spectators (signed in or not) are in the room now, on every process."""
+
+    spectators: int
+
+
+@dataclass(frozen=True, slots=True)
 class RematchOffered:
     """Player ``seat`` offers a rematch of the finished match."""
 
@@ -352,6 +359,7 @@ ServerMessage = (
     | Chat
     | Absent
     | Present
+    | Watching
     | RematchOffered
     | Rematch
 )
@@ -393,6 +401,8 @@ def encode(message: ServerMessage) -> str:
             body = {"type": "absent", "seat": seat, "claim-in": claim_in}
         case Present(seat):
             body = {"type": "present", "seat": seat}
+        case Watching(spectators):
+            body = {"type": "watching", "spectators": spectators}
         case RematchOffered(seat):
             body = {"type": "rematch-offered", "seat": seat}
         case Rematch(game):
