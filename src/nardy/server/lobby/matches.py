@@ -40,10 +40,12 @@ class LobbyError(ValueError):
 @dataclass(frozen=True, slots=True)
 class Created:
     """A new game, and for an invitation the secret link's token (shown once, to its
-    creator; the database keeps only its hash)."""
+    creator; the database keeps only its hash); ``repeated`` when the request was made
+    before (its idempotency key found the game it made, whose token is not shown again)."""
 
     game: GameRow
     invite_token: str | None = None
+    repeated: bool = False
 
 
 def _hash(token: str) -> str:
@@ -93,10 +95,28 @@ class Lobby:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def create(self, user: User, body: Mapping[str, Any]) -> Created:
+    def create(
+        self, user: User, body: Mapping[str, Any], request_key: str | None = None
+    ) -> Created:
         """A game from a request ``{"settings": {...}, "opponent": "open" | "invite" |
         "bot", "bot": LEVEL, "bot-delay-ms": N, "clock": CLOCK}``; the creator takes seat 0.
-        The clock (:func:`nardy.server.clocks.clock_from`) is none unless asked for."""
+        The clock (:func:`nardy.server.clocks.clock_from`) is none unless asked for. A
+        request repeated with the same idempotency key ``request_key`` (a double click)
+        makes no second game: it finds the first."""
+        if request_key is not None:
+            first = self.store.game_by_request(user.id, request_key)
+            if first is not None:
+                return Created(first, repeated=True)
+            try:
+                return self._create(user, body, request_key)
+            except ConflictError:  # the same request, twice at once: the first one's game
+                first = self.store.game_by_request(user.id, request_key)
+                if first is None:
+                    raise
+                return Created(first, repeated=True)
+        return self._create(user, body, None)
+
+    def _create(self, user: User, body: Mapping[str, Any], request_key: str | None) -> Created:
         unknown = sorted(set(body) - {"settings", "opponent", "bot", "bot-delay-ms", "clock"})
         if unknown:
             raise LobbyError(400, "malformed", f"unknown field(s): {', '.join(unknown)}")
@@ -123,6 +143,7 @@ class Lobby:
                 bot=bot,
                 bot_delay_ms=delay,
                 clock=timed,
+                request_key=request_key,
             )
             return Created(game)
         if "bot" in body or "bot-delay-ms" in body:
@@ -138,6 +159,7 @@ class Lobby:
                 private=True,
                 invite_hash=_hash(token),
                 clock=timed,
+                request_key=request_key,
             )
             return Created(game, token)
         game = self.store.create_game(
@@ -148,6 +170,7 @@ class Lobby:
             status=GameStatus.OPEN,
             private=False,
             clock=timed,
+            request_key=request_key,
         )
         return Created(game)
 
