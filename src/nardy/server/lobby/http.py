@@ -125,24 +125,24 @@ async def play_now(request: Request) -> Response:
         await site.rooms.started(answer.game)
     view = await off_loop(game_view, site.store, answer.game)
     view["range"] = answer.range
-    view["ask-again"] = _ask_again(site)
+    # asked again often enough to pair soon after the range widens (every 5 s)
+    view["ask-again"] = min(2.0, _here_every(site))
     return JSONResponse(view)
 
 
-def _ask_again(site: Site) -> float:
-    """How soon a waiting client asks again (or says it is here): often enough that its
-    seeks outlive no closed browser by more than the grace period, and that the range
-    widens while it waits."""
-    return min(2.0, site.config.seek_grace_seconds / 3)
+def _here_every(site: Site) -> float:
+    """How often an open browser says it is here: three times in a seek's grace period."""
+    return site.config.seek_grace_seconds / 3
 
 
 @handles_errors
 async def still_here(request: Request) -> Response:
-    """The user's browser is still open: their public seeks stay."""
+    """The user's browser is still open: their public seeks stay (how many, and when to
+    say so again)."""
     site = site_of(request)
     user = await site.require_user(request)
     seeks = await off_loop(site.store.touch_seeks, user.id)
-    return JSONResponse({"seeks": seeks, "ask-again": _ask_again(site) if seeks else None})
+    return JSONResponse({"seeks": seeks, "ask-again": _here_every(site)})
 
 
 async def _sit(request: Request, sit: Callable[[Lobby, User, str], GameRow], key: str) -> Response:

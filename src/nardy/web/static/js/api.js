@@ -11,8 +11,8 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body) {
-  const headers = { Accept: "application/json" };
+async function call(method, path, body, extra = {}) {
+  const headers = { Accept: "application/json", ...extra };
   if (method !== "GET") {
     if (csrf === null) await session();
     headers["Content-Type"] = "application/json";
@@ -47,7 +47,14 @@ export const signIn = (username, password) => call("POST", "/api/signin", { user
 export const guest = () => call("POST", "/api/guest");
 export const signOut = () => call("POST", "/api/signout");
 export const savePreferences = (changes) => call("PUT", "/api/me/preferences", changes);
-export const createGame = (request) => call("POST", "/api/games", request);
+/** A new game; `key` (an idempotency key) makes the same request sent twice make one game. */
+export const createGame = (request, key) => call("POST", "/api/games", request, key ? { "Idempotency-Key": key } : {});
+/** Quick pairing: the game found, or one's quick seek waiting (asked again with `seek`). */
+export const playNow = (request, key) => call("POST", "/api/quick", request, key ? { "Idempotency-Key": key } : {});
+/** This browser is still open: the user's seeks stay. */
+export const stillHere = () => call("POST", "/api/me/here");
+/** A fresh idempotency key, for one intent (a click on Start, however often it lands). */
+export const requestKey = () => crypto.randomUUID();
 export const seeks = () => call("GET", "/api/seeks");
 export const variants = () => call("GET", "/api/variants");
 export const joinGame = (id) => call("POST", `/api/games/${encodeURIComponent(id)}/join`);
