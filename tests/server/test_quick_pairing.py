@@ -18,7 +18,7 @@ from nardy.server.lobby.matches import Lobby
 from nardy.server.lobby.quick import QuickPairing, rating_range
 from nardy.server.store.schema import ratings
 from nardy.server.store.store import Store, User
-from tests.server.gameplay import new_name, players
+from tests.server.gameplay import new_name, players, roll_opening, sit, start_game, wait_for
 from tests.server.serverutil import Client, ServerProcess
 
 GAME = {"settings": {"match-length": 3}}
@@ -165,3 +165,24 @@ def test_a_seek_lives_while_its_creator_is_here(database_url: str | None, tmp_pa
         assert b.post("/api/quick", GAME).json()["id"] != kept  # gone too: not paired
     finally:
         server.kill()
+
+
+def test_an_action_sent_twice_for_one_state_is_applied_once(server: ServerProcess) -> None:
+    a, b, game = start_game(server, {"match-length": 1})
+    seats = sit(a, b, game)
+    mover = roll_opening(seats)
+    m = mover.state["board"]["awaiting"]["moves"][0]
+    move = {"type": "move", "from": m["from"], "to": m["to"]}
+    seq = mover.seq
+    for ref in ("first", "again"):  # a double click: the same move, for the same state
+        mover.send_raw({"type": "action", "action": move, "ref": ref, "seq": seq})
+    replies = {}
+    while len(replies) < 2:
+        message = mover.next()
+        if message.get("ref") in ("first", "again"):
+            replies[message["ref"]] = message
+    assert replies["first"]["type"] == "events" and replies["first"]["seq"] == seq + 1
+    assert replies["again"]["type"] == "refused" and replies["again"]["code"] == "stale"
+    assert mover.seq == seq + 1  # one move made
+    mover.send_raw({"type": "action", "action": move, "seq": -1})
+    assert wait_for(mover, "error")["code"] == "malformed"

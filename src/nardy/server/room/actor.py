@@ -236,13 +236,15 @@ class Room:
         *,
         named: bool = True,
         sender: str | None = None,
+        at: int | None = None,
     ) -> protocol.Refused | None:
         """Apply a player's action: refused (and nothing changed) or committed and told.
 
         ``seat`` is the sender's seat (None for a spectator), ``sender`` their socket's
         :attr:`Member.key` (it hears ``ref`` with the events). The action's ``player`` is the
         sender's seat, put in here where the message named none (``named`` false); naming
-        another seat is refused."""
+        another seat is refused. ``at``, when given, is the action count the sender saw: an
+        action meant for another moment (one sent twice) is refused with ``stale``."""
         if seat is None:
             return protocol.Refused("spectator", "spectators watch; they cannot act", ref)
         if named and action.player != seat:
@@ -254,6 +256,10 @@ class Room:
                 return protocol.Refused("wrong-phase", "the game has not started", ref)
             if self.over:
                 return protocol.Refused("game-over", "the game is over", ref)
+            if at is not None and at != self.seq:
+                return protocol.Refused(
+                    "stale", f"sent for action {at}; the game is at {self.seq}", ref
+                )
             late = self.clock.flagged(self.over)
             if late is not None:  # the timer has not fired yet, but the time is up
                 refused = await self._commit(Forfeit(late, "time"))

@@ -323,7 +323,9 @@ export class Room {
   send(action) {
     const ref = this.inFlight.begin(action, this.state?.seq ?? 0);
     if (ref === null) return;
-    if (!this.message({ type: "action", action, ref })) this.inFlight.clear();
+    // with the state it was meant for: the server applies it there only, never twice
+    const seq = this.state?.seq;
+    if (!this.message({ type: "action", action, ref, ...(seq === undefined ? {} : { seq }) })) this.inFlight.clear();
   }
 
   /** Send a protocol message (an action, a claim, a rematch); false if it could not go. */
