@@ -86,7 +86,10 @@ def site(database_url: str | None, tmp_path_factory: pytest.TempPathFactory) -> 
     app = create_app(ServerConfig(data_dir=tmp_path_factory.mktemp("routes")))
     routes = [(r.path, sorted(r.methods or ())) for r in app.routes if isinstance(r, Route)]
     app.state.site.store.close()
-    server = ServerProcess(data, database_url, NARDY_AUTH_RATE="1000000/60").start()
+    # Its seek waits the whole module, its creator silent: no seek lapses meanwhile.
+    server = ServerProcess(
+        data, database_url, NARDY_AUTH_RATE="1000000/60", NARDY_SEEK_GRACE_SECONDS="86400"
+    ).start()
     db = sa.create_engine(database_url or f"sqlite:///{data / 'nardy.sqlite3'}")
     try:
         alice, bob, guest, nobody, carol = (_client(server) for _ in range(5))
