@@ -76,6 +76,19 @@ def settings_from(data: object) -> Settings:
         raise LobbyError(400, "invalid-settings", str(exc)) from None
 
 
+def match_wanted(body: Mapping[str, Any]) -> tuple[Settings, dict[str, Any] | None]:
+    """The settings and the clock (its stored form; None: none) of the two-player game a
+    request asks for, checked: the core builds the match once, so nothing it refuses is
+    stored."""
+    settings = settings_from(body.get("settings", {}))
+    try:
+        clock = clock_from(body.get("clock"))
+    except ClockError as exc:
+        raise LobbyError(400, "invalid-clock", str(exc)) from None
+    core_accepts(lambda: Match(settings))  # the clock's values are bounded already
+    return settings, None if clock is None else dict(clock.to_json())
+
+
 def bot_choice(body: Mapping[str, Any]) -> tuple[str, int]:
     """The bot's level and its delay before each action (ms) that a request asks for,
     checked; the defaults where it names none."""
@@ -120,13 +133,7 @@ class Lobby:
         unknown = sorted(set(body) - {"settings", "opponent", "bot", "bot-delay-ms", "clock"})
         if unknown:
             raise LobbyError(400, "malformed", f"unknown field(s): {', '.join(unknown)}")
-        settings = settings_from(body.get("settings", {}))
-        try:
-            clock = clock_from(body.get("clock"))
-        except ClockError as exc:
-            raise LobbyError(400, "invalid-clock", str(exc)) from None
-        core_accepts(lambda: Match(settings))  # the clock's values are bounded already
-        timed = None if clock is None else clock.to_json()
+        settings, timed = match_wanted(body)
         opponent = body.get("opponent", "open")
         if opponent not in OPPONENTS:
             raise LobbyError(400, "malformed", f"opponent is one of {', '.join(OPPONENTS)}")

@@ -16,11 +16,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from nardy.core.match import Match
 from nardy.core.settings import Settings
-from nardy.server.clocks import ClockError, clock_from
 from nardy.server.games import GameStatus
-from nardy.server.lobby.matches import LobbyError, core_accepts, new_game_id, settings_from
+from nardy.server.lobby.matches import LobbyError, match_wanted, new_game_id
 from nardy.server.ratings import Rating, rating_rule
 from nardy.server.store.store import ConflictError, GameRow, Store, User, now
 
@@ -68,13 +66,7 @@ def wanted_from(body: Mapping[str, Any]) -> Wanted:
     unknown = sorted(set(body) - {"settings", "clock", "seek"})
     if unknown:
         raise LobbyError(400, "malformed", f"unknown field(s): {', '.join(unknown)}")
-    settings = settings_from(body.get("settings", {}))
-    try:
-        clock = clock_from(body.get("clock"))
-    except ClockError as exc:
-        raise LobbyError(400, "invalid-clock", str(exc)) from None
-    core_accepts(lambda: Match(settings))
-    return Wanted(settings, None if clock is None else dict(clock.to_json()))
+    return Wanted(*match_wanted(body))
 
 
 class QuickPairing:
