@@ -394,7 +394,7 @@ def socket_messages(draw: st.DrawFn, people: list[str]) -> tuple[str, str | byte
                 action["text"] = f"SECRET-{sender}-{draw(st.text('abc', max_size=5))}"
             message["action"] = draw(sometimes(st.just(action), wrong))
         elif draw(st.integers(0, 3)) > 0:
-            good: object = {"text": "hello", "muted": True, "seed": "k3J9"}[name]
+            good: object = {"text": "hello", "muted": True, "seed": "k3J9", "seq": 0}[name]
             if name == "text" and draw(st.booleans()):
                 good = "hello" + draw(odd_text)
             message[name] = draw(sometimes(st.just(good), wrong))
@@ -459,11 +459,12 @@ class Socket:
 
 def _public(state: dict[str, Any]) -> dict[str, Any]:
     """The state without what changes by itself (the running clock's time, who is
-    connected)."""
+    connected, how many watch)."""
     clock = state.get("clock")
     if isinstance(clock, dict):
         clock = {k: v for k, v in clock.items() if k != "elapsed"}
-    return {**{k: v for k, v in state.items() if k != "absent"}, "clock": clock}
+    unsteady = ("absent", "spectators")
+    return {**{k: v for k, v in state.items() if k not in unsteady}, "clock": clock}
 
 
 def _open_action(sockets: dict[str, Socket]) -> tuple[str, str] | None:
