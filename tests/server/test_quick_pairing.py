@@ -20,6 +20,8 @@ from nardy.server.store.schema import ratings
 from nardy.server.store.store import Store, User
 from tests.server.gameplay import new_name, players, roll_opening, sit, start_game, wait_for
 from tests.server.serverutil import Client, ServerProcess
+from tests.server.test_multiproc import _process
+from tests.server.test_multiproc import postgres_url as postgres_url  # the fixture
 
 GAME = {"settings": {"match-length": 3}}
 
@@ -186,3 +188,18 @@ def test_an_action_sent_twice_for_one_state_is_applied_once(server: ServerProces
     assert mover.seq == seq + 1  # one move made
     mover.send_raw({"type": "action", "action": move, "seq": -1})
     assert wait_for(mover, "error")["code"] == "malformed"
+
+
+def test_players_on_two_processes_are_paired(tmp_path: Path, postgres_url: str) -> None:
+    first = _process(tmp_path, "first", postgres_url).start()
+    second = _process(tmp_path, "second", postgres_url).start()
+    try:
+        a, b = players(first, second)
+        waiting = a.post("/api/quick", GAME).json()
+        assert waiting["status"] == "open"
+        paired = b.post("/api/quick", GAME).json()  # the other process: one database
+        assert paired["status"] == "playing" and paired["id"] == waiting["id"]
+        assert a.post("/api/quick", {**GAME, "seek": waiting["id"]}).json()["status"] == "playing"
+    finally:
+        first.kill()
+        second.kill()
