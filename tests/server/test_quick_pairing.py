@@ -126,6 +126,11 @@ def test_idempotency_key_over_http(server: ServerProcess) -> None:
     assert other.status_code == 201 and other.json()["id"] != first.json()["id"]
     bad = a.post("/api/games", GAME, headers={"Idempotency-Key": "x" * 65})
     assert bad.status_code == 400 and bad.json()["error"] == "malformed"
+    table = {"kind": "chouette", "settings": {"match-length": 0}, "seats": 3}
+    made = a.post("/api/tables", table, headers={"Idempotency-Key": "table-1"})
+    made_again = a.post("/api/tables", table, headers={"Idempotency-Key": "table-1"})
+    assert (made.status_code, made_again.status_code) == (201, 200)
+    assert made_again.json()["id"] == made.json()["id"]
     mine = [g for g in a.get("/api/seeks").json() if g["players"][0]["id"] == a.user["id"]]  # type: ignore[index]
     assert [g["id"] for g in mine] == [first.json()["id"]]
 

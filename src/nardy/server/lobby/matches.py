@@ -11,7 +11,7 @@ import hashlib
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from nardy.core.errors import NardyError
 from nardy.core.match import Match
@@ -46,6 +46,36 @@ class Created:
     game: GameRow
     invite_token: str | None = None
     repeated: bool = False
+
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Repeated:
+    """A request made before, with the same idempotency key: the game it made then."""
+
+    game: GameRow
+
+
+def once(
+    store: Store, user: User, request_key: str | None, make: Callable[[str | None], T]
+) -> T | Repeated:
+    """What ``make`` makes, given the request's idempotency key to store with the game; or,
+    where this user's request with the same key came before (a double click, a retry), the
+    game that one made: the same request twice, even at once, makes one game."""
+    if request_key is None:
+        return make(None)
+    first = store.game_by_request(user.id, request_key)
+    if first is not None:
+        return Repeated(first)
+    try:
+        return make(request_key)
+    except ConflictError:  # the same request, twice at once: the first one's game
+        first = store.game_by_request(user.id, request_key)
+        if first is None:
+            raise
+        return Repeated(first)
 
 
 def _hash(token: str) -> str:
@@ -116,18 +146,8 @@ class Lobby:
         The clock (:func:`nardy.server.clocks.clock_from`) is none unless asked for. A
         request repeated with the same idempotency key ``request_key`` (a double click)
         makes no second game: it finds the first."""
-        if request_key is not None:
-            first = self.store.game_by_request(user.id, request_key)
-            if first is not None:
-                return Created(first, repeated=True)
-            try:
-                return self._create(user, body, request_key)
-            except ConflictError:  # the same request, twice at once: the first one's game
-                first = self.store.game_by_request(user.id, request_key)
-                if first is None:
-                    raise
-                return Created(first, repeated=True)
-        return self._create(user, body, None)
+        made = once(self.store, user, request_key, lambda key: self._create(user, body, key))
+        return Created(made.game, repeated=True) if isinstance(made, Repeated) else made
 
     def _create(self, user: User, body: Mapping[str, Any], request_key: str | None) -> Created:
         unknown = sorted(set(body) - {"settings", "opponent", "bot", "bot-delay-ms", "clock"})

@@ -18,7 +18,7 @@ from typing import Any
 
 from nardy.core.settings import Settings
 from nardy.server.games import GameStatus
-from nardy.server.lobby.matches import LobbyError, match_wanted, new_game_id
+from nardy.server.lobby.matches import LobbyError, Repeated, match_wanted, new_game_id, once
 from nardy.server.ratings import Rating, rating_rule
 from nardy.server.store.store import ConflictError, GameRow, Store, User, now
 
@@ -156,8 +156,11 @@ class QuickPairing:
         for seek in self.store.quick_seeks():
             if seek.creator_id == user.id:
                 others += self._withdraw(user, seek)
-        try:
-            game = self.store.create_game(
+        made = once(
+            self.store,
+            user,
+            request_key,
+            lambda key: self.store.create_game(
                 new_game_id(),
                 wanted.settings.to_dict(),
                 user.id,
@@ -166,14 +169,10 @@ class QuickPairing:
                 private=False,
                 clock=wanted.clock,
                 quick=True,
-                request_key=request_key,
-            )
-        except ConflictError:  # the same request, twice at once: the first one's seek
-            assert request_key is not None
-            first = self.store.game_by_request(user.id, request_key)
-            if first is None:
-                raise
-            game = first
+                request_key=key,
+            ),
+        )
+        game = made.game if isinstance(made, Repeated) else made
         return Answer(game, rating_range(0.0), withdrawn + others)
 
 

@@ -62,7 +62,7 @@ export const acceptInvitation = (token) => call("POST", `/api/invitations/${enco
 export const liveGames = () => call("GET", "/api/games/live");
 export const myGames = () => call("GET", "/api/me/games");
 export const game = (id) => call("GET", `/api/games/${encodeURIComponent(id)}`);
-export const createTable = (request) => call("POST", "/api/tables", request);
+export const createTable = (request, key) => call("POST", "/api/tables", request, key ? { "Idempotency-Key": key } : {});
 export const tables = () => call("GET", "/api/tables");
 export const joinTable = (id, body) => call("POST", `/api/tables/${encodeURIComponent(id)}/join`, body);
 export const cancelGame = (id) => call("POST", `/api/games/${encodeURIComponent(id)}/cancel`);

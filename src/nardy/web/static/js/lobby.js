@@ -257,6 +257,7 @@ export async function lobbyPage(main, { user, navigate }) {
     }
   });
   const tableForm = main.querySelector("#create-table");
+  let tableKey = api.requestKey(); // one per table the player means to open
   const showKind = () => {
     const kind = new FormData(tableForm).get("kind");
     for (const el of tableForm.querySelectorAll(".for-chouette")) el.hidden = kind !== GAME_KIND.CHOUETTE;
@@ -281,7 +282,8 @@ export async function lobbyPage(main, { user, navigate }) {
     }
     if (bots) request.bot = data.get("table-bot");
     try {
-      const table = await api.createTable(request);
+      const table = await api.createTable(request, tableKey);
+      tableKey = api.requestKey();
       navigate(`/game/${table.id}`);
     } catch (err) {
       notice(errorText(err), "warn", 6000);
