@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from websockets.exceptions import InvalidStatus
 
+from nardy.server.room.watchers import Watchers
 from tests.server.gameplay import Seat, sit, start_game, wait_for
 from tests.server.serverutil import Client, ServerProcess
 from tests.server.test_multiproc import _process
@@ -82,3 +83,16 @@ def test_the_count_crosses_processes(tmp_path: Path, postgres_url: str) -> None:
     finally:
         first.kill()
         second.kill()
+
+
+def test_a_process_that_took_the_room_up_late_learns_the_others_counts() -> None:
+    early, late = Watchers(), Watchers()
+    assert early.counted(2) and not early.counted(2)  # a change, then none
+    late.counted(1)  # its first spectator: it tells the others its count
+    assert early.heard("late", 1)  # new to the early one: it answers with its own
+    assert late.heard("early", 2)  # the answer, new to the late one: it tells its count again
+    assert not early.heard("late", 1)  # heard before: no answer again, and it ends
+    assert (early.count, late.count) == (3, 3)
+    early.counted(0)
+    late.heard("early", 0)  # nobody watches there now: forgotten
+    assert late.count == 1 and late.elsewhere == {}

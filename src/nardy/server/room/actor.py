@@ -534,11 +534,13 @@ class Room:
                         self.broadcast(message)
             case n.Watching(origin, spectators):
                 if not mine and origin is not None:
+                    before = self.watchers.count
                     if self.watchers.heard(origin, spectators) and self.watchers.here:
                         self.rooms.publish(
                             self.id, n.Watching(self.rooms.token, self.watchers.here)
                         )
-                    self.broadcast(protocol.Watching(self.watchers.count))
+                    if self.watchers.count != before:
+                        self.broadcast(protocol.Watching(self.watchers.count))
             case n.RematchOffered(_, seat):
                 if self.rematches.game is None:
                     self.rematches.offers.add(seat)
