@@ -233,7 +233,7 @@ export class Room {
         announce(t("board.ambiguous"));
       },
     });
-    this.chat = new Chat(main.querySelector("#chat"), (body) => this.message(body));
+    this.chat = new Chat(main.querySelector("#chat"), (body) => this.message(body), { speaks: !anonymous });
     main.querySelector("#typed").addEventListener("submit", (e) => {
       e.preventDefault();
       this.typed(main.querySelector("#notation"));
