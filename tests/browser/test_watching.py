@@ -65,9 +65,8 @@ def test_a_visitor_without_an_account_watches_and_the_players_see_the_count(
         EN["room.spectator-help-anonymous"]
     )
     expect(visitor.page.locator("#keys")).to_be_hidden()
-    expect(
-        visitor.page.locator("#chat-say")
-    ).to_be_hidden()  # it reads the chat; writing needs an account
+    # it reads the spectators' chat; writing in it needs an account
+    expect(visitor.page.locator("#chat-say")).to_be_hidden()
     expect(visitor.page.locator("#options")).to_be_hidden()
     one = EN["room.spectators"]["one"].replace("{n}", "1")
     for player in (alice, bob, visitor):
