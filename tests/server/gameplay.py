@@ -192,8 +192,8 @@ def wait_for(seat: Seat, kind: str, timeout: float = 10) -> dict[str, Any]:
 def public(state: dict[str, Any]) -> dict[str, Any]:
     """A state as every viewer sees it alike: without who is looking (``you``), the time it
     was taken at (how long the running clock has run) and who is connected (absent
-    players)."""
-    state = {k: v for k, v in state.items() if k not in ("absent", "you")}
+    players, how many watch)."""
+    state = {k: v for k, v in state.items() if k not in ("absent", "spectators", "you")}
     clock = state.get("clock")
     if clock is not None:
         state["clock"] = {k: v for k, v in clock.items() if k != "elapsed"}

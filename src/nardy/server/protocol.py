@@ -44,11 +44,15 @@ Ref = int | str | None
 class ActionMessage:
     """Do something in the game: ``{"type": "action", "action": {core action}}``, read by
     the core. The action's ``player`` may be left out (``named`` false: it is read as seat
-    0 until the room puts in the sender's seat); it is always the sender's seat."""
+    0 until the room puts in the sender's seat); it is always the sender's seat. ``at``
+    (the message's ``seq``), when given, is the action count of the state the action was
+    meant for: sent again after it was applied (a double click), it is refused, not
+    applied twice."""
 
     action: Action
     named: bool = True
     ref: Ref = None
+    at: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +156,7 @@ ClientMessage = (
 CHAT_LENGTH = 300
 
 _FIELDS: dict[str, frozenset[str]] = {
-    "action": frozenset({"type", "ref", "action"}),
+    "action": frozenset({"type", "ref", "action", "seq"}),
     "sync": frozenset({"type", "ref"}),
     "ping": frozenset({"type", "ref"}),
     "chat": frozenset({"type", "ref", "text"}),
@@ -220,7 +224,8 @@ def parse(data: str | bytes) -> ClientMessage:
         )
     if kind == "action":
         action = _field(obj, "action", _is_object, "an action message carries an action object")
-        return _action(action, ref)
+        at = _field(obj, "seq", _is_count, "seq is the number of actions the action follows")
+        return _action(action, ref, at)
     if kind == "chat":
         text = _field(obj, "text", _is_chat, f"chat text is 1-{CHAT_LENGTH} characters")
         return ChatMessage(text.strip(), ref)
@@ -244,14 +249,18 @@ def parse(data: str | bytes) -> ClientMessage:
     return PingMessage(ref)
 
 
-def _action(obj: dict[str, Any], ref: Ref) -> ActionMessage | UnreadAction:
+def _is_count(value: object) -> bool:
+    return value is None or (type(value) is int and 0 <= value < 2**53)
+
+
+def _action(obj: dict[str, Any], ref: Ref, at: int | None) -> ActionMessage | UnreadAction:
     """The core action of an action message, or the core's refusal of it."""
     named = "player" in obj
     try:
         action = action_from_json(obj if named else {**obj, "player": 0})
     except NardyError as exc:
         return UnreadAction(exc.code.value, str(exc), ref)
-    return ActionMessage(action, named, ref)
+    return ActionMessage(action, named, ref, at)
 
 
 # -- what the server sends -------------------------------------------------------------------
@@ -371,6 +380,13 @@ class Present:
 
 
 @dataclass(frozen=True, slots=True)
+class Watching:
+    """How many spectators (signed in or not) are in the room now, on every process."""
+
+    spectators: int
+
+
+@dataclass(frozen=True, slots=True)
 class RematchOffered:
     """Player ``seat`` offers a rematch of the finished match."""
 
@@ -394,6 +410,7 @@ ServerMessage = (
     | Chat
     | Absent
     | Present
+    | Watching
     | RematchOffered
     | Rematch
     | Hint
@@ -436,6 +453,8 @@ def encode(message: ServerMessage) -> str:
             body = {"type": "absent", "seat": seat, "claim-in": claim_in}
         case Present(seat):
             body = {"type": "present", "seat": seat}
+        case Watching(spectators):
+            body = {"type": "watching", "spectators": spectators}
         case RematchOffered(seat):
             body = {"type": "rematch-offered", "seat": seat}
         case Rematch(game):

@@ -131,8 +131,10 @@ async def _read(websocket: WebSocket, room: Room, member: Member, connection: Co
                 return
             continue
         match message:
-            case protocol.ActionMessage(action, named, ref):
-                refused = await room.act(member.seat, action, ref, named=named, sender=member.key)
+            case protocol.ActionMessage(action, named, ref, at):
+                refused = await room.act(
+                    member.seat, action, ref, named=named, sender=member.key, at=at
+                )
                 if refused is not None:
                     member.send(refused)
             case protocol.UnreadAction(code, text, ref):

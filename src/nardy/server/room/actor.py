@@ -47,6 +47,7 @@ from nardy.server.room.host import Host
 from nardy.server.room.member import GOING_AWAY, Member
 from nardy.server.room.presence import Presence
 from nardy.server.room.rematch import Rematch
+from nardy.server.room.watchers import Watchers
 from nardy.server.store import checkpoints
 from nardy.server.store.checkpoints import Checkpoint
 from nardy.server.store.store import ConflictError, GameRow, Store, User, member_name
@@ -83,6 +84,7 @@ class Room:
         self.lock = asyncio.Lock()
         self.chat = ChatDesk(rooms.store, row.id)
         self.presence = Presence(rooms.grace)
+        self.watchers = Watchers()
         self.rematches = Rematch()
         self.clock = ClockKeeper(self._time_is_up)
         self.clock.load(row, host.match)
@@ -115,7 +117,8 @@ class Room:
         """The room's state now as everybody sees it (each viewer's own part is added by
         :meth:`~nardy.server.roomview.RoomState.seen_by`): which game at which action, its
         kind, status and settings, the host's part (who sits where, the board, the score,
-        who may act, the dice's commitments), the clock, who is absent, the rematch."""
+        who may act, the dice's commitments), the clock, who is absent, how many are
+        watching, the rematch."""
         now = time.time()
         part = self.host.state(self.row)
         public: dict[str, Any] = {
@@ -129,6 +132,7 @@ class Room:
             **part.public,
             "clock": self.clock.view(now),
             "absent": self.presence.view(now),
+            "spectators": self.watchers.count,
             "rematch": self.rematches.view(),
         }
         return replace(part, public=public)
@@ -152,6 +156,7 @@ class Room:
             if seat is not None:  # a table's members are never absent
                 self.presence.arrived.add(seat)
             changes = self._presence()
+            changes += self._watching()
             history = self.chat.history(member.user_id, member.seat, self.over)
             muted = self.chat.muted(member.user_id)
             state = self.state().seen_by(member.seat)
@@ -166,7 +171,7 @@ class Room:
     def leave(self, member: Member) -> None:
         """Someone's socket closed."""
         self.members.discard(member)
-        for message in self._presence():
+        for message in self._presence() + self._watching():
             self.broadcast(message)
         seat = self.host.two_seat(member.seat)
         if seat is not None and all(m.seat != member.seat for m in self.members):
@@ -179,6 +184,14 @@ class Room:
         applies = self.host.match is not None and not self.over and None not in self.row.seats
         here = {s for m in self.members if (s := self.host.two_seat(m.seat)) is not None}
         return self.presence.changes(applies, here)
+
+    def _watching(self) -> list[protocol.ServerMessage]:
+        """How many watch now, where this process's spectators changed in number (told to
+        the other processes too)."""
+        if not self.watchers.counted(sum(1 for m in self.members if m.seat is None)):
+            return []
+        self.rooms.publish(self.id, n.Watching(self.rooms.token, self.watchers.here))
+        return [protocol.Watching(self.watchers.count)]
 
     async def seat(self, user: User) -> protocol.Refused | None:
         """A person sits down at a chouette under way: at the end of the team line, between
@@ -231,13 +244,15 @@ class Room:
         *,
         named: bool = True,
         sender: str | None = None,
+        at: int | None = None,
     ) -> protocol.Refused | None:
         """Apply a player's action: refused (and nothing changed) or committed and told.
 
         ``seat`` is the sender's seat (None for a spectator), ``sender`` their socket's
         :attr:`Member.key` (it hears ``ref`` with the events). The action's ``player`` is the
         sender's seat, put in here where the message named none (``named`` false); naming
-        another seat is refused."""
+        another seat is refused. ``at``, when given, is the action count the sender saw: an
+        action meant for another moment (one sent twice) is refused with ``stale``."""
         if seat is None:
             return protocol.Refused("spectator", "spectators watch; they cannot act", ref)
         if named and action.player != seat:
@@ -249,6 +264,10 @@ class Room:
                 return protocol.Refused("wrong-phase", "the game has not started", ref)
             if self.over:
                 return protocol.Refused("game-over", "the game is over", ref)
+            if at is not None and at != self.seq:
+                return protocol.Refused(
+                    "stale", f"sent for action {at}; the game is at {self.seq}", ref
+                )
             late = self.clock.flagged(self.over)
             if late is not None:  # the timer has not fired yet, but the time is up
                 refused = await self._commit(Forfeit(late, "time"))
@@ -528,6 +547,15 @@ class Room:
                     self.presence.heard(origin, seat, here)
                     for message in self._presence():
                         self.broadcast(message)
+            case n.Watching(origin, spectators):
+                if not mine and origin is not None:
+                    before = self.watchers.count
+                    if self.watchers.heard(origin, spectators) and self.watchers.here:
+                        self.rooms.publish(
+                            self.id, n.Watching(self.rooms.token, self.watchers.here)
+                        )
+                    if self.watchers.count != before:
+                        self.broadcast(protocol.Watching(self.watchers.count))
             case n.RematchOffered(_, seat):
                 if self.rematches.game is None:
                     self.rematches.offers.add(seat)
@@ -648,6 +676,8 @@ class Room:
         for member in self.members:
             if member.user_id is not None:
                 member.seat = self.seat_of(member.user_id)
+        for message in self._watching():  # someone sat down at a table, or left it
+            self.broadcast(message)
         if chat:
             await self.chat.load(self.members, self.over)
 

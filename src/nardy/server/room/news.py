@@ -78,6 +78,14 @@ class Presence:
 
 
 @dataclass(frozen=True, slots=True)
+class Watching:
+    """The process ``origin`` has ``spectators`` spectators' sockets in the room."""
+
+    origin: str | None
+    spectators: int
+
+
+@dataclass(frozen=True, slots=True)
 class RematchOffered:
     """The player in ``seat`` offers a rematch of the finished match."""
 
@@ -128,6 +136,7 @@ News = (
     | ChatLineSaid
     | Mute
     | Presence
+    | Watching
     | RematchOffered
     | RematchStarted
     | Seeded
@@ -155,6 +164,8 @@ def encode(news: News) -> dict[str, Any]:
             body = {"kind": "mute", "user": user, "muted": muted}
         case Presence(_, seat, here):
             body = {"kind": "presence", "seat": seat, "here": here}
+        case Watching(_, spectators):
+            body = {"kind": "watching", "spectators": spectators}
         case RematchOffered(_, seat):
             body = {"kind": "rematch-offered", "seat": seat}
         case RematchStarted(_, game):
@@ -223,6 +234,8 @@ def parse(data: Mapping[str, Any]) -> News:
             if not isinstance(here, bool):
                 raise NewsError(f"'here' is not true or false: {here!r}")
             return Presence(origin, _int(data, "seat"), here)
+        case "watching":
+            return Watching(origin, _int(data, "spectators"))
         case "rematch-offered":
             return RematchOffered(origin, _int(data, "seat"))
         case "rematch":

@@ -82,6 +82,14 @@ games = sa.Table(
     # aside is not resumed; its players see it as unavailable. An operator who repairs the
     # row clears this, and the game resumes.
     sa.Column("unavailable", sa.Text, nullable=True),
+    # A quick pairing's seek ("Play now": paired by rating, not listed with the seeks), the
+    # last sign of life of a public seek's creator (a seek whose creator is gone for the
+    # grace period is withdrawn), and the creator's idempotency key of the request that
+    # made the game (a repeated request finds this game instead of making another).
+    sa.Column("quick", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("seen_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("request_key", sa.String(64), nullable=True),
+    sa.UniqueConstraint("creator_id", "request_key", name="uq_games_request_key"),
 )
 
 actions = sa.Table(

@@ -161,6 +161,10 @@ class GameRow:
     after it, replayed, give the game at ``seq``)."""
     practice: bool = False
     """A practice game against the bot: its human player may ask for hints; never rated."""
+    quick: bool = False
+    """A quick pairing's seek ("Play now"): paired by rating, not listed with the seeks."""
+    seen_at: datetime.datetime | None = None
+    """A public seek's creator's last sign of life (:meth:`Store.touch_seeks`)."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat (0 or 1) this user plays, or None for a spectator."""
@@ -236,7 +240,24 @@ def _game(row: sa.Row[Any]) -> GameRow:
         unavailable=unavailable,
         snapshot_seq=m["snapshot_seq"],
         practice=bool(m["practice"]),
+        quick=bool(m["quick"]),
+        seen_at=_utc(m["seen_at"]),
     )
+
+
+def _public_seek() -> sa.ColumnElement[bool]:
+    """A public two-player seek waiting for its opponent (an invitation waits for the one
+    who has its link, a table for its people: neither expires)."""
+    return sa.and_(
+        games.c.status == GameStatus.OPEN,
+        games.c.private.is_(False),
+        games.c.kind == GameKind.MATCH,
+        games.c.seat1_id.is_(None),
+    )
+
+
+def _public_seeks(*, quick: bool) -> sa.Select[Any]:
+    return games.select().where(_public_seek(), games.c.quick.is_(quick))
 
 
 def _checkpoint_values(seq: int, checkpoint: Checkpoint) -> dict[str, Any]:
@@ -479,10 +500,15 @@ class Store:
         kind: GameKind = GameKind.MATCH,
         seating: Mapping[str, Any] | None = None,
         practice: bool = False,
+        quick: bool = False,
+        request_key: str | None = None,
     ) -> GameRow:
         """A new game (a seek, an invitation, or a game starting at once against the bot,
         a ``practice`` one or not), with its clock's settings (None: no clock), or a
-        chouette table or consultation game (``kind``, with its ``seating``)."""
+        chouette table or consultation game (``kind``, with its ``seating``); a quick
+        pairing's seek with ``quick``. ``request_key`` is the creator's idempotency key of
+        the request: a second game with the same key is :class:`ConflictError`
+        (:meth:`game_by_request` finds the first)."""
         values = {
             "id": game_id,
             "settings": dict(settings),
@@ -506,6 +532,9 @@ class Store:
             "kind": kind,
             "seating": None if seating is None else dict(seating),
             "practice": practice,
+            "quick": quick,
+            "seen_at": now(),
+            "request_key": request_key,
         }
         with self._write() as c:
             c.execute(games.insert().values(**values))
@@ -521,6 +550,14 @@ class Store:
         with self.engine.connect() as c:
             row = c.execute(games.select().where(games.c.id == game_id)).first()
             return None if row is None else _game(row)
+
+    def game_by_request(self, creator_id: int, request_key: str) -> GameRow | None:
+        """The game this user's request with this idempotency key made, if any."""
+        query = games.select().where(
+            games.c.creator_id == creator_id, games.c.request_key == request_key
+        )
+        found = self._select(query)
+        return found[0] if found else None
 
     def game_by_invite(self, invite_hash: str) -> GameRow | None:
         """The invitation game whose link hashes to this."""
@@ -619,18 +656,46 @@ class Store:
 
     def seeks(self, variant: str | None = None, length: int | None = None) -> list[GameRow]:
         """Open public games waiting for an opponent, the oldest first."""
-        query = games.select().where(
-            games.c.status == GameStatus.OPEN,
-            games.c.private.is_(False),
-            games.c.kind == GameKind.MATCH,
-        )
-        rows = self._select(query.order_by(games.c.created_at))
+        rows = self._select(_public_seeks(quick=False).order_by(games.c.created_at))
         return [
             g
             for g in _available(rows)
             if (variant is None or g.settings.get("variant") == variant)
             and (length is None or g.settings.get("match-length") == length)
         ]
+
+    def quick_seeks(self) -> list[GameRow]:
+        """Quick pairing's seeks waiting for an opponent, the oldest first."""
+        return _available(self._select(_public_seeks(quick=True).order_by(games.c.created_at)))
+
+    def touch_seeks(self, user_id: int) -> int:
+        """The user is still here: their public seeks stay (how many they have)."""
+        with self._write() as c:
+            return int(
+                c.execute(
+                    games.update()
+                    .where(_public_seek(), games.c.creator_id == user_id)
+                    .values(seen_at=now())
+                ).rowcount
+            )
+
+    def expire_seeks(self, before: datetime.datetime) -> list[GameRow]:
+        """Withdraw the public seeks whose creator was last seen before ``before`` (a
+        closed browser's); the seeks withdrawn."""
+        stale = sa.and_(_public_seek(), games.c.seen_at < before)
+        with self._write() as c:
+            ids = [row.id for row in c.execute(sa.select(games.c.id).where(stale))]
+            if not ids:
+                return []
+            c.execute(
+                games.update()
+                .where(stale, games.c.id.in_(ids))
+                .values(status=GameStatus.CANCELLED, finished_at=now())
+            )
+            query = games.select().where(
+                games.c.id.in_(ids), games.c.status == GameStatus.CANCELLED
+            )
+            return [_game(row) for row in c.execute(query)]
 
     def live_games(self) -> list[GameRow]:
         """Public games being played now, to watch."""
