@@ -384,7 +384,9 @@ export class Room {
     if (!this.replaying) this.playLegs();
 
     const name = (who) => seating.name(state, who);
-    drawStrips(document.getElementById("side-top"), document.getElementById("side-bottom"), { board, viewer: this.viewer, home, name });
+    drawStrips(document.getElementById("side-top"), document.getElementById("side-bottom"), {
+      board, viewer: this.viewer, home, name, acting: board ? seating.acting(state) : [],
+    });
     const line = document.getElementById("match");
     const score = state.score || [0, 0];
     const length = state.length ?? state.settings["match-length"];

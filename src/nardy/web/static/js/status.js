@@ -17,7 +17,7 @@ export function statusText(state, { seating, name }) {
   const board = state.board;
   const phase = board?.awaiting?.phase;
   if (you.seat === null) return t("room.watching");
-  if (!seating.decides(you.actions)) return t("room.their-turn", { who: waitedFor(state, you, name) });
+  if (!seating.decides(you.actions)) return seating.aside(state, name) ?? t("room.their-turn", { who: waitedFor(state, you, seating, name) });
   if (phase === PHASE.MOVING) return t("room.your-move");
   if (phase === PHASE.DOUBLED || phase === PHASE.BEAVERED) return t("room.doubled", { value: board.pending?.value ?? 2 * board.cube.value });
   if (phase === PHASE.RESIGNED) return t("room.resign-offered");
@@ -25,9 +25,10 @@ export function statusText(state, { seating, name }) {
 }
 
 /** Whom the game waits for, when it is not the viewer: the sides (or people) it awaits
- * other than the viewer's own. */
-function waitedFor(state, you, name) {
-  const actors = (state.board?.awaiting?.actors || []).map((a) => a.player);
+ * for a decision of the game (at a table not a proposal or a vote) other than the viewer's
+ * own. */
+export function waitedFor(state, you, seating, name) {
+  const actors = (state.board?.awaiting?.actors || []).filter((a) => seating.decides(a.actions)).map((a) => a.player);
   const others = actors.filter((who) => who !== you.seat && who !== you.side);
   return (others.length ? others : you.side === null ? actors : [1 - you.side]).map(name).join(", ");
 }
