@@ -245,3 +245,43 @@ def test_a_consultation_game_against_the_computer(
     captain.page.screenshot(path=str(shots / "consultation.png"))
     for player in (captain, partner):
         assert not player.errors, player.errors
+
+
+def test_any_cube_value_is_drawn_inside_the_cube(pages: Any, server: ServerProcess) -> None:
+    """Issue 21: a cube of 65,536 or more (a long chouette, a money game without a limit)
+    is drawn inside the cube's face, as 2 and 64 are."""
+    me = Player(pages("en-US"), server.url)
+    me.open("/")
+    found = me.page.evaluate(
+        """async () => {
+          const { Board } = await import("/js/board.js");
+          const { startSides } = await import("/js/room.js");
+          const { variants } = await import("/js/api.js");
+          const rules = (await variants()).find((facts) => facts.key === "backgammon");
+          const box = document.createElement("div");
+          box.style.width = "800px";
+          document.body.appendChild(box);
+          const board = new Board(box, () => {}, { readOnly: true });
+          const fits = {};
+          for (const value of [1, 2, 64, 4096, 65536, 131072, 1048576]) {
+            board.draw({
+              rules, seq: 0, roll: null, sides: startSides(rules), viewer: 0,
+              home: "bottom-right", dice: null, used: null, diceSeat: 0,
+              cube: { value, owner: value === 1 ? null : 0 }, legal: [], last: null, glide: [],
+            });
+            const face = box.querySelector(".cube rect").getBoundingClientRect();
+            const text = box.querySelector(".cube text");
+            const drawn = text.getBoundingClientRect();
+            fits[value] = {
+              text: text.textContent,
+              inside: drawn.left >= face.left && drawn.right <= face.right
+                && drawn.top >= face.top && drawn.bottom <= face.bottom,
+            };
+          }
+          box.remove();
+          return fits;
+        }"""
+    )
+    assert found["1"]["text"] == "64" and found["131072"]["text"] == "131072"
+    assert all(fit["inside"] for fit in found.values()), found
+    assert not me.errors, me.errors
