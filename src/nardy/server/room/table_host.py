@@ -38,9 +38,10 @@ from nardy.server.store.store import GameRow, Store, TableMember, member_name
 Table = Chouette | Consultation
 BETWEEN_GAMES_S = 5.0
 """The least pause before a bot starts a chouette's next game."""
-VOTE_WAIT_S = 3.0
-"""The least time a bot captain waits for the team's votes on doubling before it rolls, while
-a person on the team may still vote."""
+VOTE_WAIT_PACES = 3
+"""A bot captain waits this many times its pace (the table's bot delay) for the team's votes
+on doubling before it rolls, while a person on the team may still vote: 3 s at a person's
+pace."""
 
 
 def _fair(dice: object) -> FairDice:
@@ -243,7 +244,7 @@ class TableHost(Host):
         if isinstance(table, Chouette) and table.games and table.current is None:
             return max(delay, BETWEEN_GAMES_S)
         if isinstance(table, Chouette) and self._votes_awaited(table, player):
-            return max(delay, VOTE_WAIT_S)
+            return VOTE_WAIT_PACES * delay
         return delay
 
     def _votes_awaited(self, chouette: Chouette, player: Player) -> bool:
