@@ -91,7 +91,9 @@ def test_a_clock_runs_out_and_a_rematch_starts(
     for player in (alice, bob):  # nobody moves: the time runs out and the match ends
         player.wait_until("document.body.dataset.status === 'finished'", 15)
     other = bob if mover is alice else alice
-    assert "wins the match" in other.page.inner_text("#status")
+    loser = "alice" if mover is alice else "bob"
+    # the reason stays in the status, not only in the notice of the moment (issue 21)
+    assert other.page.inner_text("#status").endswith(f": {loser} ran out of time.")
     assert "ran out of time" in (other.page.text_content("#announce") or "")
     assert mover.page.locator("#rematch-button").is_visible()
     mover.page.screenshot(path=str(shots / "clock-out.png"))
@@ -107,6 +109,13 @@ def test_a_clock_runs_out_and_a_rematch_starts(
     assert alice.page.url == bob.page.url
     assert _visible(alice, ".clock") == 2  # the same clock
     assert not alice.page.locator("#presence").is_visible()
+    # the replay and the history keep the reason too
+    other.open(f"/replay/{game}")
+    other.page.wait_for_selector("#movelist .end")
+    assert other.page.inner_text("#movelist .end").startswith(f"{loser} ran out of time and loses.")
+    other.open(f"/u/{'bob' if other is bob else 'alice'}")
+    other.page.wait_for_selector(f'.history tr[data-game="{game}"]')
+    assert other.page.inner_text(f'.history tr[data-game="{game}"]').count("won 1 : 0 on time") == 1
     assert not alice.errors and not bob.errors
 
 
@@ -128,7 +137,7 @@ def test_the_game_of_a_player_who_left_is_claimed(
     alice.page.screenshot(path=str(shots / "absent-claim.png"))
     alice.page.click("#claim")
     alice.wait_until("document.body.dataset.status === 'finished'")
-    assert "alisa" in alice.page.inner_text("#status")
+    assert alice.page.inner_text("#status") == "alisa выигрывает матч, 1 : 0 (bob не вернулся)."
     assert not alice.page.locator("#presence").is_visible()
     assert alice.page.locator("#rematch").is_visible()
     assert not alice.errors

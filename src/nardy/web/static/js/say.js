@@ -7,6 +7,9 @@ import { sound } from "/js/sound.js";
 import { announce, notice } from "/js/ui.js";
 import { EVENT } from "/js/vocab.js";
 
+/** What is said of a player who lost by forfeit, by its reason (the replay says it too). */
+export const FORFEIT_SAID = { time: "say.forfeit-time", absent: "say.forfeit-absent" };
+
 function diceLine(dice) {
   return dice.join("-");
 }
@@ -36,7 +39,7 @@ export function say(events, { you, name, loud }) {
       announce(t("say.opening", { a: name(0), b: name(1), da: e.dice[0], db: e.dice[1] }));
     } else if (e.type === EVENT.RESIGNATION_OFFERED && other) announce(t("say.resigns", { who, points: e.level }));
     else if (e.type === EVENT.FORFEITED) {
-      const text = e.reason === "time" ? t("say.forfeit-time", { who }) : t("say.forfeit-absent", { who });
+      const text = t(FORFEIT_SAID[e.reason] ?? FORFEIT_SAID.absent, { who });
       announce(text);
       notice(text, "warn", 8000);
     } else if (e.type === EVENT.VOTE_CAST && other) announce(e.agree ? t("say.votes-for", { who }) : t("say.votes-against", { who }));

@@ -5,11 +5,17 @@
 import { t } from "/js/i18n.js";
 import { GAME_STATUS, PHASE } from "/js/vocab.js";
 
+/** What the status line says of a match won by a forfeit, by the forfeit's reason. */
+const FINISHED = { time: "room.finished-time", absent: "room.finished-absent" };
+
 /** The status line's text; `name(who)` names a side or a person. */
 export function statusText(state, { seating, name }) {
   if (state.status === GAME_STATUS.FINISHED) {
     const winner = state.score[0] > state.score[1] ? 0 : 1;
-    return t("room.finished", { who: name(winner), score: state.score.join(" : ") });
+    const said = { who: name(winner), score: state.score.join(" : "), loser: name(1 - winner) };
+    // a forfeit says why the loser lost, as long as the room is open (the board's result)
+    const reason = state.board?.result?.reason;
+    return t(FINISHED[reason] ?? "room.finished", said);
   }
   if (state.status === GAME_STATUS.CANCELLED) return t("room.cancelled");
   if (state.status === GAME_STATUS.OPEN || state.status === GAME_STATUS.INVITED) return seating.waitingText();
