@@ -128,7 +128,17 @@ def test_the_game_of_a_player_who_left_is_claimed(
     bob.sign_up("bob")
     _timed_game(alice, bob, "none")
     assert _visible(alice, ".clock") == 0  # no clock: none shown
-    _opening(alice, bob)
+    if _opening(alice, bob) is alice:  # alice plays her turn, then bob rolls
+        while alice.step():
+            pass
+        bob.wait_until("document.querySelector('#actions [data-action=roll]') !== null")
+        bob.step()
+    # bob leaves in the middle of his turn, a move made and not confirmed (if he has one)
+    undone = bool(bob.page.locator(".board .movable").count())
+    if undone:
+        bob.move_once()
+        while not alice.board().get("moves-made"):  # alice's page has the move
+            alice.page.wait_for_timeout(20)
     bob.page.close()
     alice.wait_until("!document.getElementById('presence').hidden")
     assert alice.page.locator("#claim").is_disabled()
@@ -138,6 +148,9 @@ def test_the_game_of_a_player_who_left_is_claimed(
     alice.page.click("#claim")
     alice.wait_until("document.body.dataset.status === 'finished'")
     assert alice.page.inner_text("#status") == "alisa выигрывает матч, 1 : 0 (bob не вернулся)."
+    # the claim takes bob's unconfirmed move back: the page says why the board changed
+    said = alice.page.text_content("#announce") or ""
+    assert ("Неподтверждённые ходы bob отменены." in said) == undone, said
     assert not alice.page.locator("#presence").is_visible()
     assert alice.page.locator("#rematch").is_visible()
     assert not alice.errors

@@ -117,7 +117,9 @@ const HANDLERS = {
     // an action missed (a message lost on the way): the whole state again
     if (room.state && message.seq !== room.state.seq + 1) room.message({ type: "sync" });
     const state = message.state;
-    say(message.events, { you: state.you, name: (who) => seatingOf(state).name(state, who), loud: room.prefs.sound });
+    say(message.events, {
+      you: state.you, name: (who) => seatingOf(state).name(state, who), loud: room.prefs.sound, before: room.state,
+    });
     room.show(state, eventGlides(message.events, state.rules));
   },
   state(room, message) {
