@@ -67,7 +67,7 @@ def _marked_side(player: Player) -> list[int]:
 
 
 def test_a_chouette_of_three_browsers(pages: Any, server: ServerProcess, shots: Path) -> None:
-    players, box, captain = _three_at_a_chouette(pages, server, shots, "chouette")
+    players, box, _ = _three_at_a_chouette(pages, server, shots, "chouette")
     players[0].page.screenshot(path=str(shots / "chouette-start.png"))
     assert "Chouette of 3" in box.page.inner_text(".table-panel h3")
 
@@ -181,8 +181,7 @@ def test_a_chouette_vote_says_who_voted_how_and_why_it_ended(
             "document.querySelector('.table-panel .last-vote[data-ended=rolled]') !== null"
         )
         assert player.page.inner_text(".table-panel .last-vote") == (
-            f"No double: {_name(captain)} rolled before everyone had voted. "
-            f"For: {_name(member)}."
+            f"No double: {_name(captain)} rolled before everyone had voted. For: {_name(member)}."
         )
     for player in players:
         assert not player.errors, player.errors
@@ -224,7 +223,9 @@ def test_a_consultation_game_against_the_computer(
     # only the captain is told to move; the partner that the captain plays for their side,
     # the "to play" mark is on the side that plays, and the panel says how a side decides
     partner.wait_until("document.getElementById('status').textContent.includes('suggest')")
-    assert partner.page.inner_text("#status") == "captain plays for your side: you may suggest a move."
+    assert (
+        partner.page.inner_text("#status") == "captain plays for your side: you may suggest a move."
+    )
     assert captain.page.inner_text("#status").startswith("Your move")
     for player in (captain, partner):
         assert _marked_side(player) == [0]

@@ -39,7 +39,11 @@ def test_a_bot_captain_waits_for_a_persons_vote(tmp_path: Path) -> None:
     assert row is not None
     person = member_name(ann.id)
     host = TableHost(store, row)
-    host.people = {person: {"id": ann.id}, "bot1": {"bot": "heuristic"}, "bot2": {"bot": "heuristic"}}
+    host.people = {
+        person: {"id": ann.id},
+        "bot1": {"bot": "heuristic"},
+        "bot2": {"bot": "heuristic"},
+    }
     # a lot that seats the person as a team member behind a bot captain
     chouette = next(
         c
