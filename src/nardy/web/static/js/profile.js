@@ -11,7 +11,10 @@ import { GAME_KIND, HOME_CORNERS, MONEY_POOL_SUFFIX } from "/js/vocab.js";
 
 // the label of each on/off preference; which ones there are is the preferences' own list (app.js)
 /** How the history says a match won or lost by forfeit, by the forfeit's reason. */
-const FORFEITED = { time: "profile.on-time", absent: "profile.by-absence" };
+const FORFEITED = {
+  time: (params) => t("profile.on-time", params),
+  absent: (params) => t("profile.by-absence", params),
+};
 
 const SWITCH_LABELS = {
   "auto-switch-side": () => t("prefs.auto-switch-side"),
@@ -105,7 +108,7 @@ function historyRow(game, subject) {
   const score = result ? `${result.score[seat]} : ${result.score[1 - seat]}` : "";
   const plain = result ? (won ? t("profile.won", { score }) : t("profile.lost", { score })) : "";
   // a forfeit says why: the loser's clock ran out, or they did not come back
-  const outcome = result?.forfeit ? t(FORFEITED[result.forfeit], { outcome: plain }) : plain;
+  const outcome = FORFEITED[result?.forfeit]?.({ outcome: plain }) ?? plain;
   const rating = game.rating
     ? `<span class="${game.rating.after >= game.rating.before ? "up" : "down"}">${escapeHtml(signed(game.rating.after - game.rating.before))}</span> <span class="small">${escapeHtml(decimal(game.rating.after))}</span>`
     : `<span class="small">${escapeHtml(t("profile.unrated"))}</span>`;

@@ -223,7 +223,7 @@ export class Replay {
     if (game.end) {
       const { winner, points, reason } = game.end;
       // a forfeit says why the loser lost before who won
-      const why = reason && winner !== null ? `${t(FORFEIT_SAID[reason], { who: this.name(1 - winner) })} ` : "";
+      const why = reason && winner !== null ? `${FORFEIT_SAID[reason]({ who: this.name(1 - winner) })} ` : "";
       items.push(`<li class="end">${escapeHtml(winner === null ? t("say.draw") : why + tn("say.wins", points, { who: this.name(winner) }))}</li>`);
     }
     const list = this.main.querySelector("#movelist");

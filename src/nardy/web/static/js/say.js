@@ -8,7 +8,10 @@ import { announce, notice } from "/js/ui.js";
 import { EVENT } from "/js/vocab.js";
 
 /** What is said of a player who lost by forfeit, by its reason (the replay says it too). */
-export const FORFEIT_SAID = { time: "say.forfeit-time", absent: "say.forfeit-absent" };
+export const FORFEIT_SAID = {
+  time: (params) => t("say.forfeit-time", params),
+  absent: (params) => t("say.forfeit-absent", params),
+};
 
 function diceLine(dice) {
   return dice.join("-");
@@ -43,7 +46,7 @@ export function say(events, { you, name, loud, before = null }) {
       // the forfeit takes back the loser's unconfirmed moves: the board changes, say why
       const board = before?.board;
       const undone = board?.turn === e.player && board["moves-made"].length > 0;
-      const lost = t(FORFEIT_SAID[e.reason] ?? FORFEIT_SAID.absent, { who });
+      const lost = (FORFEIT_SAID[e.reason] ?? FORFEIT_SAID.absent)({ who });
       const text = undone ? `${lost} ${t("say.forfeit-undone", { who })}` : lost;
       announce(text);
       notice(text, "warn", 8000);

@@ -6,7 +6,10 @@ import { t } from "/js/i18n.js";
 import { GAME_STATUS, PHASE } from "/js/vocab.js";
 
 /** What the status line says of a match won by a forfeit, by the forfeit's reason. */
-const FINISHED = { time: "room.finished-time", absent: "room.finished-absent" };
+const FINISHED = {
+  time: (params) => t("room.finished-time", params),
+  absent: (params) => t("room.finished-absent", params),
+};
 
 /** The status line's text; `name(who)` names a side or a person. */
 export function statusText(state, { seating, name }) {
@@ -15,7 +18,7 @@ export function statusText(state, { seating, name }) {
     const said = { who: name(winner), score: state.score.join(" : "), loser: name(1 - winner) };
     // a forfeit says why the loser lost, as long as the room is open (the board's result)
     const reason = state.board?.result?.reason;
-    return t(FINISHED[reason] ?? "room.finished", said);
+    return (FINISHED[reason] ?? ((params) => t("room.finished", params)))(said);
   }
   if (state.status === GAME_STATUS.CANCELLED) return t("room.cancelled");
   if (state.status === GAME_STATUS.OPEN || state.status === GAME_STATUS.INVITED) return seating.waitingText();
