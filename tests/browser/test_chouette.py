@@ -163,6 +163,15 @@ def test_a_chouette_vote_says_who_voted_how_and_why_it_ended(
     for player in players:
         assert _marked_side(player) == [1]  # the team's strip, whoever looks
     assert "The captain plays for the team." in member.page.inner_text(".table-panel .how")
+    # the captain's option to roll by itself waits while the captain may vote to double
+    rolls = captain.page.evaluate(
+        """async () => {
+          const { optionAction } = await import("/js/options.js");
+          const prefs = { "auto-roll": true };
+          return [optionAction(prefs, ["roll", "vote"], null), optionAction(prefs, ["roll"], null)];
+        }"""
+    )
+    assert rolls == [None, {"type": "roll"}]
     member.press("vote")
     captain.wait_until("document.querySelector('.table-panel .mark.voted') !== null")
     captain.press("vote-against")
