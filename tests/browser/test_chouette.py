@@ -145,8 +145,9 @@ def test_a_chouette_vote_says_who_voted_how_and_why_it_ended(
     pages: Any, server: ServerProcess, shots: Path
 ) -> None:
     """Issue 21: a member who may only vote is told the captain rolls and that they may vote
-    first, the "to play" mark is on the team's strip alone, and every page says who voted
-    for the double and why the vote ended: the captain's vote against, then its roll."""
+    first, the captain's roll waits a moment for the votes, the "to play" mark is on the
+    team's strip alone, and every page says who voted for the double and why the vote
+    ended: the captain's vote against, then its roll."""
     players, box, captain = _three_at_a_chouette(pages, server, shots, "voter")
     member = next(p for p in players if p is not box and p is not captain)
     deadline = time.monotonic() + 120
@@ -154,6 +155,10 @@ def test_a_chouette_vote_says_who_voted_how_and_why_it_ended(
         assert time.monotonic() < deadline, [p.buttons() for p in players]
         if not any(p.step(stop_at="vote") for p in (box, captain)):
             time.sleep(0.05)
+    # the captain's roll waits a moment for the members' votes, then may go
+    roll = "#actions button[data-action=roll]"
+    assert captain.page.locator(roll).is_disabled()
+    assert captain.page.inner_text(roll).startswith("Roll (the team may vote: ")
     member.wait_until("document.querySelector('#actions [data-action=vote]') !== null")
     assert member.page.inner_text("#status") == (
         f"{_name(captain)} rolls for the team: you may vote to double first."
@@ -163,6 +168,8 @@ def test_a_chouette_vote_says_who_voted_how_and_why_it_ended(
     for player in players:
         assert _marked_side(player) == [1]  # the team's strip, whoever looks
     assert "The captain plays for the team." in member.page.inner_text(".table-panel .how")
+    captain.wait_until(f"!document.querySelector('{roll}').disabled", 5)
+    assert captain.page.inner_text(roll) == "Roll"
     # the captain's option to roll by itself waits while the captain may vote to double
     rolls = captain.page.evaluate(
         """async () => {

@@ -31,6 +31,8 @@ const MATCH_SEATING = {
   acting: (state) => (state.board?.awaiting?.actors || []).map((a) => a.player),
   /** What a player the game does not wait for is told besides whom it waits for: nothing. */
   aside: () => null,
+  /** A match's roll waits for no team's votes. */
+  votesAwaited: () => null,
   panel: null, // no panel beside the board: the strips say it all
   buttons: () => {},
 };

@@ -73,6 +73,18 @@ function aside(state, name) {
   return null;
 }
 
+/** What names the team's turn on roll when the viewer is its captain and a person on the
+ * team may still vote to double (the captain's roll waits a moment for them), else null. */
+function votesAwaited(state) {
+  const { board, you } = state;
+  if (!you.actions.includes(ACTION.ROLL) || !you.actions.includes(ACTION.VOTE)) return null;
+  const voters = (board?.awaiting?.actors || []).filter(
+    (a) => a.player !== you.seat && a.actions.includes(ACTION.VOTE) && !state.people[a.player]?.bot,
+  );
+  if (!voters.length) return null;
+  return `${board["game-number"]}:${board.pips}:${JSON.stringify(board["last-play"])}`;
+}
+
 /** How the team's last vote on doubling ended (`table["last-vote"]`), said in the panel:
  * who had voted for it and why it ended. */
 function lastVote(state, vote) {
@@ -210,6 +222,7 @@ export const TABLE_SEATING = {
   /** The sides of the board whose decision the game waits for (the strips mark them). */
   acting: (state) => deciders(state).map((who) => tableSide(state, who)).filter((side) => side !== null),
   aside,
+  votesAwaited,
   panel: drawTablePanel,
   buttons: tableButtons,
 };
