@@ -10,7 +10,8 @@ import { notice } from "/js/ui.js";
 import { GAME_KIND, HOME_CORNERS, MONEY_POOL_SUFFIX } from "/js/vocab.js";
 
 // the label of each on/off preference; which ones there are is the preferences' own list (app.js)
-/** How the history says a match won or lost by forfeit, by the forfeit's reason. */
+/** How the history says a match won or lost by forfeit, by the forfeit's reason: the
+ * loser's clock ran out, or they did not come back. */
 const FORFEITED = {
   time: (params) => t("profile.on-time", params),
   absent: (params) => t("profile.by-absence", params),
@@ -106,9 +107,7 @@ function historyRow(game, subject) {
   const result = game.result;
   const won = result && result.winner === seat;
   const score = result ? `${result.score[seat]} : ${result.score[1 - seat]}` : "";
-  const plain = result ? (won ? t("profile.won", { score }) : t("profile.lost", { score })) : "";
-  // a forfeit says why: the loser's clock ran out, or they did not come back
-  const outcome = FORFEITED[result?.forfeit]?.({ outcome: plain }) ?? plain;
+  const outcome = result ? (won ? t("profile.won", { score }) : t("profile.lost", { score })) : "";
   const rating = game.rating
     ? `<span class="${game.rating.after >= game.rating.before ? "up" : "down"}">${escapeHtml(signed(game.rating.after - game.rating.before))}</span> <span class="small">${escapeHtml(decimal(game.rating.after))}</span>`
     : `<span class="small">${escapeHtml(t("profile.unrated"))}</span>`;
@@ -116,7 +115,7 @@ function historyRow(game, subject) {
     <td>${escapeHtml(when(game["finished-at"]))}</td>
     <td>${opponent}</td>
     <td>${escapeHtml(variantName(game.settings.variant))}, ${escapeHtml(lengthName(game.settings["match-length"]))}</td>
-    <td class="${won ? "up" : "down"}">${escapeHtml(outcome)}</td>
+    <td class="${won ? "up" : "down"}">${escapeHtml(FORFEITED[result?.forfeit]?.({ outcome }) ?? outcome)}</td>
     <td class="rating-change">${rating}</td>
     <td><a href="/replay/${encodeURIComponent(game.id)}" data-link>${escapeHtml(t("profile.replay"))}</a></td>
   </tr>`;
