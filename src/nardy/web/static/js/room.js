@@ -419,18 +419,6 @@ export class Room {
     drawRematch(state, name);
   }
 
-  /** A chouette captain's roll waits VOTE_WAIT_MS for the team's votes from the first
-   * state of the turn (`key` names it; null: no person may still vote). */
-  holdRoll(key) {
-    if (key === null) this.hold = null;
-    else if (this.hold?.key !== key) this.hold = { key, until: performance.now() + VOTE_WAIT_MS };
-  }
-
-  /** Whole seconds the captain's roll still waits for votes; 0 when it may roll. */
-  rollHeld() {
-    return this.hold ? Math.max(0, Math.ceil((this.hold.until - performance.now()) / 1000)) : 0;
-  }
-
   /** Count the clocks and the grace period on (five times a second). */
   tick() {
     if (this.hold && this.rollHeld() !== this.heldShown) this.draw(); // the roll's countdown
@@ -543,6 +531,18 @@ export class Room {
     else leg.from = move.to;
     this.legSent = this.state.seq;
     this.send({ type: ACTION.MOVE, from: move.from, to: move.to });
+  }
+
+  /** A chouette captain's roll waits VOTE_WAIT_MS for the team's votes from the first
+   * state of the turn (`key` names it; null: no person may still vote). */
+  holdRoll(key) {
+    if (key === null) this.hold = null;
+    else if (this.hold?.key !== key) this.hold = { key, until: performance.now() + VOTE_WAIT_MS };
+  }
+
+  /** Whole seconds the captain's roll still waits for votes; 0 when it may roll. */
+  rollHeld() {
+    return this.hold ? Math.max(0, Math.ceil((this.hold.until - performance.now()) / 1000)) : 0;
   }
 
   /** Enter: confirm the turn, or roll. */
