@@ -36,7 +36,7 @@ from nardy.core.match import Match
 from nardy.server import gamedice, protocol, roomview
 from nardy.server.bus.bus import Gap as BusGap
 from nardy.server.bus.bus import Subscription
-from nardy.server.games import GameKind
+from nardy.server.games import GameKind, GameStatus
 from nardy.server.http import off_loop
 from nardy.server.room import news as n
 from nardy.server.room.bot_driver import BotDriver
@@ -69,6 +69,12 @@ class Registry(Protocol):
     async def started(self, row: GameRow) -> None: ...
 
 
+UNSTARTED_EXPIRY_S = 600.0
+"""How long a two-player match being played may wait for its opening roll (a rematch nobody
+starts, a game both players left before it began; no clock runs during the opening roll)
+before the server withdraws it."""
+
+
 class Room:
     """The live state of one game and the people watching it."""
 
@@ -91,6 +97,8 @@ class Room:
         self.bots = BotDriver(host, lambda: self.row, lambda: self.seq, self.act, rooms.bot_pool)
         self.hints = Hints(self, rooms.store, rooms.bot_pool)
         self._follower: asyncio.Task[None] | None = None
+        self._expiry: asyncio.Task[None] | None = None
+        self._expire_unstarted()
 
     @property
     def id(self) -> str:
@@ -680,11 +688,38 @@ class Room:
             self.broadcast(message)
         if chat:
             await self.chat.load(self.members, self.over)
+        self._expire_unstarted()
+
+    def _expire_unstarted(self) -> None:
+        """A match being played without its opening roll is withdrawn UNSTARTED_EXPIRY_S
+        after this process found it so, unless somebody rolls it by then (once per room;
+        after a restart the wait begins again: a seek's row says when it was created, not
+        when it started)."""
+        row = self.row
+        if self._expiry is not None or row.kind != GameKind.MATCH:
+            return
+        if row.status != GameStatus.PLAYING or self.seq != 0:
+            return
+        self._expiry = asyncio.create_task(self._expire(), name=f"expiry {self.id}")
+
+    async def _expire(self) -> None:
+        await asyncio.sleep(UNSTARTED_EXPIRY_S)
+        async with self.lock:
+            if self.seq != 0:
+                return
+            row = await off_loop(self.rooms.store.expire_unstarted, self.id)
+            if row is None:  # rolled on another process meanwhile: its news will come
+                return
+            self.row = row
+            self._tell_state()
+            await self._announce(n.Reload(self.rooms.token, self.seq))
 
     def close(self) -> None:
-        """Stop the bot, the clock and the follower and drop every socket (the server is
-        stopping)."""
+        """Stop the bot, the clock, the follower and the expiry of an unstarted match, and
+        drop every socket (the server is stopping)."""
         self.bots.stop()
+        if self._expiry is not None:
+            self._expiry.cancel()
         self.clock.stop()
         if self._follower is not None:
             self._follower.cancel()

@@ -83,7 +83,12 @@ class MatchHost(Host):
     def stored(self) -> Stored:
         match = self.game
         assert match is not None
-        result = {"winner": match.winner, "score": list(match.score)} if match.over else None
+        result: dict[str, Any] | None = None
+        if match.over:
+            result = {"winner": match.winner, "score": list(match.score)}
+            last = match.games[-1].result if match.games else None
+            if last is not None and last.reason is not None:
+                result["forfeit"] = last.reason  # why the loser lost, kept for the history
         return match.snapshot(), gamedice.dice_state(match), result
 
     def take_dice(self, dice: Mapping[str, Any]) -> None:

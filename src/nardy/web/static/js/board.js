@@ -383,7 +383,12 @@ export class Board {
     const s = 44;
     const g = el("g", { class: "cube", "data-owner": cube.owner ?? "centre" }, this.svg);
     el("rect", { x: x - s / 2, y: y - s / 2, width: s, height: s, rx: 7, filter: "url(#shade)" }, g);
-    el("text", { x, y: y + 9, "text-anchor": "middle" }, g).textContent = String(cube.owner == null && cube.value === 1 ? 64 : cube.value);
+    const label = String(cube.owner == null && cube.value === 1 ? 64 : cube.value);
+    // any value the rules allow fits the face: past two digits the figure is drawn smaller
+    // (a digit of the 24px face's font is about 15px wide; the face leaves 38px for them)
+    const fit = Math.min(1, 38 / (15 * label.length));
+    const face = el("g", { transform: `translate(${x} ${y}) scale(${fit.toFixed(3)})` }, g);
+    el("text", { x: 0, y: 9, "text-anchor": "middle" }, face).textContent = label;
   }
 
   dice(geo) {

@@ -28,6 +28,11 @@ function clockName(preset) {
   return CLOCK_NAMES[preset] ? CLOCK_NAMES[preset]() : preset;
 }
 
+/** The computer's paces (its delay before each action, ms) a game or table may choose. */
+const PACES = `<option value="250" data-i18n="pace.fast"></option>
+  <option value="1000" selected data-i18n="pace.human"></option>
+  <option value="2500" data-i18n="pace.slow"></option>`;
+
 function lengthName(n) {
   return n === 0 ? t("lobby.money") : tn("lobby.points", n);
 }
@@ -154,11 +159,7 @@ export async function lobbyPage(main, { user, navigate }) {
           <label><input type="radio" name="opponent" value="${OPPONENT.OPEN}" checked><span data-i18n="lobby.open"></span></label>
           <label><input type="radio" name="opponent" value="${OPPONENT.INVITE}"><span data-i18n="lobby.invite"></span></label>
           <label><input type="radio" name="opponent" value="${OPPONENT.BOT}"><span data-i18n="lobby.bot"></span></label>
-          <label class="sub"><span data-i18n="lobby.bot-pace"></span><select name="pace">
-            <option value="250" data-i18n="pace.fast"></option>
-            <option value="1000" selected data-i18n="pace.human"></option>
-            <option value="2500" data-i18n="pace.slow"></option>
-          </select></label>
+          <label class="sub"><span data-i18n="lobby.bot-pace"></span><select name="pace">${PACES}</select></label>
           <label class="sub"><span data-i18n="lobby.bot-level"></span><select name="bot">${BOT_LEVELS.map((b) => `<option value="${b}"${b === "intermediate" ? " selected" : ""}>${escapeHtml(botName(b))}</option>`).join("")}</select></label>
           <label class="sub"><input type="checkbox" name="practice"><span data-i18n="lobby.practice"></span></label>
         </fieldset>
@@ -182,6 +183,7 @@ export async function lobbyPage(main, { user, navigate }) {
         <label class="for-consultation" hidden><span data-i18n="lobby.length"></span><select name="length">${LENGTHS.map((n) => `<option value="${n}">${escapeHtml(lengthName(n))}</option>`).join("")}</select></label>
         <label class="for-consultation" hidden><span data-i18n="lobby.side-0"></span><select name="side0">${span(CONSULTATION_SIDE).map((n) => `<option>${n}</option>`).join("")}</select></label>
         <label class="for-consultation" hidden><span data-i18n="lobby.side-1"></span><select name="side1"><option value="0" data-i18n="lobby.side-bot"></option>${span(CONSULTATION_SIDE).map((n) => `<option${n === 2 ? " selected" : ""}>${n}</option>`).join("")}</select></label>
+        <label><span data-i18n="lobby.bot-pace"></span><select name="table-pace">${PACES}</select></label>
         <label><span data-i18n="lobby.bot-level"></span><select name="table-bot">${BOT_LEVELS.map((b) => `<option value="${b}"${b === "intermediate" ? " selected" : ""}>${escapeHtml(botName(b))}</option>`).join("")}</select></label>
         <button class="primary" id="create-table-button" data-i18n="lobby.create-table"></button>
       </form>
@@ -282,7 +284,10 @@ export async function lobbyPage(main, { user, navigate }) {
       request.sides = [Number(data.get("side0")), Number(data.get("side1"))];
       bots = request.sides[1] === 0 ? 1 : 0;
     }
-    if (bots) request.bot = data.get("table-bot");
+    if (bots) {
+      request.bot = data.get("table-bot");
+      request["bot-delay-ms"] = Number(data.get("table-pace"));
+    }
     try {
       const table = await api.createTable(request, tableKey);
       tableKey = api.requestKey();

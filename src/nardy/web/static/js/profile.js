@@ -10,6 +10,13 @@ import { notice } from "/js/ui.js";
 import { GAME_KIND, HOME_CORNERS, MONEY_POOL_SUFFIX } from "/js/vocab.js";
 
 // the label of each on/off preference; which ones there are is the preferences' own list (app.js)
+/** How the history says a match won or lost by forfeit, by the forfeit's reason: the
+ * loser's clock ran out, or they did not come back. */
+const FORFEITED = {
+  time: (params) => t("profile.on-time", params),
+  absent: (params) => t("profile.by-absence", params),
+};
+
 const SWITCH_LABELS = {
   "auto-switch-side": () => t("prefs.auto-switch-side"),
   "auto-pass": () => t("prefs.auto-pass"),
@@ -110,7 +117,7 @@ function historyRow(game, subject) {
     <td>${escapeHtml(when(game["finished-at"]))}</td>
     <td>${opponent}</td>
     <td>${escapeHtml(variantName(game.settings.variant))}, ${escapeHtml(lengthName(game.settings["match-length"]))}</td>
-    <td class="${won ? "up" : "down"}">${escapeHtml(outcome)}</td>
+    <td class="${won ? "up" : "down"}">${escapeHtml(FORFEITED[result?.forfeit]?.({ outcome }) ?? outcome)}</td>
     <td class="rating-change">${rating}</td>
     <td><a href="/replay/${encodeURIComponent(game.id)}" data-link>${escapeHtml(t("profile.replay"))}</a></td>
   </tr>`;

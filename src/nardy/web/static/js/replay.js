@@ -13,6 +13,7 @@ import { diceShown } from "/js/glides.js";
 import { onLanguage, t, tn, translate } from "/js/i18n.js";
 import { botName, errorText, variantName } from "/js/names.js";
 import { BOARD_TABLE, escapeHtml, startSides } from "/js/room.js";
+import { FORFEIT_SAID } from "/js/say.js";
 import { canVerify, verifyRecord } from "/js/verify.js";
 
 const CUBE_WORDS = {
@@ -229,7 +230,10 @@ export class Replay {
         <span class="swatch c${tr.player}" aria-hidden="true"></span><span class="n">${i + 1}.</span> ${escapeHtml(this.describe(tr))}${this.analysis.badge(this.gameIndex, i + 1)}</button></li>`);
     });
     if (game.end) {
-      items.push(`<li class="end">${escapeHtml(game.end.winner === null ? t("say.draw") : tn("say.wins", game.end.points, { who: this.name(game.end.winner) }))}</li>`);
+      const { winner, points, reason } = game.end;
+      // a forfeit says why the loser lost before who won
+      const why = reason && winner !== null ? `${FORFEIT_SAID[reason]({ who: this.name(1 - winner) })} ` : "";
+      items.push(`<li class="end">${escapeHtml(winner === null ? t("say.draw") : why + tn("say.wins", points, { who: this.name(winner) }))}</li>`);
     }
     const list = this.main.querySelector("#movelist");
     list.innerHTML = items.join("");

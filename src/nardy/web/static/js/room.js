@@ -41,6 +41,7 @@ export { escapeHtml };
 const RETRY_MS = [500, 1000, 2000, 4000, 8000];
 const AUTO_MS = 450; // how long an option's automatic action waits, to be seen
 const REPLAY_MS = 650; // between the single moves of a replayed play
+const VOTE_WAIT_MS = 3000; // a chouette captain's wait for the members' votes (a bot's too)
 
 /** The home corner a game is drawn with: the player's, left and right swapped on every
  * second game of a match when they switch sides after each game (RULES.md 4). */
@@ -118,7 +119,9 @@ const HANDLERS = {
     // an action missed (a message lost on the way): the whole state again
     if (room.state && message.seq !== room.state.seq + 1) room.message({ type: "sync" });
     const state = message.state;
-    say(message.events, { you: state.you, name: (who) => seatingOf(state).name(state, who), loud: room.prefs.sound });
+    say(message.events, {
+      you: state.you, name: (who) => seatingOf(state).name(state, who), loud: room.prefs.sound, before: room.state,
+    });
     room.show(state, eventGlides(message.events, state.rules));
   },
   state(room, message) {
@@ -170,6 +173,7 @@ export class Room {
     this.autoSeq = null; // the state an option's action was planned for
     this.replaying = false; // the last play is being shown again
     this.legs = null; // what is left of a typed play
+    this.hold = null; // a chouette captain's roll waiting for votes: {key, until}
     main.innerHTML = `
       <section class="room">
         ${BOARD_TABLE}
@@ -398,7 +402,9 @@ export class Room {
     if (!this.replaying) this.playLegs();
 
     const name = (who) => seating.name(state, who);
-    drawStrips(document.getElementById("side-top"), document.getElementById("side-bottom"), { board, viewer: this.viewer, home, name });
+    drawStrips(document.getElementById("side-top"), document.getElementById("side-bottom"), {
+      board, viewer: this.viewer, home, name, acting: board ? seating.acting(state) : [],
+    });
     const line = document.getElementById("match");
     const score = state.score || [0, 0];
     const length = state.length ?? state.settings["match-length"];
@@ -406,9 +412,11 @@ export class Room {
     line.hidden = !seating.scoreLine(state);
     if (!this.replaying) document.getElementById("status").textContent = statusText(state, { seating, name });
     const waiting = state.status === GAME_STATUS.OPEN || state.status === GAME_STATUS.INVITED;
+    this.holdRoll(seating.votesAwaited(state));
+    this.heldShown = this.rollHeld();
     drawActions(document.getElementById("actions"), {
       state, seating, kinds: planned ? [] : kinds, send: (action) => this.send(action),
-      cancel: waiting && seating.creator(state, you) ? () => this.cancel() : null,
+      cancel: waiting && seating.creator(state, you) ? () => this.cancel() : null, held: this.heldShown,
     });
     const panel = document.getElementById("table-panel");
     panel.hidden = !seating.panel;
@@ -444,6 +452,7 @@ export class Room {
 
   /** Count the clocks and the grace period on (five times a second). */
   tick() {
+    if (this.hold && this.rollHeld() !== this.heldShown) this.draw(); // the roll's countdown
     const clock = this.state?.clock;
     drawClocks(clock, this.state?.status === GAME_STATUS.PLAYING, (performance.now() - this.stateAt) / 1000);
     this.drawPresence();
@@ -555,9 +564,22 @@ export class Room {
     this.send({ type: ACTION.MOVE, from: move.from, to: move.to });
   }
 
+  /** A chouette captain's roll waits VOTE_WAIT_MS for the team's votes from the first
+   * state of the turn (`key` names it; null: no person may still vote). */
+  holdRoll(key) {
+    if (key === null) this.hold = null;
+    else if (this.hold?.key !== key) this.hold = { key, until: performance.now() + VOTE_WAIT_MS };
+  }
+
+  /** Whole seconds the captain's roll still waits for votes; 0 when it may roll. */
+  rollHeld() {
+    return this.hold ? Math.max(0, Math.ceil((this.hold.until - performance.now()) / 1000)) : 0;
+  }
+
   /** Enter: confirm the turn, or roll. */
   primary() {
     const action = primaryAction(this.mine());
+    if (action?.type === ACTION.ROLL && this.rollHeld()) return false; // the team may vote
     if (action) this.send(action);
     return action !== null;
   }

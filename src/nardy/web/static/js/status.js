@@ -5,11 +5,20 @@
 import { t } from "/js/i18n.js";
 import { GAME_STATUS, PHASE } from "/js/vocab.js";
 
+/** What the status line says of a match won by a forfeit, by the forfeit's reason. */
+const FINISHED = {
+  time: (params) => t("room.finished-time", params),
+  absent: (params) => t("room.finished-absent", params),
+};
+
 /** The status line's text; `name(who)` names a side or a person. */
 export function statusText(state, { seating, name }) {
   if (state.status === GAME_STATUS.FINISHED) {
     const winner = state.score[0] > state.score[1] ? 0 : 1;
-    return t("room.finished", { who: name(winner), score: state.score.join(" : ") });
+    const said = { who: name(winner), score: state.score.join(" : "), loser: name(1 - winner) };
+    // a forfeit says why the loser lost, as long as the room is open (the board's result)
+    const reason = state.board?.result?.reason;
+    return (FINISHED[reason] ?? ((params) => t("room.finished", params)))(said);
   }
   if (state.status === GAME_STATUS.CANCELLED) return t("room.cancelled");
   if (state.status === GAME_STATUS.OPEN || state.status === GAME_STATUS.INVITED) return seating.waitingText();
@@ -17,7 +26,7 @@ export function statusText(state, { seating, name }) {
   const board = state.board;
   const phase = board?.awaiting?.phase;
   if (you.seat === null) return t("room.watching");
-  if (!seating.decides(you.actions)) return t("room.their-turn", { who: waitedFor(state, you, name) });
+  if (!seating.decides(you.actions)) return seating.aside(state, name) ?? t("room.their-turn", { who: waitedFor(state, you, seating, name) });
   if (phase === PHASE.MOVING) return t("room.your-move");
   if (phase === PHASE.DOUBLED || phase === PHASE.BEAVERED) return t("room.doubled", { value: board.pending?.value ?? 2 * board.cube.value });
   if (phase === PHASE.RESIGNED) return t("room.resign-offered");
@@ -25,9 +34,10 @@ export function statusText(state, { seating, name }) {
 }
 
 /** Whom the game waits for, when it is not the viewer: the sides (or people) it awaits
- * other than the viewer's own. */
-function waitedFor(state, you, name) {
-  const actors = (state.board?.awaiting?.actors || []).map((a) => a.player);
+ * for a decision of the game (at a table not a proposal or a vote) other than the viewer's
+ * own. */
+export function waitedFor(state, you, seating, name) {
+  const actors = (state.board?.awaiting?.actors || []).filter((a) => seating.decides(a.actions)).map((a) => a.player);
   const others = actors.filter((who) => who !== you.seat && who !== you.side);
   return (others.length ? others : you.side === null ? actors : [1 - you.side]).map(name).join(", ");
 }
