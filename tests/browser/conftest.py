@@ -71,17 +71,31 @@ def shots() -> Path:
     return SHOTS
 
 
+CONSOLE_KINDS = ("error", "warning")
+"""What a page may not write to its console: an error or warning there is a defect of the
+page's (a keyframe of NaN pixels, a failed script), even where the test's checks pass."""
+
+
 @pytest.fixture
 def pages(browser: Any) -> Iterator[Callable[..., Any]]:
     """Open a page in a browser context of its own (a person of their own); every context
-    is closed after the test, so no page of one test reconnects to the next one's server."""
+    is closed after the test, so no page of one test reconnects to the next one's server.
+    The test fails if any page wrote an error or a warning to its console."""
     contexts: list[Any] = []
+    console: list[str] = []
+
+    def heard(message: Any) -> None:
+        if message.type in CONSOLE_KINDS:
+            console.append(f"{message.type}: {message.text} ({message.location.get('url')})")
 
     def open_page(locale: str = "en-US", **options: Any) -> Any:
         context = browser.new_context(locale=locale, **options)
         contexts.append(context)
-        return context.new_page()
+        page = context.new_page()
+        page.on("console", heard)
+        return page
 
     yield open_page
     for context in contexts:
         context.close()
+    assert not console, "the pages wrote to their consoles:\n" + "\n".join(console)

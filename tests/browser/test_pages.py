@@ -133,6 +133,9 @@ def test_a_phones_header_and_lobby_fit_the_screen(
     assert page.is_visible("#custom-clock")
     page.select_option("select[name=clock]", "none")
     assert not page.is_visible("#custom-clock")
+    # the computer's pace and strength only for a game against it (issue 19)
+    assert not page.get_by_label("Сила компьютера").first.is_visible()
+    page.check("input[name=opponent][value=bot]")
     assert page.get_by_label("Сила компьютера").first.is_visible()
 
 
@@ -141,8 +144,11 @@ def test_double_take_then_redouble_pass(pages: Any, server: ServerProcess) -> No
     bob = Player(pages("en-US"), server.url)
     alice.sign_up("alice")
     bob.sign_up("bob")
-    alice.create(length=5)
+    game = alice.create(length=5)
     bob.join_first_seek()
+    carol = Player(pages("ru-RU"), server.url)  # watching, in Russian
+    carol.sign_up("carol")
+    carol.open(f"/game/{game}")
 
     def until_can(player: Player, action: str) -> None:
         for _ in range(300):
@@ -158,7 +164,16 @@ def test_double_take_then_redouble_pass(pages: Any, server: ServerProcess) -> No
     alice.press("double")
     assert set(bob.buttons()) >= {"take", "pass"}
     assert "doubled to 2" in bob.page.inner_text("#status")
+    # issue 19: everyone sees the cube offered (turned to 2 on alice's side) and who answers
+    carol.wait_until(f"Number(document.body.dataset.seq) === {alice.seq()}")
+    assert alice.page.inner_text("#status") == "You doubled to 2: bob to answer."
+    assert carol.page.inner_text("#status") == "alice удваивает до 2: отвечает bob."
+    for player in (alice, bob, carol):
+        assert player.page.text_content('.board .cube.offered[data-offered-by="0"]') == "2"
+    assert alice.page.inner_text("#side-top .turnmark") == "to answer"  # bob's strip
+    assert not alice.page.locator("#side-bottom .turnmark").count()
     bob.press("take")
+    assert not alice.page.locator(".board .cube.offered").count()
     assert alice.page.locator('.board .cube[data-owner="1"]').count() == 1
     until_can(bob, "double")
     bob.press("double")

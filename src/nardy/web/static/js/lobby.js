@@ -58,12 +58,12 @@ export async function lobbyPage(main, { user, navigate }) {
           <label><input type="radio" name="opponent" value="${OPPONENT.OPEN}" checked><span data-i18n="lobby.open"></span></label>
           <label><input type="radio" name="opponent" value="${OPPONENT.INVITE}"><span data-i18n="lobby.invite"></span></label>
           <label><input type="radio" name="opponent" value="${OPPONENT.BOT}"><span data-i18n="lobby.bot"></span></label>
-          <label class="sub"><span data-i18n="lobby.bot-pace"></span><select name="pace">
+          <label class="sub for-bot"><span data-i18n="lobby.bot-pace"></span><select name="pace">
             <option value="250" data-i18n="pace.fast"></option>
             <option value="1000" selected data-i18n="pace.human"></option>
             <option value="2500" data-i18n="pace.slow"></option>
           </select></label>
-          <label class="sub"><span data-i18n="lobby.bot-level"></span><select name="bot">${BOT_LEVELS.map((b) => `<option value="${b}"${b === "intermediate" ? " selected" : ""}>${escapeHtml(botName(b))}</option>`).join("")}</select></label>
+          <label class="sub for-bot"><span data-i18n="lobby.bot-level"></span><select name="bot">${BOT_LEVELS.map((b) => `<option value="${b}"${b === "intermediate" ? " selected" : ""}>${escapeHtml(botName(b))}</option>`).join("")}</select></label>
         </fieldset>
         <button class="primary" id="create-button" data-i18n="lobby.create-button"></button>
         <p class="invitation" id="invitation" hidden></p>
@@ -107,6 +107,19 @@ export async function lobbyPage(main, { user, navigate }) {
     () => ({}),
   );
   const form = main.querySelector("#create");
+  // only what applies to the game chosen: the Crawford rule to a match, Jacoby and beavers to
+  // money play, all three to a game with the cube (RULES.md 1.5-1.6); the bot's pace and
+  // strength to a game against it (a box switched off is not sent: false)
+  const fit = () => {
+    const money = form.querySelector('select[name="length"]').value === "0";
+    const cube = form.querySelector('input[name="cube"]').checked;
+    form.querySelector('input[name="crawford"]').disabled = money || !cube;
+    for (const name of ["jacoby", "beaver"]) form.querySelector(`input[name="${name}"]`).disabled = !money || !cube;
+    const bot = form.querySelector('input[name="opponent"]:checked')?.value === OPPONENT.BOT;
+    for (const label of form.querySelectorAll(".for-bot")) label.hidden = !bot;
+  };
+  form.addEventListener("change", fit);
+  fit();
   const clockMenu = form.querySelector('select[name="clock"]');
   clockMenu.addEventListener("change", () => {
     form.querySelector("#custom-clock").hidden = clockMenu.value !== "custom";
