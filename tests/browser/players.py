@@ -162,6 +162,13 @@ class Player:
         ends = self.page.get_attribute(f'.board .movable[data-point="{start}"]', "data-ends")
         return [int(e) for e in (ends or "").split()]
 
+    def ends_by_origin(self) -> dict[int, list[int]]:
+        """Every checker that may move now (its point) and where it may go."""
+        origins = self.page.eval_on_selector_all(
+            ".board .movable", "cs => cs.map(c => Number(c.dataset.point))"
+        )
+        return {start: self.ends(start) for start in origins}
+
     def targets(self) -> list[int]:
         return list(
             self.page.eval_on_selector_all(

@@ -219,7 +219,7 @@ export class Room {
       </section>`;
     translate(main);
     this.board = new Board(main.querySelector("#boardbox"), (from, to) => this.send({ type: ACTION.MOVE, from, to }), {
-      onRefuse: (point) => this.refuse(point),
+      onRefuse: (point, to) => this.refuse(point, to),
       onNote: (key, params) => {
         // the dice drawn in their new order say it; a screen reader is told
         if (key === "board.dice-swapped") return announce(t("board.dice-swapped", params));
