@@ -54,15 +54,6 @@ def _finish_turn(me: Player) -> None:
             me.page.wait_for_timeout(30)
 
 
-def _my_turn_to_move(me: Player) -> None:
-    """Roll (and play) until the board offers this player a move."""
-    deadline = time.monotonic() + 60
-    while not me.page.locator(".board .movable").count() and not me.finished():
-        assert time.monotonic() < deadline, me.page.inner_text("#status")
-        if not me.step():
-            me.page.wait_for_timeout(50)
-
-
 def test_a_whole_game_from_the_keyboard_alone(
     pages: Any, server: ServerProcess, shots: Path
 ) -> None:
@@ -147,7 +138,7 @@ def test_long_nardy_refuses_a_second_checker_from_the_head(
     me.guest()
     me.create(length=1, variant="long", opponent="bot", pace="250")
     for _ in range(20):
-        _my_turn_to_move(me)
+        me.until_moving()
         assert me.page.locator("[data-head]").count() == 2  # both heads marked
         if 24 not in _origins(me):
             _finish_turn(me)
@@ -164,7 +155,11 @@ def test_long_nardy_refuses_a_second_checker_from_the_head(
         me.page.mouse.click(x, y)
         _refused_with(me, RUSSIAN["why.head"])
         me.page.screenshot(path=str(shots / "long-head-refused.png"))
-        die = next(d for d, used in zip(me.board()["dice-shown"], me.board()["used"]) if not used)
+        die = next(
+            d
+            for d, used in zip(me.board()["dice-shown"], me.board()["used"], strict=True)
+            if not used
+        )
         me.page.mouse.move(x, y)
         me.page.mouse.down()
         tx, ty = me.centre(f'.board .hit[data-point="{24 - die}"]')
@@ -249,7 +244,7 @@ def test_a_click_on_the_dice_swaps_them_and_a_double_click_uses_both(
         if me.finished():  # over (the computer may resign) before both were seen: again
             me.open("/")
             me.create(length=1, opponent="bot", pace="250")
-        _my_turn_to_move(me)
+        me.until_moving()
         if me.finished():
             continue
         dice = me.page.get_attribute(".board .dice", "data-dice") or ""

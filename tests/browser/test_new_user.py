@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.browser.players import Player
+from tests.browser.players import PHONE, Player
 from tests.browser.test_chat import texts
 from tests.server.serverutil import ServerProcess
 
@@ -21,19 +21,6 @@ def _until(me: Player, kind: str, limit_s: float = 60) -> None:
         assert time.monotonic() < deadline and not me.finished(), me.buttons()
         if not me.step(stop_at=kind):
             me.page.wait_for_timeout(50)
-
-
-def _apart(me: Player, a: str, b: str) -> bool:
-    """Whether the boxes of the elements ``a`` and ``b`` do not overlap on the screen."""
-    one = me.page.locator(a).bounding_box()
-    two = me.page.locator(b).bounding_box()
-    assert one is not None and two is not None, (a, b)
-    return bool(
-        one["x"] + one["width"] <= two["x"]
-        or two["x"] + two["width"] <= one["x"]
-        or one["y"] + one["height"] <= two["y"]
-        or two["y"] + two["height"] <= one["y"]
-    )
 
 
 def test_a_guest_keeps_the_account_and_the_game_shows_the_new_name(
@@ -119,15 +106,11 @@ def test_the_home_menu_names_the_corner_drawn_in_game_two(
 def test_a_phone_says_tap_and_the_notice_leaves_the_strips_free(
     pages: Any, server: ServerProcess, shots: Path
 ) -> None:
-    page = pages("en-US", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = pages("en-US", **PHONE)
     me = Player(page, server.url)
     me.guest()
     me.create(length=1, opponent="bot", pace="250", cube=False)
-    deadline = time.monotonic() + 60
-    while not me.page.locator(".board .movable").count():
-        assert time.monotonic() < deadline and not me.finished()
-        if not me.step():
-            me.page.wait_for_timeout(50)
+    me.until_moving()
     assert me.page.inner_text("#status") == texts("en")["room.your-move-touch"]
     # a tap on a checker that cannot move: the game's reason, over the board, not the strips
     mine = me.board()["sides"][me.state["you"]["side"]]  # type: ignore[index]
@@ -139,5 +122,5 @@ def test_a_phone_says_tap_and_the_notice_leaves_the_strips_free(
     me.page.tap(f'.board .hit[data-point="{stuck}"]')
     me.page.wait_for_selector("#notice:not([hidden])")
     page.screenshot(path=str(shots / "phone-notice.png"))
-    assert _apart(me, "#notice", "#side-top") and _apart(me, "#notice", "#side-bottom")
+    assert me.apart("#notice", "#side-top") and me.apart("#notice", "#side-bottom")
     assert not me.errors

@@ -11,7 +11,7 @@ import pytest
 
 from nardy.web.assets import STATIC
 from tests.browser.conftest import start_server
-from tests.browser.players import Player
+from tests.browser.players import PHONE, Player
 from tests.server.serverutil import ServerProcess
 
 LANGUAGES = {"en": "en-US", "lt": "lt-LT", "ru": "ru-RU", "uk": "uk-UA", "ka": "ka-GE"}
@@ -90,7 +90,7 @@ def test_home_board_corner_from_the_preferences(
 
 
 def test_a_phone_in_portrait(pages: Any, server: ServerProcess, shots: Path) -> None:
-    page = pages("ru-RU", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = pages("ru-RU", **PHONE)
     me = Player(page, server.url)
     me.guest()
     me.create(opponent="bot", pace="250")
@@ -118,7 +118,7 @@ def test_a_phone_in_portrait(pages: Any, server: ServerProcess, shots: Path) -> 
 def test_a_phones_header_and_lobby_fit_the_screen(
     pages: Any, server: ServerProcess, shots: Path
 ) -> None:
-    page = pages("ru-RU", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = pages("ru-RU", **PHONE)
     me = Player(page, server.url)
     me.guest()
     page.screenshot(path=str(shots / "phone-lobby.png"), full_page=True)

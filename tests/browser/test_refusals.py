@@ -135,16 +135,13 @@ def test_a_refusal_in_the_readers_language(
 
 def test_a_drag_to_where_a_checker_cannot_go_says_why(pages: Any, server: ServerProcess) -> None:
     """Issue 19: in backgammon a checker dropped where no die takes it snaps back with the
-    reason the game gives (its `reason` and `details`), not silently."""
+    reason the game gives (its `reason` and `details`), not silently, in a notice that
+    leaves the players' strips readable."""
     me, socket = against_the_bot(pages, server, "dragger", "en")
     me.moves = "drag"
-    deadline = time.monotonic() + 60
-    while not me.page.locator(".board .movable").count():
-        assert time.monotonic() < deadline and not me.finished()
-        if not me.step():
-            me.page.wait_for_timeout(50)
+    me.until_moving()
     board = me.board()
-    left = [d for d, used in zip(board["dice-shown"], board["used"]) if not used]
+    left = [d for d, used in zip(board["dice-shown"], board["used"], strict=True) if not used]
     reach = {sum(left[:n]) for n in range(1, len(left) + 1)} | set(left)
     start, end = next(
         (start, end)
@@ -164,5 +161,7 @@ def test_a_drag_to_where_a_checker_cannot_go_says_why(pages: Any, server: Server
     assert (refused["reason"], refused["details"]) == ("no-die", {"from": start, "to": end})
     expected = texts("en")["why.no-die"].format(**{"from": start, "to": end})
     me.wait_until(f"document.getElementById('notice').textContent === {json.dumps(expected)}")
+    # said over the board, where the players' strips (names, pips, clocks) stay readable
+    assert me.apart("#notice", "#side-top") and me.apart("#notice", "#side-bottom")
     assert me.seq() == before and me.page.locator(f'.board .movable[data-point="{start}"]').count()
     assert not me.errors

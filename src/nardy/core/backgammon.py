@@ -16,6 +16,7 @@ from nardy.core.variant import (
     Refusal,
     Step,
     Variant,
+    bear_off_refusal,
     bear_offs,
     count,
     unpack,
@@ -84,18 +85,7 @@ class Backgammon(Variant):
         if end == OFF:
             mine = (me | me >> 1 | me >> 2 | me >> 3) & POINTS_MASK
             highest = (mine.bit_length() - 1) >> 3 if mine else 0
-            if highest > 6 or waiting:
-                return Refusal(
-                    "bear-off not yet allowed: every checker must be in the home board first",
-                    True,
-                    Reason.BEAR_OFF_EARLY,
-                )
-            return Refusal(
-                f"a larger die bears off only from the highest point ({highest})",
-                True,
-                Reason.BEAR_OFF_HIGHEST,
-                (("point", highest),),
-            )
+            return bear_off_refusal(highest, home=highest <= 6 and not waiting)
         return Refusal(
             f"point {end} is blocked: the opponent holds it with two or more checkers",
             True,

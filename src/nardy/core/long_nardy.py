@@ -19,6 +19,7 @@ from nardy.core.variant import (
     Refusal,
     Step,
     Variant,
+    bear_off_refusal,
     bear_offs,
     count,
     occupied,
@@ -131,18 +132,7 @@ class LongNardy(Variant):
         if end == OFF:
             mine = occupied(me)
             highest = (mine.bit_length() - 1) >> 3 if mine else 0
-            if highest > 6:
-                return Refusal(
-                    "bear-off not yet allowed: every checker must be in the home board first",
-                    True,
-                    Reason.BEAR_OFF_EARLY,
-                )
-            return Refusal(
-                f"a larger die bears off only from the highest point ({highest})",
-                True,
-                Reason.BEAR_OFF_HIGHEST,
-                (("point", highest),),
-            )
+            return bear_off_refusal(highest, home=highest <= 6)
         if count(op, end):
             return Refusal(
                 f"point {end} is taken: the opponent has a checker there",

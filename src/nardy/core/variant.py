@@ -45,6 +45,24 @@ class Refusal(NamedTuple):
     details: tuple[tuple[str, int], ...] = ()
 
 
+def bear_off_refusal(highest: int, home: bool) -> Refusal:
+    """Why a checker may not bear off with the die it tried (RULES.md 1.3, 3.4): not every
+    checker is ``home`` yet, or a die larger than needed bears off only from the ``highest``
+    point the mover holds."""
+    if not home:
+        return Refusal(
+            "bear-off not yet allowed: every checker must be in the home board first",
+            True,
+            RefusalReason.BEAR_OFF_EARLY,
+        )
+    return Refusal(
+        f"a larger die bears off only from the highest point ({highest})",
+        True,
+        RefusalReason.BEAR_OFF_HIGHEST,
+        (("point", highest),),
+    )
+
+
 class Variant:
     """The rules of one variant. Subclasses fill in the geometry and single-die steps."""
 

@@ -110,6 +110,11 @@ async function signedIn(data, fresh) {
   header();
 }
 
+/** A new account's fields: its name and password, and what each may be. */
+const NEW_ACCOUNT = `<label><span data-i18n="auth.username"></span><input name="username" autocomplete="username" required minlength="3" maxlength="20"></label>
+          <label><span data-i18n="auth.password"></span><input name="password" type="password" autocomplete="new-password" required minlength="8"></label>
+          <p class="small" data-i18n="auth.rules"></p>`;
+
 function signInPage(main, then = "/lobby") {
   main.innerHTML = `
     <section class="auth">
@@ -125,9 +130,7 @@ function signInPage(main, then = "/lobby") {
         </form>
         <form id="signup" class="card">
           <h2 data-i18n="auth.signup"></h2>
-          <label><span data-i18n="auth.username"></span><input name="username" autocomplete="username" required minlength="3" maxlength="20"></label>
-          <label><span data-i18n="auth.password"></span><input name="password" type="password" autocomplete="new-password" required minlength="8"></label>
-          <p class="small" data-i18n="auth.rules"></p>
+          ${NEW_ACCOUNT}
           <button class="primary" data-i18n="auth.signup-button"></button>
         </form>
       </div>
@@ -167,9 +170,7 @@ function claimPage(main, back) {
       <p class="lead" id="claim-lead"></p>
       <div class="forms">
         <form id="claim" class="card">
-          <label><span data-i18n="auth.username"></span><input name="username" autocomplete="username" required minlength="3" maxlength="20"></label>
-          <label><span data-i18n="auth.password"></span><input name="password" type="password" autocomplete="new-password" required minlength="8"></label>
-          <p class="small" data-i18n="auth.rules"></p>
+          ${NEW_ACCOUNT}
           <button class="primary" data-i18n="claim.button"></button>
         </form>
       </div>
