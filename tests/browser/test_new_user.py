@@ -23,6 +23,16 @@ def _until(me: Player, kind: str, limit_s: float = 60) -> None:
             me.page.wait_for_timeout(50)
 
 
+def _stuck(me: Player) -> int | None:
+    """A point with a checker of the player's that cannot move now, if there is one."""
+    board = me.board()
+    if not board.get("awaiting", {}).get("moves"):
+        return None
+    mine = board["sides"][me.state["you"]["side"]]  # type: ignore[index]
+    origins = {m["from"] for m in board["awaiting"]["moves"]}
+    return next((p for p in range(1, 25) if mine[p] and p not in origins), None)
+
+
 def test_a_guest_keeps_the_account_and_the_game_shows_the_new_name(
     pages: Any, server: ServerProcess, shots: Path
 ) -> None:
@@ -113,12 +123,10 @@ def test_a_phone_says_tap_and_the_notice_leaves_the_strips_free(
     me.until_moving()
     assert me.page.inner_text("#status") == texts("en")["room.your-move-touch"]
     # a tap on a checker that cannot move: the game's reason, over the board, not the strips
-    mine = me.board()["sides"][me.state["you"]["side"]]  # type: ignore[index]
-    stuck = next(
-        p
-        for p in range(1, 25)
-        if mine[p] and p not in {m["from"] for m in me.board()["awaiting"]["moves"]}
-    )
+    while not (stuck := _stuck(me)):
+        assert not me.finished(), "no checker was ever stuck"
+        me.step()  # every checker can move: play on
+        me.until_moving()
     me.page.tap(f'.board .hit[data-point="{stuck}"]')
     me.page.wait_for_selector("#notice:not([hidden])")
     page.screenshot(path=str(shots / "phone-notice.png"))

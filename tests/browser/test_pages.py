@@ -184,6 +184,7 @@ def test_double_take_then_redouble_pass(pages: Any, server: ServerProcess) -> No
 
 def test_reconnects_after_the_server_restarts(pages: Any, tmp_path: Path) -> None:
     server = start_server(tmp_path / "data")
+    pages.expect_console("ERR_CONNECTION_REFUSED")  # the page retrying while the server is down
     try:
         me = Player(pages("en-US"), server.url)
         me.guest()

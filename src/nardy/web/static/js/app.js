@@ -230,8 +230,10 @@ export async function route() {
   } else if (gameMatch) {
     if (!user) return signInPage(main, path);
     room = new Room(main, decodeURIComponent(gameMatch[1]), prefs, navigate);
-  } else if (path === "/claim" && user?.guest) {
-    claimPage(main, cameFrom);
+  } else if (path === "/claim") {
+    if (user?.guest) return claimPage(main, cameFrom);
+    history.replaceState(null, "", user ? "/lobby" : "/signin"); // nothing to keep here
+    return route();
   } else if (inviteMatch) {
     await invitationPage(main, decodeURIComponent(inviteMatch[1]));
   } else if (path === "/signin" || !user) {
