@@ -139,7 +139,7 @@ def test_a_phones_header_and_lobby_fit_the_screen(
     assert page.get_by_label("Сила компьютера").first.is_visible()
 
 
-def test_double_take_then_redouble_pass(pages: Any, server: ServerProcess) -> None:
+def test_double_take_then_redouble_pass(pages: Any, server: ServerProcess, shots: Path) -> None:
     alice = Player(pages("en-US"), server.url)
     bob = Player(pages("en-US"), server.url)
     alice.sign_up("alice")
@@ -172,6 +172,7 @@ def test_double_take_then_redouble_pass(pages: Any, server: ServerProcess) -> No
         assert player.page.text_content('.board .cube.offered[data-offered-by="0"]') == "2"
     assert alice.page.inner_text("#side-top .turnmark") == "to answer"  # bob's strip
     assert not alice.page.locator("#side-bottom .turnmark").count()
+    carol.page.screenshot(path=str(shots / "double-offered.png"))
     bob.press("take")
     assert not alice.page.locator(".board .cube.offered").count()
     assert alice.page.locator('.board .cube[data-owner="1"]').count() == 1
