@@ -73,8 +73,10 @@ class Player:
         bot: str = "beginner",
         pace: str = "250",
         cube: bool = True,
+        practice: bool = False,
     ) -> str:
-        """Create a game from the lobby; its id (from the room's address)."""
+        """Create a game from the lobby (against the bot, a practice game or not); its id
+        (from the room's address)."""
         page = self.page
         page.select_option("select[name=variant]", variant)
         page.select_option("select[name=length]", str(length))
@@ -84,6 +86,7 @@ class Player:
         if opponent == "bot":
             page.select_option("select[name=bot]", bot)
             page.select_option("select[name=pace]", pace)
+            page.set_checked("input[name=practice]", practice)
         page.click("#create-button")
         page.wait_for_selector("body[data-seq]")  # the room has drawn its first state
         return str(page.url.rsplit("/", 1)[1])

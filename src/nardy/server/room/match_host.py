@@ -4,7 +4,7 @@ its players' names, its fair dice (:mod:`nardy.server.gamedice`) and its ratings
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from nardy.core.actions import Action, Player
@@ -85,6 +85,10 @@ class MatchHost(Host):
         assert match is not None
         result = {"winner": match.winner, "score": list(match.score)} if match.over else None
         return match.snapshot(), gamedice.dice_state(match), result
+
+    def take_dice(self, dice: Mapping[str, Any]) -> None:
+        assert self.game is not None
+        gamedice.take_next(self.game, dice)
 
     def rebuild(self) -> None:
         """Back to the checkpoint and the actions since, replayed (the time played goes on)."""

@@ -17,7 +17,7 @@ their history. Tables are not rated, have no clock, no client seeds and no remat
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from nardy.core.actions import Action, Leave, Player
@@ -179,6 +179,17 @@ class TableHost(Host):
             "next": _fair(table.dice).block(reveal=False),
         }
 
+    def take_dice(self, dice: Mapping[str, Any]) -> None:
+        table = self.table
+        assert table is not None
+        if isinstance(table, Consultation):
+            gamedice.take_next(table.match, dice)
+            return
+        mine = self._chouette_dice(public=False)
+        if (mine["lot"], mine["games"]) != (dice["lot"], list(dice["games"])):
+            raise ValueError("the table's dice are not those of the checkpoint")
+        table.dice = FairDice.from_state(dice["next"])
+
     def rebuild(self) -> None:
         """Back to the checkpoint and the actions since, replayed (the time played goes on)."""
         assert self.committed is not None
@@ -199,8 +210,10 @@ class TableHost(Host):
 
     async def load(self, row: GameRow, known: GameRow | None) -> None:
         """The table's people as the database has them, and its game object restored again
-        when an action was committed or the table started or ended elsewhere."""
-        if known is not None and (row.seq, row.status) != (known.seq, known.status):
+        when it is not at the row's action (committed elsewhere, or news of it could not be
+        applied here) or the table started or ended elsewhere."""
+        at = None if self.committed is None else self.committed.at
+        if known is not None and (row.seq, row.status) != (at, known.status):
             self.table = None
         members = await off_loop(self.store.members, row.id)
         names = await off_loop(self.store.usernames, [m.user_id for m in members])

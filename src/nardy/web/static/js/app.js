@@ -5,7 +5,7 @@ import * as api from "/js/api.js";
 import { ENDONYMS, LANGUAGES, browserLanguage, language, onLanguage, setLanguage, t, translate } from "/js/i18n.js";
 import { Room, escapeHtml } from "/js/room.js";
 import { clearNotice, notice } from "/js/ui.js";
-import { lobbyPage } from "/js/lobby.js";
+import { drawLive, lobbyPage } from "/js/lobby.js";
 import { errorText } from "/js/names.js";
 import { profilePage } from "/js/profile.js";
 import { Replay } from "/js/replay.js";
@@ -19,6 +19,7 @@ let user = null;
 let room = null;
 let view = null; // a page that keeps its own state across a change of language (a replay)
 let cameFrom = "/lobby"; // the page a guest left to keep their account, to go back to
+let here = null; // the timer that tells the server this browser is open: its seeks stay
 
 // The preferences under their wire names (GET /api/me/preferences) as a new user has them (the
 // server's accounts.Preferences), all but the language: the one list the profile's form and the
@@ -108,6 +109,17 @@ async function signedIn(data, fresh) {
     }
   }
   header();
+  stayHere();
+}
+
+/** While someone is signed in, say now and then that this browser is open: a seek lives only
+ * while its creator is here (a closed browser's are withdrawn after the grace period). */
+function stayHere() {
+  clearTimeout(here);
+  if (!user) return;
+  api.stillHere().then((r) => r["ask-again"], () => 10).then((seconds) => {
+    here = setTimeout(stayHere, 1000 * seconds);
+  });
 }
 
 /** A new account's fields: its name and password, and what each may be. */
@@ -134,8 +146,13 @@ function signInPage(main, then = "/lobby") {
           <button class="primary" data-i18n="auth.signup-button"></button>
         </form>
       </div>
+      <div class="card live">
+        <h2 data-i18n="lobby.live"></h2>
+        <ul id="live"></ul>
+      </div>
     </section>`;
   translate(main);
+  drawLive(main.querySelector("#live")); // anybody may watch, without an account
   const fail = (err) => notice(errorText(err), "warn", 6000);
   main.querySelector("#guest").addEventListener("click", async () => {
     try {
@@ -228,8 +245,8 @@ export async function route() {
   } else if (path === "/dice") {
     await dicePage(main);
   } else if (gameMatch) {
-    if (!user) return signInPage(main, path);
-    room = new Room(main, decodeURIComponent(gameMatch[1]), prefs, navigate);
+    // anybody may watch a public game; a visitor signed in as nobody is a spectator
+    room = new Room(main, decodeURIComponent(gameMatch[1]), prefs, navigate, { anonymous: !user });
   } else if (path === "/claim") {
     if (user?.guest) return claimPage(main, cameFrom);
     history.replaceState(null, "", user ? "/lobby" : "/signin"); // nothing to keep here

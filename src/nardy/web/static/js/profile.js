@@ -101,7 +101,9 @@ function historyRow(game, subject) {
   const won = result && result.winner === seat;
   const score = result ? `${result.score[seat]} : ${result.score[1 - seat]}` : "";
   const outcome = result ? (won ? t("profile.won", { score }) : t("profile.lost", { score })) : "";
-  const rating = game.rating
+  const rating = game.practice
+    ? `<span class="small practice-mark">${escapeHtml(t("practice.mark"))}</span>`
+    : game.rating
     ? `<span class="${game.rating.after >= game.rating.before ? "up" : "down"}">${escapeHtml(signed(game.rating.after - game.rating.before))}</span> <span class="small">${escapeHtml(decimal(game.rating.after))}</span>`
     : `<span class="small">${escapeHtml(t("profile.unrated"))}</span>`;
   return `<tr data-game="${escapeHtml(game.id)}">

@@ -23,6 +23,7 @@ const TEXTS = {
   "referee-only": () => t("refusal.referee-only"),
   "game-over": () => t("refusal.game-over"),
   busy: () => t("refusal.busy"),
+  stale: () => t("refusal.busy"), // sent for a state the game had left (sent twice)
   "internal-error": () => t("refusal.internal-error"),
   "not-absent": () => t("refusal.not-absent"),
   "grace-period": () => t("refusal.grace-period"),
@@ -70,7 +71,7 @@ const DETAILED = new Set(["not-allowed-by-settings", "grace-period"]);
 
 // Codes that say only that the game had moved on when the action reached it: the new state
 // already shows what happened instead, so they are not shown.
-const MOMENT_PASSED = new Set(["not-your-turn", "wrong-phase", "busy", "game-over"]);
+const MOMENT_PASSED = new Set(["not-your-turn", "wrong-phase", "busy", "stale", "game-over"]);
 const ANSWER_MS = 5000; // an action unanswered this long is given up (its socket is gone)
 const REF = "act:";
 

@@ -24,6 +24,7 @@ import { onLanguage, t, tn, translate } from "/js/i18n.js";
 import { errorText } from "/js/names.js";
 import { readPlay } from "/js/notation.js";
 import { optionAction } from "/js/options.js";
+import { Practice } from "/js/practice.js";
 import { drawPresence, drawRematch } from "/js/presence.js";
 import { InFlight, momentPassed, refusalText } from "/js/refusals.js";
 import { rulesPath } from "/js/rules.js";
@@ -137,6 +138,11 @@ const HANDLERS = {
     room.waiting = false;
     room.drawPresence();
   },
+  watching(room, message) {
+    if (!room.state) return;
+    room.state.spectators = message.spectators;
+    room.drawWatching();
+  },
   "rematch-offered"(room, message) {
     if (!room.state) return;
     const offers = new Set(room.state.rematch?.offers || []);
@@ -150,10 +156,12 @@ const HANDLERS = {
 };
 
 export class Room {
-  constructor(main, gameId, prefs, navigate = null) {
+  /** `anonymous`: the viewer is signed in as nobody (a visitor watching). */
+  constructor(main, gameId, prefs, navigate = null, { anonymous = false } = {}) {
     this.id = gameId;
     this.prefs = prefs;
     this.navigate = navigate;
+    this.anonymous = anonymous;
     this.stateAt = 0; // performance.now() when the last state arrived: the clocks count on
     this.absence = new Map(); // absent seat -> performance.now() when it may be claimed
     this.waiting = false; // the player chose to wait for the absent opponent
@@ -170,6 +178,7 @@ export class Room {
         ${BOARD_TABLE}
         <aside class="panel">
           <p class="status" id="status" aria-live="polite"></p>
+          <p class="spectators small" id="spectators" hidden></p>
           <div class="actions" id="actions"></div>
           <div class="presence" id="presence" role="status" hidden>
             <p id="presence-text"></p>
@@ -190,13 +199,15 @@ export class Room {
             </div>
           </form>
           <div class="table-panel" id="table-panel" hidden></div>
+          <section class="practice" id="practice" aria-live="polite" hidden></section>
           <p class="match" id="match"></p>
           <div class="tools">
             <button type="button" id="replay" class="quiet" data-i18n="room.replay-last" disabled></button>
             <button type="button" id="mute" class="quiet" aria-pressed="false"></button>
           </div>
           <section class="chat" id="chat" aria-labelledby="chat-title"></section>
-          <p class="hint" data-i18n="room.keys"></p>
+          <p class="hint" id="keys" data-i18n="room.keys"></p>
+          <p class="hint" id="spectator-help" hidden></p>
           <details class="options" id="options"><summary data-i18n="room.options"></summary>
             <label><input type="checkbox" data-pref="auto-pass"> <span data-i18n="prefs.auto-pass"></span></label>
             <label><input type="checkbox" data-pref="auto-roll"> <span data-i18n="prefs.auto-roll"></span></label>
@@ -228,7 +239,8 @@ export class Room {
         announce(text);
       },
     });
-    this.chat = new Chat(main.querySelector("#chat"), (body) => this.message(body));
+    this.chat = new Chat(main.querySelector("#chat"), (body) => this.message(body), { speaks: !anonymous });
+    this.practice = new Practice(main.querySelector("#practice"), (body) => this.message(body));
     main.querySelector("#typed").addEventListener("submit", (e) => {
       e.preventDefault();
       this.typed(main.querySelector("#notation"));
@@ -308,7 +320,7 @@ export class Room {
   }
 
   receive(message) {
-    if (this.chat.receive(message)) return;
+    if (this.chat.receive(message) || this.practice.receive(message)) return;
     if (message.state) this.inFlight.settle(message.state.seq);
     // the answer to this socket's own message (v2 `ref`), even one that changed no seq
     if (message.ref && message.type !== "refused" && message.type !== "error") this.inFlight.answer(message.ref);
@@ -320,7 +332,9 @@ export class Room {
   send(action) {
     const ref = this.inFlight.begin(action, this.state?.seq ?? 0);
     if (ref === null) return;
-    if (!this.message({ type: "action", action, ref })) this.inFlight.clear();
+    // with the state it was meant for: the server applies it there only, never twice
+    const seq = this.state?.seq;
+    if (!this.message({ type: "action", action, ref, ...(seq === undefined ? {} : { seq }) })) this.inFlight.clear();
   }
 
   /** Send a protocol message (an action, a claim, a rematch); false if it could not go. */
@@ -411,16 +425,33 @@ export class Room {
     const panel = document.getElementById("table-panel");
     panel.hidden = !seating.panel;
     if (seating.panel) seating.panel(panel, state, (action) => this.send(action));
+    this.practice.draw(state);
     const replay = document.getElementById("to-replay");
     replay.hidden = state.status !== GAME_STATUS.FINISHED || !seating.replayable;
     replay.href = `/replay/${encodeURIComponent(this.id)}`;
     // the typed-move box only while there is a game to play in and someone to play it
     document.getElementById("typed").hidden = state.status !== GAME_STATUS.PLAYING || !seating.types(you);
+    // a spectator is told what a spectator can do, not a player's keys and options
+    const spectator = you.seat === null;
+    document.getElementById("keys").hidden = spectator;
+    document.getElementById("options").hidden = spectator;
+    const help = document.getElementById("spectator-help");
+    help.hidden = !spectator;
+    help.textContent = this.anonymous ? t("room.spectator-help-anonymous") : t("room.spectator-help");
+    this.drawWatching();
     const invite = document.getElementById("invite");
     invite.hidden = state.status !== GAME_STATUS.OPEN || !seating.invites;
     if (!invite.hidden) invite.textContent = t("room.waiting-opponent");
     this.tick();
     drawRematch(state, name);
+  }
+
+  /** How many watch (spectators, signed in or not), for everybody in the room. */
+  drawWatching() {
+    const line = document.getElementById("spectators");
+    const count = this.state?.spectators ?? 0;
+    line.hidden = count === 0;
+    line.textContent = tn("room.spectators", count);
   }
 
   /** Count the clocks and the grace period on (five times a second). */

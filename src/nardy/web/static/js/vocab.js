@@ -126,6 +126,14 @@ export const OPPONENT = Object.freeze({
   BOT: "bot",
 });
 
+/** What a practice game's hint is about: a hint's "kind" (nardy.server.hintplay.HintKind). */
+export const HINT_KIND = Object.freeze({
+  PLAYS: "plays",
+  CUBE: "cube",
+  ANSWER: "answer",
+  REVIEW: "review",
+});
+
 /** The fewest and most players at a chouette table (nardy.server.lobby.tables). */
 export const CHOUETTE_SEATS = Object.freeze([3, 8]);
 
