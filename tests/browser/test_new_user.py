@@ -127,7 +127,7 @@ def test_a_phone_says_tap_and_the_notice_leaves_the_strips_free(
         assert not me.finished(), "no checker was ever stuck"
         me.step()  # every checker can move: play on
         me.until_moving()
-    me.page.tap(f'.board .hit[data-point="{stuck}"]')
+    me.page.touchscreen.tap(*me.centre(f'.board .hit[data-point="{stuck}"]'))  # checker or not
     me.page.wait_for_selector("#notice:not([hidden])")
     page.screenshot(path=str(shots / "phone-notice.png"))
     assert me.apart("#notice", "#side-top") and me.apart("#notice", "#side-bottom")
