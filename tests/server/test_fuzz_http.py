@@ -394,7 +394,13 @@ def socket_messages(draw: st.DrawFn, people: list[str]) -> tuple[str, str | byte
                 action["text"] = f"SECRET-{sender}-{draw(st.text('abc', max_size=5))}"
             message["action"] = draw(sometimes(st.just(action), wrong))
         elif draw(st.integers(0, 3)) > 0:
-            good: object = {"text": "hello", "muted": True, "seed": "k3J9", "seq": 0}[name]
+            good: object = {
+                "text": "hello",
+                "muted": True,
+                "seed": "k3J9",
+                "seq": 0,
+                "review": True,
+            }[name]
             if name == "text" and draw(st.booleans()):
                 good = "hello" + draw(odd_text)
             message[name] = draw(sometimes(st.just(good), wrong))
