@@ -575,7 +575,9 @@ class Game:
             allowed = ", ".join(sorted({str(m) for m, _ in following})) or "none"
             raise IllegalPlayError(
                 f"{Move(start, end)} is not a legal move now; legal: {allowed} "
-                f"({d1}-{d2}: {why.text})"
+                f"({d1}-{d2}: {why.text})",
+                reason=why.reason,
+                details=dict(why.details),
             )
         chosen = min(options, key=lambda option: option[1])  # keep the larger die for later
         self._current.moves.append(chosen)

@@ -328,11 +328,16 @@ class Refused:
     (or the room's: ``spectator``, ``not-your-seat``, ``game-over``, ``busy``,
     ``internal-error``, ``referee-only``; for a claim ``not-absent``, ``grace-period``; for
     chat ``not-signed-in``, ``chat-rate-limited``; for a hint ``not-a-bot-game``,
-    ``not-practice``, ``not-your-turn``, ``no-hint``, ``hint-pending``)."""
+    ``not-practice``, ``not-your-turn``, ``no-hint``, ``hint-pending``). A single move
+    refused by a rule says which as the core does (``reason``, a
+    :class:`~nardy.core.errors.RefusalReason`, and the numbers it names in ``details``), for
+    a client to say in its reader's words."""
 
     code: str
     message: str
     ref: Ref = None
+    reason: str | None = None
+    details: tuple[tuple[str, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -443,8 +448,10 @@ def encode(message: ServerMessage) -> str:
             }
         case State(state, ref):
             body = {"type": "state", "state": state, "ref": ref}
-        case Refused(code, text, ref):
+        case Refused(code, text, ref, reason, details):
             body = {"type": "refused", "code": code, "message": text, "ref": ref}
+            if reason is not None:
+                body |= {"reason": reason, "details": dict(details)}
         case Error(code, text, ref):
             body = {"type": "error", "code": code, "message": text, "ref": ref}
         case Pong(ref):

@@ -297,7 +297,9 @@ class Room:
         try:
             events = host.apply(parsed)
         except NardyError as exc:
-            return protocol.Refused(exc.code.value, str(exc), ref)
+            reason = None if exc.reason is None else exc.reason.value
+            details = tuple(exc.details.items())
+            return protocol.Refused(exc.code.value, str(exc), ref, reason, details)
         except Exception:  # a bug in the core must not take the room down
             log.exception("game %s: the core failed on %r", self.id, parsed)
             host.rebuild()

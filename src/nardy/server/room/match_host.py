@@ -102,12 +102,12 @@ class MatchHost(Host):
         checkpoints.keep_time(old, self.game)
 
     async def load(self, row: GameRow, known: GameRow | None) -> None:
-        """The players' names (when the seats changed) and the match as committed with the
-        last action, or new before the first."""
-        if known is None or row.seats != known.seats or self.names == (None, None):
-            names = await off_loop(self.store.usernames, [u for u in row.seats if u is not None])
-            first, second = (None if u is None else names.get(u) for u in row.seats)
-            self.names = (first, second)
+        """The players' names (read again every time: a guest who claims an account keeps
+        the seat under a new name) and the match as committed with the last action, or new
+        before the first."""
+        names = await off_loop(self.store.usernames, [u for u in row.seats if u is not None])
+        first, second = (None if u is None else names.get(u) for u in row.seats)
+        self.names = (first, second)
         if known is None:
             await self.ratings.load()
         if row.status in (GameStatus.PLAYING, GameStatus.FINISHED):

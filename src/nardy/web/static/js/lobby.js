@@ -159,9 +159,9 @@ export async function lobbyPage(main, { user, navigate }) {
           <label><input type="radio" name="opponent" value="${OPPONENT.OPEN}" checked><span data-i18n="lobby.open"></span></label>
           <label><input type="radio" name="opponent" value="${OPPONENT.INVITE}"><span data-i18n="lobby.invite"></span></label>
           <label><input type="radio" name="opponent" value="${OPPONENT.BOT}"><span data-i18n="lobby.bot"></span></label>
-          <label class="sub"><span data-i18n="lobby.bot-pace"></span><select name="pace">${PACES}</select></label>
-          <label class="sub"><span data-i18n="lobby.bot-level"></span><select name="bot">${BOT_LEVELS.map((b) => `<option value="${b}"${b === "intermediate" ? " selected" : ""}>${escapeHtml(botName(b))}</option>`).join("")}</select></label>
-          <label class="sub"><input type="checkbox" name="practice"><span data-i18n="lobby.practice"></span></label>
+          <label class="sub for-bot"><span data-i18n="lobby.bot-pace"></span><select name="pace">${PACES}</select></label>
+          <label class="sub for-bot"><span data-i18n="lobby.bot-level"></span><select name="bot">${BOT_LEVELS.map((b) => `<option value="${b}"${b === "intermediate" ? " selected" : ""}>${escapeHtml(botName(b))}</option>`).join("")}</select></label>
+          <label class="sub for-bot"><input type="checkbox" name="practice"><span data-i18n="lobby.practice"></span></label>
         </fieldset>
         <button class="primary" id="create-button" data-i18n="lobby.create-button"></button>
         <p class="invitation" id="invitation" hidden></p>
@@ -208,6 +208,19 @@ export async function lobbyPage(main, { user, navigate }) {
   );
   const form = main.querySelector("#create");
   let startKey = api.requestKey(); // one per game the player means to start
+  // only what applies to the game chosen: the Crawford rule to a match, Jacoby and beavers to
+  // money play, all three to a game with the cube (RULES.md 1.5-1.6); the bot's pace and
+  // strength, and practice, to a game against it (a box switched off is not sent: false)
+  const fit = () => {
+    const money = form.querySelector('select[name="length"]').value === "0";
+    const cube = form.querySelector('input[name="cube"]').checked;
+    form.querySelector('input[name="crawford"]').disabled = money || !cube;
+    for (const name of ["jacoby", "beaver"]) form.querySelector(`input[name="${name}"]`).disabled = !money || !cube;
+    const bot = form.querySelector('input[name="opponent"]:checked')?.value === OPPONENT.BOT;
+    for (const label of form.querySelectorAll(".for-bot")) label.hidden = !bot;
+  };
+  form.addEventListener("change", fit);
+  fit();
   const clockMenu = form.querySelector('select[name="clock"]');
   clockMenu.addEventListener("change", () => {
     form.querySelector("#custom-clock").hidden = clockMenu.value !== "custom";

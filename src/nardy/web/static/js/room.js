@@ -33,8 +33,8 @@ import { seatingOf } from "/js/seats.js";
 import { sound } from "/js/sound.js";
 import { statusText } from "/js/status.js";
 import { drawClocks, drawStrips } from "/js/strips.js";
-import { announce, escapeHtml, notice } from "/js/ui.js";
-import { ACTION, GAME_STATUS } from "/js/vocab.js";
+import { announce, escapeHtml, notice, touching } from "/js/ui.js";
+import { ACTION, GAME_STATUS, PHASE } from "/js/vocab.js";
 
 export { escapeHtml };
 
@@ -53,7 +53,7 @@ export function homeFor(home, switchSides, gameIndex) {
 /** The board between the two players' strips, as the room and the replay lay it out. */
 export const BOARD_TABLE = `<div class="table">
           <div class="side top" id="side-top"></div>
-          <div class="boardbox" id="boardbox"></div>
+          <div class="boardbox" id="boardbox" data-notice-over></div>
           <div class="side bottom" id="side-bottom"></div>
         </div>`;
 
@@ -78,14 +78,17 @@ export function drawingOf(state) {
     return { roll: null, sides: startSides(rules), dice: null, used: null, diceSeat: 0, cube, last: null };
   }
   const last = board["last-play"];
+  // acey-deucey's 1-2 played, its double not yet chosen: the 1-2 stays on the table, used
+  const played = board.phase === PHASE.CHOOSE_DOUBLE && !board["dice-shown"] && last ? diceShown(last.dice) : null;
   return {
     // what names this roll: a new one shows the larger die first again
     roll: board.dice ? `${board["game-number"]}:${board.turn}:${board.dice}` : null,
     sides: board.sides,
-    dice: board["dice-shown"],
-    used: board.used,
+    dice: played ?? board["dice-shown"],
+    used: played ? played.map(() => true) : board.used,
     diceSeat: board.turn ?? 0,
     cube: board.cube,
+    pending: board.pending,
     last: last ? { seat: last.player, moves: last.moves } : null,
   };
 }
@@ -102,7 +105,7 @@ function refusal(room, message) {
   room.legs = null;
   room.board.stop();
   if (!momentPassed(message.code, sent, room.state?.seq ?? 0)) {
-    const text = refusalText(message.code, message.message, sent?.action);
+    const text = refusalText(message.code, message.message, sent?.action, message);
     notice(text, "warn", 5000);
     announce(text);
   }
@@ -231,12 +234,13 @@ export class Room {
       </section>`;
     translate(main);
     this.board = new Board(main.querySelector("#boardbox"), (from, to) => this.send({ type: ACTION.MOVE, from, to }), {
-      onRefuse: (point) => this.refuse(point),
+      onRefuse: (point, to) => this.refuse(point, to),
       onNote: (key, params) => {
         // the dice drawn in their new order say it; a screen reader is told
         if (key === "board.dice-swapped") return announce(t("board.dice-swapped", params));
-        notice(t("board.ambiguous"), "ok", 4000);
-        announce(t("board.ambiguous"));
+        const text = touching() ? t("board.ambiguous-touch") : t("board.ambiguous");
+        notice(text, "ok", 4000);
+        announce(text);
       },
     });
     this.chat = new Chat(main.querySelector("#chat"), (body) => this.message(body), { speaks: !anonymous });
@@ -261,8 +265,10 @@ export class Room {
     const home = main.querySelector("#home");
     home.value = prefs.home;
     home.addEventListener("change", () => {
-      prefs.home = home.value;
-      prefs.save({ home: home.value });
+      // the corner chosen is the one drawn now; in a game of switched sides the saved
+      // corner is its mirror (homeFor undoes itself)
+      prefs.home = homeFor(home.value, prefs["auto-switch-side"], this.gameIndex());
+      prefs.save({ home: prefs.home });
       this.draw();
     });
     main.querySelector("#claim").addEventListener("click", (e) => e.detail < 2 && this.message({ type: "claim" }));
@@ -352,6 +358,11 @@ export class Room {
     return this.state?.you.side ?? 0;
   }
 
+  /** The 0-based number of the game drawn in its match (sides switch on every second). */
+  gameIndex() {
+    return (this.state?.board?.["game-number"] ?? 1) - 1;
+  }
+
   /** The actions the viewer may send now. */
   mine() {
     return this.state?.you.actions || [];
@@ -383,8 +394,9 @@ export class Room {
     const seating = seatingOf(state);
     const { board, rules, you } = state;
     const kinds = you.actions;
-    const home = homeFor(this.prefs.home, this.prefs["auto-switch-side"], (board?.["game-number"] ?? 1) - 1);
+    const home = homeFor(this.prefs.home, this.prefs["auto-switch-side"], this.gameIndex());
     this.home = home;
+    document.getElementById("home").value = home; // the menu says the corner drawn
     const planned = this.plan(kinds, board);
     const legal = kinds.includes(ACTION.MOVE) && !planned && !this.replaying ? board.awaiting.moves : [];
     // opens beside the game; a table still filling has no rules yet, only its variant's name
@@ -497,21 +509,14 @@ export class Room {
     }, AUTO_MS);
   }
 
-  /** Why the viewer's checker on `point` cannot move now, in the player's words: the
-   * head rule (a checker already left the head this turn), a checker still to enter (every
-   * legal move enters one), or no legal move from there. */
-  refuse(point) {
-    const board = this.state?.board;
-    const rules = this.state?.rules;
-    if (!board || !rules || !this.mine().includes(ACTION.MOVE)) return;
-    const legal = board.awaiting.moves;
-    const fromHead = board["moves-made"].some((m) => m.from === rules.head);
-    let text;
-    if (rules.head !== null && point === rules.head && fromHead) text = t("why.head");
-    else if (rules.bar && point !== 25 && legal.length && legal.every((m) => m.from === 25)) text = t("why.bar");
-    else text = t("why.no-move", { point });
-    notice(text, "warn", 4000);
-    announce(text);
+  /** A move the board does not offer (a click on a checker that cannot move, a drag or a
+   * click to where it cannot go): sent all the same, for the game to say which rule
+   * refuses it, the same words whatever the gesture (refusals.js). A checker clicked with no
+   * destination is tried with the die used first (from the bar or a point alike). */
+  refuse(point, to = null) {
+    if (!this.mine().includes(ACTION.MOVE) || this.state.status !== GAME_STATUS.PLAYING) return;
+    const die = this.board.order()[0] ?? 1; // with every die played the game says so
+    this.send({ type: ACTION.MOVE, from: point, to: to ?? Math.max(point - die, 0) });
   }
 
   /** A play typed in notation ("13/7 8/7", "bar/22", "6/off", "24/18(2)"): played as
@@ -539,7 +544,8 @@ export class Room {
 
   /** The next single move of a typed play, once the state after the last one has come: a
    * leg's own move if it is a single move, else a die's move toward the leg's end (the die
-   * used first first). A leg the position does not allow ends the typed play, said why. */
+   * used first first). A leg the position does not allow ends the typed play, the game
+   * saying why. */
   playLegs() {
     if (!this.legs?.length || this.legSent === this.state.seq) return;
     if (!this.mine().includes(ACTION.MOVE)) {
@@ -552,11 +558,9 @@ export class Room {
     // part of the way: never past the leg's end (bearing off only where the leg does)
     if (!move) move = this.board.preferredOf(legal.filter((m) => m.from === leg.from && m.to !== 0 && m.to > leg.to));
     if (!move) {
-      const said = t("room.typed-illegal", { move: `${leg.from === 25 ? t("notation.bar") : leg.from}/${leg.to === 0 ? t("notation.off") : leg.to}` });
-      notice(said, "warn", 5000);
-      announce(said);
+      // as the board does with a move it does not offer: the game says which rule refuses it
       this.legs = null;
-      return;
+      return this.refuse(leg.from, leg.to);
     }
     if (move.to === leg.to) this.legs.shift();
     else leg.from = move.to;

@@ -33,7 +33,7 @@ export function say(events, { you, name, loud, before = null }) {
     if (e.type === EVENT.DICE_ROLLED && !other) announce(t("say.you-rolled", { dice: diceLine(e.dice) }));
     if (e.type === EVENT.DICE_ROLLED && other) announce(t("say.rolled", { who, dice: diceLine(e.dice) }));
     else if (e.type === EVENT.CHECKER_MOVED && other) {
-      announce(t("say.moved", { who, move: `${e.start === 25 ? t("notation.bar") : e.start}/${e.end === 0 ? t("notation.off") : e.end}${e.hit ? "*" : ""}` }));
+      announce(t("say.moved", { who, move: `${e.from === 25 ? t("notation.bar") : e.from}/${e.to === 0 ? t("notation.off") : e.to}${e.hit ? "*" : ""}` }));
     } else if (e.type === EVENT.PLAY_CONFIRMED && other) announce(t("say.played", { who, play: e.play || "—" }));
     else if (e.type === EVENT.NO_LEGAL_MOVE) announce(t("say.no-move", { who, dice: diceLine(e.dice) }));
     else if (e.type === EVENT.CUBE_OFFERED && other) announce(t("say.doubles", { who, value: e.value }));

@@ -38,7 +38,7 @@ export function stripHtml(side, name, board, onTurn = false) {
         <strong class="who-name">${escapeHtml(name)}</strong>
         ${counts}
         <span class="clock" data-seat="${side}" role="timer" hidden><span class="sr">${escapeHtml(t("clock.reserve"))}</span><span class="reserve"></span><span class="delay"></span></span>
-        ${onTurn ? `<span class="turnmark">${escapeHtml(t("room.to-act"))}</span>` : ""}`;
+        ${onTurn ? `<span class="turnmark">${escapeHtml(board.pending ? t("room.to-answer") : t("room.to-act"))}</span>` : ""}`;
 }
 
 /** Both strips: the viewer's own side below when the home board is at the bottom;

@@ -155,7 +155,7 @@ export const HOME_CORNERS = Object.freeze(["bottom-right", "bottom-left", "top-r
 export const PREFERENCES = Object.freeze({
   language: "en",
   home: "bottom-right",
-  "auto-switch-side": true,
+  "auto-switch-side": false,
   "auto-pass": true,
   "auto-roll": false,
   "auto-play-forced": false,
