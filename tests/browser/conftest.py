@@ -104,10 +104,14 @@ class Pages:
 
 
 @pytest.fixture
-def pages(browser: Any) -> Iterator[Pages]:
+def pages(browser: Any, request: pytest.FixtureRequest) -> Iterator[Pages]:
     """Pages, each a person of their own; every context is closed after the test, so no page
     of one test reconnects to the next one's server. The test fails if any page wrote an
     error or a warning to its console that it did not expect."""
+    if "server" in request.fixturenames:
+        # The test's server first, so that it stops after the pages close: a page still
+        # open when it stopped would write its refused requests to the console.
+        request.getfixturevalue("server")
     opened = Pages(browser)
     yield opened
     for context in opened.contexts:
