@@ -25,6 +25,7 @@ from nardy.server.accounts.security import (
     csrf_ok,
     new_csrf_token,
 )
+from nardy.server.collector import Collector
 from nardy.server.config import ServerConfig
 from nardy.server.http import HTTPError
 from nardy.server.lobby import http as lobby_http
@@ -83,11 +84,14 @@ def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         site: Site = app.state.site
+        collector = Collector()
         try:
             await site.rooms.restore()
             await site.connections.start()
+            collector.start()  # what the process holds from here on stays out of full scans
             yield
         finally:
+            await collector.stop()
             await site.connections.stop()
             await site.rooms.close()
             site.store.close()
