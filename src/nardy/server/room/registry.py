@@ -84,7 +84,13 @@ class Rooms:
 
     def publish(self, game_id: str, news: n.News) -> None:
         """Send news of a room to the other processes, after this process's sockets heard
-        it; never waits."""
+        it; never waits. On a bus of this process alone that no room but this registry's own
+        follows (which passes over its own news), there is nobody to tell: the news is not
+        encoded at all."""
+        if not self.bus.crosses_processes:
+            own = 1 if game_id in self.rooms else 0
+            if self.bus.listeners(game_channel(game_id)) <= own:
+                return
         self.publisher.publish(game_id, news)
 
     def bot_pool(self) -> ProcessPoolExecutor:
