@@ -7,8 +7,17 @@ import random
 
 import pytest
 
-from nardy.core.chouette import BOX, TEAM, Chouette, ChouetteError, ChouetteGame, draw_lot
+from nardy.core.chouette import (
+    BOX,
+    TEAM,
+    Chouette,
+    ChouetteError,
+    ChouetteGame,
+    VoteResult,
+    draw_lot,
+)
 from nardy.core.dice import FixedDice, SeededDice
+from nardy.core.errors import InvalidInputError
 from nardy.core.game import Cube, GameError, Phase
 from nardy.core.settings import Settings, SettingsError
 
@@ -143,6 +152,34 @@ def test_team_double_needs_every_vote_and_team_win_rotates() -> None:
     assert (ch.box, ch.line) == (captain, [second, third, box])
     assert ch.game is None
     check_zero_sum(ch)
+
+
+def test_the_last_vote_says_who_voted_how_and_why_it_ended() -> None:
+    """Issue 21: a vote against, the captain's roll and a unanimous vote each end the vote,
+    and the chouette keeps how (who had agreed, who ended it) until the next vote begins or
+    the box rolls; the snapshot keeps it too."""
+    ch = Chouette(PLAYERS, dice=SeededDice(1))
+    captain, second, third = ch.line
+    ch.new_game()
+    advance_to_roll(ch, TEAM)
+    assert ch.last_vote is None
+    ch.vote_double(third)
+    ch.vote_double(second, agree=False)
+    assert ch.last_vote == VoteResult((third,), second, "against")
+    assert Chouette.restore(ch.snapshot()).last_vote == ch.last_vote
+    ch.vote_double(captain)  # a new vote begins: the last one is forgotten
+    assert ch.last_vote is None
+    ch.roll(captain)  # before the others voted: the vote lapses
+    assert ch.last_vote == VoteResult((captain,), captain, "rolled")
+    advance_to_roll(ch, 0)
+    ch.roll(ch.box)  # the team's turn the vote was for is over
+    assert ch.last_vote is None
+    advance_to_roll(ch, TEAM)
+    for member in (second, third, captain):
+        ch.vote_double(member)
+    assert ch.last_vote == VoteResult((second, third, captain), captain, "doubled")
+    with pytest.raises(InvalidInputError):
+        VoteResult.from_dict({"agreed": [], "by": captain, "ended": "shrugged"})
 
 
 def test_the_chouettes_cube_stops_at_the_money_limit() -> None:

@@ -96,6 +96,10 @@ def test_a_forfeited_game_restores_and_its_record_replays() -> None:
     match.apply(A.Forfeit(player, "time"))
     restored = Match.restore(match.snapshot())
     assert restored.over and restored.winner == match.winner and restored.score == match.score
+    # why the game was forfeited is kept with its result (issue 21), through the snapshot
+    result = restored.games[-1].result
+    assert result is not None and result.kind == EndKind.FORFEIT and result.reason == "time"
+    assert match.games[0].result is not None and match.games[0].result.reason is None
     records = match_records(match)
     last = records[-1]
     assert last["end"]["kind"] == "forfeit"

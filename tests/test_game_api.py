@@ -395,6 +395,78 @@ def test_refused_moves_name_the_rule_and_the_dice_as_rolled(
     assert f"{dice[0]}-{dice[1]}" in str(error)
 
 
+@pytest.mark.parametrize(
+    ("variant", "mine", "theirs", "dice", "moves", "reason", "details"),
+    [
+        # the second checker off the head, after the first (RULES.md 3.2)
+        ("long", {24: 15}, {24: 15}, [5, 3], [(24, 19), (24, 21)], "head", {"limit": 1}),
+        ("long", {24: 14, 13: 1}, {7: 1, 24: 14}, [6, 5], [(24, 19)], "taken", {"point": 19}),
+        (
+            "long",
+            {24: 11, 23: 1, 22: 1, 21: 1, 20: 1},
+            {24: 15},
+            [5, 1],
+            [(24, 19)],
+            "six-block",
+            {},
+        ),
+        ("backgammon", {25: 1, 13: 14}, {6: 5}, [5, 3], [(13, 8)], "bar-first", {}),
+        ("backgammon", {8: 5, 6: 5, 5: 5}, {1: 1, 24: 2}, [6, 1], [(6, 0)], "bear-off-early", {}),
+        (
+            "backgammon",
+            {24: 1, 1: 14},
+            {12: 2, 13: 13},
+            [5, 6],
+            [(24, 19)],
+            "larger-die",
+            {"die": 6},
+        ),
+        (
+            "backgammon",
+            {24: 2, 13: 13},
+            {6: 2, 7: 13},
+            [5, 3],
+            [(24, 19)],
+            "blocked",
+            {"point": 19},
+        ),
+        ("backgammon", {24: 2, 13: 13}, {19: 15}, [5, 3], [(20, 15)], "no-checker", {"point": 20}),
+        (
+            "backgammon",
+            {24: 2, 13: 13},
+            {19: 15},
+            [5, 3],
+            [(24, 20)],
+            "no-die",
+            {"from": 24, "to": 20},
+        ),
+    ],
+)
+def test_a_refused_single_move_names_its_rule_for_a_program(
+    variant: str,
+    mine: dict[int, int],
+    theirs: dict[int, int],
+    dice: list[int],
+    moves: list[tuple[int, int]],
+    reason: str,
+    details: dict[str, int],
+) -> None:
+    """Issue 19: a client says why a move is refused in its reader's language, from the
+    refusal's reason and the numbers it names, not from the English text."""
+    game = rolled(variant, mine, theirs, dice)
+    *made, (start, end) = moves
+    for a, b in made:
+        game.apply(A.Move(0, a, b))
+    error = refused(game, A.Move(0, start, end))
+    assert error.code is ErrorCode.ILLEGAL_MOVE
+    assert error.to_json() | {"message": ""} == {
+        "code": "illegal-move",
+        "message": "",
+        "reason": reason,
+        "details": details,
+    }
+
+
 def test_both_dice_must_be_played_is_named() -> None:
     """RULES.md 1.2: a single move after which the other die cannot be played, where a play
     of both dice exists."""

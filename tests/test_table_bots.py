@@ -76,6 +76,20 @@ def test_a_member_votes_only_to_double_and_the_captain_rolls_once_it_has_voted()
     assert chouette_decision(table, table.box, Cube(take=False)) == act.Pass(table.box)
 
 
+def test_a_vote_under_way_gets_every_bots_answer() -> None:
+    """Issue 21: once a person has voted to double, a bot member votes for or against, and a
+    bot captain who would not double votes against before it rolls: no vote lapses unheard."""
+    table = chouette()
+    drive(table, dict.fromkeys(table.players, Cube()), team_may_double)
+    captain, member = table.captain, table.line[1]
+    table.apply(act.Vote(member, True))
+    assert chouette_decision(table, captain, Cube(double=False)) == act.Vote(captain, False)
+    table.apply(act.Vote(captain, False))
+    assert chouette_decision(table, captain, Cube(double=False)) == act.Roll(captain)
+    table.apply(act.Vote(captain, True))
+    assert chouette_decision(table, member, Cube(double=False)) == act.Vote(member, False)
+
+
 def test_each_member_answers_the_boxs_double_by_name() -> None:
     table = chouette()
     box = table.box

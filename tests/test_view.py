@@ -138,7 +138,9 @@ def expected(game: Game, match: Match) -> dict[str, Any]:
         "cube": {"value": value, "owner": owner} if snap["settings"]["cube"] else None,
         "pending": pending,
         "last-play": last,
-        "result": None if result is None else {k: result[k] for k in ("winner", "kind", "points")},
+        "result": None
+        if result is None
+        else {k: result[k] for k in ("winner", "kind", "points", "reason")},
     }
 
 

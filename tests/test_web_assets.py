@@ -22,13 +22,13 @@ def client() -> TestClient:
 
 
 def test_every_client_address_serves_the_page_uncached(client: TestClient) -> None:
-    addresses = ("/", "/signin", "/lobby", "/game/q3X0ab12cd9z", "/invite/abc")
+    addresses = ("/", "/signin", "/claim", "/lobby", "/game/q3X0ab12cd9z", "/invite/abc")
     for address in (*addresses, "/u/alice", "/replay/q3X0ab12cd9z"):
         reply = client.get(address)
         assert reply.status_code == 200, address
         assert reply.headers["cache-control"] == "no-cache"
         assert "<main" in reply.text
-    assert len(PAGES) == 7
+    assert len(PAGES) == 8
 
 
 def test_the_page_names_every_asset_by_its_content_hash(client: TestClient) -> None:

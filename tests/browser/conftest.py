@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -71,17 +71,45 @@ def shots() -> Path:
     return SHOTS
 
 
+CONSOLE_KINDS = ("error", "warning")
+"""What a page may not write to its console: an error or warning there is a defect of the
+page's (a keyframe of NaN pixels, a failed script), even where the test's checks pass."""
+
+
+class Pages:
+    """Opens a page in a browser context of its own (a person of their own), and hears what
+    the pages write to their consoles."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+        self.contexts: list[Any] = []
+        self.console: list[str] = []
+        self.expected: list[str] = []
+
+    def __call__(self, locale: str = "en-US", **options: Any) -> Any:
+        context = self.browser.new_context(locale=locale, **options)
+        self.contexts.append(context)
+        page = context.new_page()
+        page.on("console", self._heard)
+        return page
+
+    def expect_console(self, text: str) -> None:
+        """A console line with ``text`` is what the test brings about (a socket refused
+        while the test has stopped the server), not a defect."""
+        self.expected.append(text)
+
+    def _heard(self, message: Any) -> None:
+        if message.type in CONSOLE_KINDS and not any(e in message.text for e in self.expected):
+            self.console.append(f"{message.type}: {message.text} ({message.location.get('url')})")
+
+
 @pytest.fixture
-def pages(browser: Any) -> Iterator[Callable[..., Any]]:
-    """Open a page in a browser context of its own (a person of their own); every context
-    is closed after the test, so no page of one test reconnects to the next one's server."""
-    contexts: list[Any] = []
-
-    def open_page(locale: str = "en-US", **options: Any) -> Any:
-        context = browser.new_context(locale=locale, **options)
-        contexts.append(context)
-        return context.new_page()
-
-    yield open_page
-    for context in contexts:
+def pages(browser: Any) -> Iterator[Pages]:
+    """Pages, each a person of their own; every context is closed after the test, so no page
+    of one test reconnects to the next one's server. The test fails if any page wrote an
+    error or a warning to its console that it did not expect."""
+    opened = Pages(browser)
+    yield opened
+    for context in opened.contexts:
         context.close()
+    assert not opened.console, "the pages wrote to their consoles:\n" + "\n".join(opened.console)

@@ -8,6 +8,12 @@ import time
 from typing import Any
 
 TIMEOUT_MS = 15_000
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 390, "height": 844},
+    "is_mobile": True,
+    "has_touch": True,
+}
+"""A phone's browser context (a page's options): its screen, touch and no mouse."""
 
 
 class Player:
@@ -67,8 +73,10 @@ class Player:
         bot: str = "beginner",
         pace: str = "250",
         cube: bool = True,
+        practice: bool = False,
     ) -> str:
-        """Create a game from the lobby; its id (from the room's address)."""
+        """Create a game from the lobby (against the bot, a practice game or not); its id
+        (from the room's address)."""
         page = self.page
         page.select_option("select[name=variant]", variant)
         page.select_option("select[name=length]", str(length))
@@ -78,6 +86,7 @@ class Player:
         if opponent == "bot":
             page.select_option("select[name=bot]", bot)
             page.select_option("select[name=pace]", pace)
+            page.set_checked("input[name=practice]", practice)
         page.click("#create-button")
         page.wait_for_selector("body[data-seq]")  # the room has drawn its first state
         return str(page.url.rsplit("/", 1)[1])
@@ -157,10 +166,29 @@ class Player:
         assert box is not None, selector
         return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
+    def apart(self, a: str, b: str) -> bool:
+        """Whether the boxes of the elements ``a`` and ``b`` do not overlap on the screen."""
+        one = self.page.locator(a).bounding_box()
+        two = self.page.locator(b).bounding_box()
+        assert one is not None and two is not None, (a, b)
+        return bool(
+            one["x"] + one["width"] <= two["x"]
+            or two["x"] + two["width"] <= one["x"]
+            or one["y"] + one["height"] <= two["y"]
+            or two["y"] + two["height"] <= one["y"]
+        )
+
     def ends(self, start: int) -> list[int]:
         """Where the checker on ``start`` may go (the board writes it on each movable one)."""
         ends = self.page.get_attribute(f'.board .movable[data-point="{start}"]', "data-ends")
         return [int(e) for e in (ends or "").split()]
+
+    def ends_by_origin(self) -> dict[int, list[int]]:
+        """Every checker that may move now (its point) and where it may go."""
+        origins = self.page.eval_on_selector_all(
+            ".board .movable", "cs => cs.map(c => Number(c.dataset.point))"
+        )
+        return {start: self.ends(start) for start in origins}
 
     def targets(self) -> list[int]:
         return list(
@@ -200,6 +228,14 @@ class Player:
                 page.mouse.click(tx, ty)
         self.wait_change(before)
         return start, end
+
+    def until_moving(self, limit_s: float = 60) -> None:
+        """Roll (and play) until the board offers this player a move."""
+        deadline = time.monotonic() + limit_s
+        while not self.page.locator(".board .movable").count() and not self.finished():
+            assert time.monotonic() < deadline, self.page.inner_text("#status")
+            if not self.step():
+                self.page.wait_for_timeout(50)
 
     def step(self, stop_at: str | None = None) -> bool:
         """Do whatever this player has to do now; False when nothing was theirs to do (or

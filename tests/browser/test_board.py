@@ -54,15 +54,6 @@ def _finish_turn(me: Player) -> None:
             me.page.wait_for_timeout(30)
 
 
-def _my_turn_to_move(me: Player) -> None:
-    """Roll (and play) until the board offers this player a move."""
-    deadline = time.monotonic() + 60
-    while not me.page.locator(".board .movable").count() and not me.finished():
-        assert time.monotonic() < deadline, me.page.inner_text("#status")
-        if not me.step():
-            me.page.wait_for_timeout(50)
-
-
 def test_a_whole_game_from_the_keyboard_alone(
     pages: Any, server: ServerProcess, shots: Path
 ) -> None:
@@ -131,6 +122,15 @@ def test_a_whole_game_from_the_keyboard_alone(
     assert not me.errors, me.errors
 
 
+def _refused_with(me: Player, text: str) -> None:
+    """Until the notice says ``text``; then it is hidden again for the next gesture."""
+    me.wait_until(
+        "!document.getElementById('notice').hidden && "
+        f"document.getElementById('notice').textContent === {json.dumps(text)}"
+    )
+    me.page.evaluate("document.getElementById('notice').hidden = true")
+
+
 def test_long_nardy_refuses_a_second_checker_from_the_head(
     pages: Any, server: ServerProcess, shots: Path
 ) -> None:
@@ -138,7 +138,7 @@ def test_long_nardy_refuses_a_second_checker_from_the_head(
     me.guest()
     me.create(length=1, variant="long", opponent="bot", pace="250")
     for _ in range(20):
-        _my_turn_to_move(me)
+        me.until_moving()
         assert me.page.locator("[data-head]").count() == 2  # both heads marked
         if 24 not in _origins(me):
             _finish_turn(me)
@@ -148,14 +148,28 @@ def test_long_nardy_refuses_a_second_checker_from_the_head(
             # no move left, or 6-6, 4-4, 3-3 at the start (two may leave): another turn
             _finish_turn(me)
             continue
-        # the head's checkers cannot move now, and a click on them says why
+        # the head's checkers cannot move now, and every gesture says why, in the same words
+        # (issue 19): a click on them, a drag of one, the move typed
         before = me.seq()
         x, y = me.centre('.board .hit[data-point="24"]')
         me.page.mouse.click(x, y)
-        me.page.wait_for_selector("#notice:not([hidden])")
-        assert me.page.inner_text("#notice") == RUSSIAN["why.head"]
-        assert me.seq() == before  # nothing was sent, nothing changed
+        _refused_with(me, RUSSIAN["why.head"])
         me.page.screenshot(path=str(shots / "long-head-refused.png"))
+        die = next(
+            d
+            for d, used in zip(me.board()["dice-shown"], me.board()["used"], strict=True)
+            if not used
+        )
+        me.page.mouse.move(x, y)
+        me.page.mouse.down()
+        tx, ty = me.centre(f'.board .hit[data-point="{24 - die}"]')
+        me.page.mouse.move(tx, ty, steps=8)
+        me.page.mouse.up()
+        _refused_with(me, RUSSIAN["why.head"])
+        me.page.fill("#notation", f"24/{24 - die}")
+        me.page.press("#notation", "Enter")
+        _refused_with(me, RUSSIAN["why.head"])
+        assert me.seq() == before  # refused, nothing changed
         assert not me.errors, me.errors
         return
     raise AssertionError("no turn moved a checker from the head")
@@ -186,6 +200,23 @@ def test_acey_deucey_after_1_2_the_player_chooses_the_double(
         "#actions button[data-action=choose-double]", "bs => bs.map(b => b.textContent)"
     )
     assert labels == [f"Double {d}s" for d in range(1, 7)]
+    # issue 19: the page says the 1-2 was played and a double is to be chosen, to both
+    # players, with the 1-2 still on the table (played)
+    other = bob if chooser is alice else alice
+    name = "alice" if chooser is alice else "bobby"
+    other.wait_until(f"Number(document.body.dataset.seq) === {chooser.seq()}")
+    assert (
+        chooser.page.inner_text("#status") == "You played the 1-2: now choose the double you play."
+    )
+    assert (
+        other.page.inner_text("#status")
+        == f"{name} played the 1-2 and now chooses a double to play."
+    )
+    for player in (chooser, other):
+        dice = player.page.eval_on_selector_all(
+            ".board .die", "ds => ds.map(d => [d.dataset.die, d.classList.contains('used')])"
+        )
+        assert sorted(dice) == [["1", True], ["2", True]], dice
     chooser.page.screenshot(path=str(shots / "acey-deucey-choose.png"))
     before = chooser.seq()
     chooser.page.click("#actions button[data-action=choose-double]:has-text('Double 5s')")
@@ -213,7 +244,7 @@ def test_a_click_on_the_dice_swaps_them_and_a_double_click_uses_both(
         if me.finished():  # over (the computer may resign) before both were seen: again
             me.open("/")
             me.create(length=1, opponent="bot", pace="250")
-        _my_turn_to_move(me)
+        me.until_moving()
         if me.finished():
             continue
         dice = me.page.get_attribute(".board .dice", "data-dice") or ""

@@ -91,7 +91,9 @@ def test_a_clock_runs_out_and_a_rematch_starts(
     for player in (alice, bob):  # nobody moves: the time runs out and the match ends
         player.wait_until("document.body.dataset.status === 'finished'", 15)
     other = bob if mover is alice else alice
-    assert "wins the match" in other.page.inner_text("#status")
+    loser = "alice" if mover is alice else "bob"
+    # the reason stays in the status, not only in the notice of the moment (issue 21)
+    assert other.page.inner_text("#status").endswith(f": {loser} ran out of time.")
     assert "ran out of time" in (other.page.text_content("#announce") or "")
     assert mover.page.locator("#rematch-button").is_visible()
     mover.page.screenshot(path=str(shots / "clock-out.png"))
@@ -107,6 +109,13 @@ def test_a_clock_runs_out_and_a_rematch_starts(
     assert alice.page.url == bob.page.url
     assert _visible(alice, ".clock") == 2  # the same clock
     assert not alice.page.locator("#presence").is_visible()
+    # the replay and the history keep the reason too
+    other.open(f"/replay/{game}")
+    other.page.wait_for_selector("#movelist .end")
+    assert other.page.inner_text("#movelist .end").startswith(f"{loser} ran out of time and loses.")
+    other.open(f"/u/{'bob' if other is bob else 'alice'}")
+    other.page.wait_for_selector(f'.history tr[data-game="{game}"]')
+    assert other.page.inner_text(f'.history tr[data-game="{game}"]').count("won 1 : 0 on time") == 1
     assert not alice.errors and not bob.errors
 
 
@@ -119,7 +128,17 @@ def test_the_game_of_a_player_who_left_is_claimed(
     bob.sign_up("bob")
     _timed_game(alice, bob, "none")
     assert _visible(alice, ".clock") == 0  # no clock: none shown
-    _opening(alice, bob)
+    if _opening(alice, bob) is alice:  # alice plays her turn, then bob rolls
+        while alice.step():
+            pass
+        bob.wait_until("document.querySelector('#actions [data-action=roll]') !== null")
+        bob.step()
+    # bob leaves in the middle of his turn, a move made and not confirmed (if he has one)
+    undone = bool(bob.page.locator(".board .movable").count())
+    if undone:
+        bob.move_once()
+        while not alice.board().get("moves-made"):  # alice's page has the move
+            alice.page.wait_for_timeout(20)
     bob.page.close()
     alice.wait_until("!document.getElementById('presence').hidden")
     assert alice.page.locator("#claim").is_disabled()
@@ -128,7 +147,10 @@ def test_the_game_of_a_player_who_left_is_claimed(
     alice.page.screenshot(path=str(shots / "absent-claim.png"))
     alice.page.click("#claim")
     alice.wait_until("document.body.dataset.status === 'finished'")
-    assert "alisa" in alice.page.inner_text("#status")
+    assert alice.page.inner_text("#status") == "alisa выигрывает матч, 1 : 0 (bob не вернулся)."
+    # the claim takes bob's unconfirmed move back: the page says why the board changed
+    said = alice.page.text_content("#announce") or ""
+    assert ("Неподтверждённые ходы bob отменены." in said) == undone, said
     assert not alice.page.locator("#presence").is_visible()
     assert alice.page.locator("#rematch").is_visible()
     assert not alice.errors

@@ -11,7 +11,7 @@ import pytest
 
 from nardy.web.assets import STATIC
 from tests.browser.conftest import start_server
-from tests.browser.players import Player
+from tests.browser.players import PHONE, Player
 from tests.server.serverutil import ServerProcess
 
 LANGUAGES = {"en": "en-US", "lt": "lt-LT", "ru": "ru-RU", "uk": "uk-UA", "ka": "ka-GE"}
@@ -90,7 +90,7 @@ def test_home_board_corner_from_the_preferences(
 
 
 def test_a_phone_in_portrait(pages: Any, server: ServerProcess, shots: Path) -> None:
-    page = pages("ru-RU", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = pages("ru-RU", **PHONE)
     me = Player(page, server.url)
     me.guest()
     me.create(opponent="bot", pace="250")
@@ -118,7 +118,7 @@ def test_a_phone_in_portrait(pages: Any, server: ServerProcess, shots: Path) -> 
 def test_a_phones_header_and_lobby_fit_the_screen(
     pages: Any, server: ServerProcess, shots: Path
 ) -> None:
-    page = pages("ru-RU", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = pages("ru-RU", **PHONE)
     me = Player(page, server.url)
     me.guest()
     page.screenshot(path=str(shots / "phone-lobby.png"), full_page=True)
@@ -133,16 +133,22 @@ def test_a_phones_header_and_lobby_fit_the_screen(
     assert page.is_visible("#custom-clock")
     page.select_option("select[name=clock]", "none")
     assert not page.is_visible("#custom-clock")
+    # the computer's pace and strength only for a game against it (issue 19)
+    assert not page.get_by_label("Сила компьютера").first.is_visible()
+    page.check("input[name=opponent][value=bot]")
     assert page.get_by_label("Сила компьютера").first.is_visible()
 
 
-def test_double_take_then_redouble_pass(pages: Any, server: ServerProcess) -> None:
+def test_double_take_then_redouble_pass(pages: Any, server: ServerProcess, shots: Path) -> None:
     alice = Player(pages("en-US"), server.url)
     bob = Player(pages("en-US"), server.url)
     alice.sign_up("alice")
     bob.sign_up("bob")
-    alice.create(length=5)
+    game = alice.create(length=5)
     bob.join_first_seek()
+    carol = Player(pages("ru-RU"), server.url)  # watching, in Russian
+    carol.sign_up("carol")
+    carol.open(f"/game/{game}")
 
     def until_can(player: Player, action: str) -> None:
         for _ in range(300):
@@ -158,7 +164,17 @@ def test_double_take_then_redouble_pass(pages: Any, server: ServerProcess) -> No
     alice.press("double")
     assert set(bob.buttons()) >= {"take", "pass"}
     assert "doubled to 2" in bob.page.inner_text("#status")
+    # issue 19: everyone sees the cube offered (turned to 2 on alice's side) and who answers
+    carol.wait_until(f"Number(document.body.dataset.seq) === {alice.seq()}")
+    assert alice.page.inner_text("#status") == "You doubled to 2: bob to answer."
+    assert carol.page.inner_text("#status") == "alice удваивает до 2: отвечает bob."
+    for player in (alice, bob, carol):
+        assert player.page.text_content('.board .cube.offered[data-offered-by="0"]') == "2"
+    assert alice.page.inner_text("#side-top .turnmark") == "to answer"  # bob's strip
+    assert not alice.page.locator("#side-bottom .turnmark").count()
+    carol.page.screenshot(path=str(shots / "double-offered.png"))
     bob.press("take")
+    assert not alice.page.locator(".board .cube.offered").count()
     assert alice.page.locator('.board .cube[data-owner="1"]').count() == 1
     until_can(bob, "double")
     bob.press("double")
@@ -169,6 +185,7 @@ def test_double_take_then_redouble_pass(pages: Any, server: ServerProcess) -> No
 
 def test_reconnects_after_the_server_restarts(pages: Any, tmp_path: Path) -> None:
     server = start_server(tmp_path / "data")
+    pages.expect_console("ERR_CONNECTION_REFUSED")  # the page retrying while the server is down
     try:
         me = Player(pages("en-US"), server.url)
         me.guest()

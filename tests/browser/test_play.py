@@ -90,9 +90,10 @@ def test_signing_out_in_one_tab_signs_the_others_out(pages: Any, server: ServerP
     other.page.wait_for_selector("body[data-seq]")
     me.page.click("#signout")
     # The second tab's socket closes with 4001 (docs/protocol.md) and the tab loads the room
-    # again, signed out: the sign-in form, which leads back to the room.
+    # again, signed out: it watches the game as anybody may, and is told to sign in to chat.
     other.page.wait_for_selector('#who a[href="/signin"]')
-    other.page.wait_for_selector("form#signin")
+    other.page.wait_for_selector("#spectator-help:not([hidden])")
+    assert "sign in" in other.page.inner_text("#spectator-help")
     assert other.page.url == server.url + room
     assert other.page.locator("#signout").count() == 0
     assert other.errors == []

@@ -131,3 +131,37 @@ def test_a_refusal_in_the_readers_language(
     said = me.page.locator("#notice").inner_text()
     assert not [word for word in JARGON if word.lower() in said.lower()], said
     me.page.screenshot(path=str(shots / f"refusal-{lang}.png"))
+
+
+def test_a_drag_to_where_a_checker_cannot_go_says_why(pages: Any, server: ServerProcess) -> None:
+    """Issue 19: in backgammon a checker dropped where no die takes it snaps back with the
+    reason the game gives (its `reason` and `details`), not silently, in a notice that
+    leaves the players' strips readable."""
+    me, socket = against_the_bot(pages, server, "dragger", "en")
+    me.moves = "drag"
+    me.until_moving()
+    board = me.board()
+    left = [d for d, used in zip(board["dice-shown"], board["used"], strict=True) if not used]
+    reach = {sum(left[:n]) for n in range(1, len(left) + 1)} | set(left)
+    start, end = next(
+        (start, end)
+        for start in sorted(me.ends_by_origin(), reverse=True)
+        for end in range(start - 1, 0, -1)
+        if start - end not in reach
+    )
+    before = me.seq()
+    x, y = me.centre(f'.board .movable[data-point="{start}"]')
+    me.page.mouse.move(x, y)
+    me.page.mouse.down()
+    tx, ty = me.centre(f'.board .hit[data-point="{end}"]')
+    me.page.mouse.move(tx, ty, steps=8)
+    me.page.mouse.up()
+    socket.wait_for(me, lambda m: m["type"] == "refused")
+    (refused,) = [m for m in socket.heard if m["type"] == "refused"]
+    assert (refused["reason"], refused["details"]) == ("no-die", {"from": start, "to": end})
+    expected = texts("en")["why.no-die"].format(**{"from": start, "to": end})
+    me.wait_until(f"document.getElementById('notice').textContent === {json.dumps(expected)}")
+    # said over the board, where the players' strips (names, pips, clocks) stay readable
+    assert me.apart("#notice", "#side-top") and me.apart("#notice", "#side-bottom")
+    assert me.seq() == before and me.page.locator(f'.board .movable[data-point="{start}"]').count()
+    assert not me.errors

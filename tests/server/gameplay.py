@@ -192,8 +192,8 @@ def wait_for(seat: Seat, kind: str, timeout: float = 10) -> dict[str, Any]:
 def public(state: dict[str, Any]) -> dict[str, Any]:
     """A state as every viewer sees it alike: without who is looking (``you``), the time it
     was taken at (how long the running clock has run) and who is connected (absent
-    players)."""
-    state = {k: v for k, v in state.items() if k not in ("absent", "you")}
+    players, how many watch)."""
+    state = {k: v for k, v in state.items() if k not in ("absent", "spectators", "you")}
     clock = state.get("clock")
     if clock is not None:
         state["clock"] = {k: v for k, v in clock.items() if k != "elapsed"}
@@ -232,3 +232,15 @@ def play_out(seats: list[Seat], policy: Policy = plain, limit: int = 5000) -> in
         actions += 1
         assert actions < limit
     return actions
+
+
+def finished_match(a: Client, b: Client) -> str:
+    """A 1-point match between ``a`` (seat 0) and ``b``, played to the end over the sockets by
+    :func:`plain` (the first legal move each time: errors enough for an analysis to mark)."""
+    game = seek(a)
+    join(b, game)
+    seats = [Seat(a, game), Seat(b, game)]
+    play_out(seats)
+    for seat in seats:
+        seat.close()
+    return game

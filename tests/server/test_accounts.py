@@ -12,6 +12,7 @@ import sqlalchemy as sa
 from nardy.server.accounts.users import AccountError, Accounts, Preferences
 from nardy.server.store.schema import sessions, users
 from nardy.server.store.store import Store
+from tests.server.gameplay import Seat, join, new_name, seek
 from tests.server.serverutil import Client, ServerProcess
 
 
@@ -164,6 +165,23 @@ def test_a_guest_claims_an_account_and_keeps_the_id(server: ServerProcess) -> No
     assert claimed["id"] == guest["id"] and not claimed["guest"]
     r = Client(server).post("/api/signin", {"username": "jack1", "password": "correct horse"})
     assert r.json()["user"]["id"] == guest["id"]
+
+
+def test_a_claimed_name_reaches_the_rooms_of_the_guests_games(server: ServerProcess) -> None:
+    """Issue 19: a guest who claims an account mid-game is shown under the new name, in the
+    room as it is (its sockets hear the state again) and to whoever opens it next."""
+    guest = Client(server)
+    guest.post("/api/guest")
+    opponent = Client(server)
+    opponent.sign_up(new_name())
+    game = seek(guest)
+    join(opponent, game)
+    watching = Seat(opponent, game)
+    assert watching.state["players"][0]["username"].startswith("guest-")
+    guest.sign_up("claimed1")
+    while watching.state["players"][0]["username"] != "claimed1":
+        watching.next()
+    assert Seat(opponent, game).state["players"][0]["username"] == "claimed1"
 
 
 def test_sign_in_and_sign_up_are_rate_limited(tmp_path: Path) -> None:

@@ -86,7 +86,10 @@ def site(database_url: str | None, tmp_path_factory: pytest.TempPathFactory) -> 
     app = create_app(ServerConfig(data_dir=tmp_path_factory.mktemp("routes")))
     routes = [(r.path, sorted(r.methods or ())) for r in app.routes if isinstance(r, Route)]
     app.state.site.store.close()
-    server = ServerProcess(data, database_url, NARDY_AUTH_RATE="1000000/60").start()
+    # Its seek waits the whole module, its creator silent: no seek lapses meanwhile.
+    server = ServerProcess(
+        data, database_url, NARDY_AUTH_RATE="1000000/60", NARDY_SEEK_GRACE_SECONDS="86400"
+    ).start()
     db = sa.create_engine(database_url or f"sqlite:///{data / 'nardy.sqlite3'}")
     try:
         alice, bob, guest, nobody, carol = (_client(server) for _ in range(5))
@@ -391,7 +394,13 @@ def socket_messages(draw: st.DrawFn, people: list[str]) -> tuple[str, str | byte
                 action["text"] = f"SECRET-{sender}-{draw(st.text('abc', max_size=5))}"
             message["action"] = draw(sometimes(st.just(action), wrong))
         elif draw(st.integers(0, 3)) > 0:
-            good: object = {"text": "hello", "muted": True, "seed": "k3J9"}[name]
+            good: object = {
+                "text": "hello",
+                "muted": True,
+                "seed": "k3J9",
+                "seq": 0,
+                "review": True,
+            }[name]
             if name == "text" and draw(st.booleans()):
                 good = "hello" + draw(odd_text)
             message[name] = draw(sometimes(st.just(good), wrong))
@@ -456,11 +465,12 @@ class Socket:
 
 def _public(state: dict[str, Any]) -> dict[str, Any]:
     """The state without what changes by itself (the running clock's time, who is
-    connected)."""
+    connected, how many watch)."""
     clock = state.get("clock")
     if isinstance(clock, dict):
         clock = {k: v for k, v in clock.items() if k != "elapsed"}
-    return {**{k: v for k, v in state.items() if k != "absent"}, "clock": clock}
+    unsteady = ("absent", "spectators")
+    return {**{k: v for k, v in state.items() if k not in unsteady}, "clock": clock}
 
 
 def _open_action(sockets: dict[str, Socket]) -> tuple[str, str] | None:

@@ -65,7 +65,8 @@ async def _one_action(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         members += [Member(None, None) for _ in range(3)]
         for member in members:
             await room.join(member)
-            member.queue.get_nowait()  # the welcome
+        for member in members:
+            queued(member)  # the welcome, and how many watch as the spectators came
         with _counted(monkeypatch, room) as calls:
             refused = await room.act(0, RollOpening(0), 7, sender=members[0].key)
             assert refused is None

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from websockets.exceptions import ConnectionClosed
 
+from nardy.core.errors import RefusalReason
 from tests.server.gameplay import (
     Seat,
     new_name,
@@ -132,6 +133,11 @@ def test_refusals_carry_the_cores_codes_and_change_nothing(server: ServerProcess
     for action, code in cases:
         reply = mover.act(action)
         assert reply["type"] == "refused" and reply["code"] == code, reply
+        # a move a rule refuses says which, for the client to say in its reader's words
+        if code == "illegal-move":
+            assert reply["reason"] in set(RefusalReason) and isinstance(reply["details"], dict)
+        else:
+            assert "reason" not in reply, reply
     mover.send_raw({"type": "sync", "ref": "s"})
     assert mover.next()["type"] == "state"
     assert public(mover.state) == public(before)

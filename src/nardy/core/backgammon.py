@@ -6,14 +6,17 @@ from collections.abc import Iterator
 from typing import ClassVar
 
 from nardy.core.errors import InvalidPositionError
+from nardy.core.errors import RefusalReason as Reason
 from nardy.core.position import BAR, CHECKERS, OFF, Position, ResultKind, Side
 from nardy.core.variant import (
     BELOW,
     POINTS_MASK,
     UNIT,
     Path,
+    Refusal,
     Step,
     Variant,
+    bear_off_refusal,
     bear_offs,
     count,
     unpack,
@@ -73,19 +76,22 @@ class Backgammon(Variant):
         if highest <= 6 and not waiting:
             yield from bear_offs(me, op, die, highest, top)
 
-    def blocking_rule(self, me: int, op: int, start: int, end: int, die: int, ctx: int) -> str:
+    def blocking_rule(self, me: int, op: int, start: int, end: int, die: int, ctx: int) -> Refusal:
         waiting = CHECKERS - sum(unpack(me)) if self.enters_from_outside else 0
         if me >> (8 * BAR) and start != BAR:
-            return "enter from the bar first (RULES.md 1.2)"
+            return Refusal("enter from the bar first (RULES.md 1.2)", True, Reason.BAR_FIRST)
         if start == BAR and not me >> (8 * BAR) and not waiting:
-            return "you have no checker on the bar"
+            return Refusal("you have no checker on the bar", True, Reason.NOT_ON_BAR)
         if end == OFF:
             mine = (me | me >> 1 | me >> 2 | me >> 3) & POINTS_MASK
             highest = (mine.bit_length() - 1) >> 3 if mine else 0
-            if highest > 6 or waiting:
-                return "bear-off not yet allowed: every checker must be in the home board first"
-            return f"a larger die bears off only from the highest point ({highest})"
-        return f"point {end} is blocked: the opponent holds it with two or more checkers"
+            return bear_off_refusal(highest, home=highest <= 6 and not waiting)
+        return Refusal(
+            f"point {end} is blocked: the opponent holds it with two or more checkers",
+            True,
+            Reason.BLOCKED,
+            (("point", end),),
+        )
 
     def independent_pairs(
         self, me0: int, op0: int, d1: int, d2: int, ctx: int

@@ -108,6 +108,34 @@ class ChouetteGame:
         self.settlements[payee] += amount
 
 
+VOTE_ENDS = ("doubled", "against", "rolled")
+"""How a team vote on doubling the box ends: every member still in voted for it (the double
+is offered), a member voted against, or the captain rolled before everyone had voted."""
+
+
+@dataclass(frozen=True, slots=True)
+class VoteResult:
+    """How the team's last vote on doubling the box ended (one of :data:`VOTE_ENDS`):
+    ``agreed`` the members who had voted for it, in the order they voted, and ``by`` who
+    ended it (the member who voted against, the captain who rolled, the last to agree)."""
+
+    agreed: tuple[str, ...]
+    by: str
+    ended: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"agreed": [...], "by", "ended"}``, as snapshots and the room's state keep it."""
+        return {"agreed": list(self.agreed), "by": self.by, "ended": self.ended}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> VoteResult:
+        """The result :meth:`to_dict` wrote."""
+        ended = str(data["ended"])
+        if ended not in VOTE_ENDS:
+            raise InvalidInputError(f"a vote ends {', '.join(VOTE_ENDS)}, not {ended!r}")
+        return cls(tuple(str(n) for n in data["agreed"]), str(data["by"]), ended)
+
+
 class Chouette:
     """A chouette session among three or more named players under money-play settings.
 
@@ -136,8 +164,9 @@ class Chouette:
         """The team line: the captain of the next (or current) game first."""
         self.games: list[ChouetteGame] = []
         self._everyone = list(order)  # every player ever seated, for the scores
-        self._votes: set[str] = set()
+        self._votes: list[str] = []  # in the order voted
         self._answers: dict[str, bool] = {}
+        self._last_vote: VoteResult | None = None
         self._events: list[ev.Event] = []  # the chouette's own events of the action under way
 
     # -- what the session looks like ------------------------------------------------------
@@ -180,6 +209,12 @@ class Chouette:
     def votes(self) -> set[str]:
         """The members who have voted for the team double now being decided."""
         return set(self._votes)
+
+    @property
+    def last_vote(self) -> VoteResult | None:
+        """How the team's last vote on doubling ended, until the next vote begins or the box
+        rolls (the team's turn it was for is over); None when there is none to tell."""
+        return self._last_vote
 
     @property
     def answers(self) -> dict[str, bool]:
@@ -317,8 +352,9 @@ class Chouette:
                 }
                 for r in self.games
             ],
-            "votes": sorted(self._votes),
+            "votes": list(self._votes),
             "answers": dict(self._answers),
+            "last-vote": None if self._last_vote is None else self._last_vote.to_dict(),
         }
 
     @classmethod
@@ -351,8 +387,10 @@ class Chouette:
                 )
                 for g in snapshot["games"]
             ]
-            chouette._votes = {str(n) for n in snapshot["votes"]}
+            chouette._votes = [str(n) for n in snapshot["votes"]]
             chouette._answers = {str(k): bool(v) for k, v in snapshot["answers"].items()}
+            last = snapshot.get("last-vote")  # absent from snapshots written before it
+            chouette._last_vote = None if last is None else VoteResult.from_dict(last)
             chouette._events = []
         return chouette
 
@@ -370,6 +408,7 @@ class Chouette:
         self.games.append(record)
         self._votes.clear()
         self._answers.clear()
+        self._last_vote = None
         return game
 
     def join(self, name: str) -> None:
@@ -403,8 +442,14 @@ class Chouette:
         return self._game().roll_opening()
 
     def roll(self, name: str) -> tuple[int, int]:
-        """The box or the captain rolls; a team vote not carried by now lapses."""
-        dice = self._game().roll(self._mover(name))
+        """The box or the captain rolls; a team vote not carried by now lapses (the last
+        vote's result says so), and the box's roll ends the turn the last vote was for."""
+        side = self._mover(name)
+        dice = self._game().roll(side)
+        if side == BOX:
+            self._last_vote = None
+        elif self._votes:
+            self._last_vote = VoteResult(tuple(self._votes), name, "rolled")
         self._votes.clear()
         self._after()
         return dice
@@ -458,14 +503,18 @@ class Chouette:
         if name in self._votes:
             raise ChouetteError(f"{name} has already voted for this double")
         self._events.append(ev.VoteCast(name, agree))
+        if not self._votes:
+            self._last_vote = None  # a new vote begins
         if not agree:
             record.refused_doubles.append(name)
+            self._last_vote = VoteResult(tuple(self._votes), name, "against")
             self._votes.clear()
             return False
-        self._votes.add(name)
-        if not self._votes.issuperset(record.in_game):
+        self._votes.append(name)
+        if not set(self._votes).issuperset(record.in_game):
             return False
         record.game.double(TEAM)
+        self._last_vote = VoteResult(tuple(self._votes), name, "doubled")
         self._votes.clear()
         return True
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 
 class ErrorCode(enum.StrEnum):
@@ -37,6 +38,44 @@ class ErrorCode(enum.StrEnum):
     """A fixed list of dice (a replay) ran out."""
 
 
+class RefusalReason(enum.StrEnum):
+    """Which rule (or which missing die or checker) refuses a single move, as a program reads
+    it: a client says it in its reader's language from this and the refusal's ``details``
+    (the numbers named beside each), never from the English text."""
+
+    DICE_PLAYED = "dice-played"
+    """Every die of the roll is played already."""
+    LARGER_DIE = "larger-die"
+    """Only one die can be played and it must be the larger (``die``), RULES.md 1.3."""
+    BOTH_DICE = "both-dice"
+    """The move would leave the other die unplayable where both can be played."""
+    MOST_DICE = "most-dice"
+    """The move would play fewer dice than possible (``most``: how many can be)."""
+    NO_CHECKER = "no-checker"
+    """The mover has no checker on ``point``."""
+    NO_DIE = "no-die"
+    """No die left takes a checker from ``from`` to ``to``."""
+    HEAD = "head"
+    """Long nardy's head rule: ``limit`` checkers (1, or 2 on some opening doubles) leave the
+    head per turn, RULES.md 3.2."""
+    NO_BAR = "no-bar"
+    """The variant has no bar."""
+    BAR_FIRST = "bar-first"
+    """A checker on the bar enters first, RULES.md 1.2."""
+    NOT_ON_BAR = "not-on-bar"
+    """The mover has no checker on the bar."""
+    BEAR_OFF_EARLY = "bear-off-early"
+    """Bearing off waits until every checker is in the home board."""
+    BEAR_OFF_HIGHEST = "bear-off-highest"
+    """A die larger than needed bears off only from the highest point (``point``)."""
+    BLOCKED = "blocked"
+    """Backgammon's point ``point`` is held by two or more of the opponent's checkers."""
+    TAKEN = "taken"
+    """Long nardy's point ``point`` has an opponent's checker on it."""
+    SIX_BLOCK = "six-block"
+    """Long nardy's six-block rule: six points in a row need an opponent's checker ahead."""
+
+
 class NardyError(ValueError):
     """Base class of every error that nardy raises for bad input.
 
@@ -45,15 +84,32 @@ class NardyError(ValueError):
     """
 
     code: ErrorCode = ErrorCode.INVALID_INPUT
+    reason: RefusalReason | None = None
+    """For a refused single move, the rule (or the missing die or checker) that refuses it."""
+    details: dict[str, int]
+    """The numbers ``reason`` names (a point, a die); empty without a reason."""
 
-    def __init__(self, message: str = "", *, code: ErrorCode | None = None) -> None:
+    def __init__(
+        self,
+        message: str = "",
+        *,
+        code: ErrorCode | None = None,
+        reason: RefusalReason | None = None,
+        details: dict[str, int] | None = None,
+    ) -> None:
         super().__init__(message)
         if code is not None:
             self.code = code
+        self.reason = reason
+        self.details = dict(details or {})
 
-    def to_json(self) -> dict[str, str]:
-        """The refusal as a client receives it: ``{"code": ..., "message": ...}``."""
-        return {"code": self.code.value, "message": str(self)}
+    def to_json(self) -> dict[str, Any]:
+        """The refusal as a client receives it: ``{"code": ..., "message": ...}``, with
+        ``reason`` and ``details`` where a rule refused a single move."""
+        body: dict[str, Any] = {"code": self.code.value, "message": str(self)}
+        if self.reason is not None:
+            body |= {"reason": self.reason.value, "details": dict(self.details)}
+        return body
 
 
 class InvalidInputError(NardyError):

@@ -91,8 +91,10 @@ class GameResult:
     """How a game ended. ``winner`` is None for a draw (long nardy's last roll).
 
     ``kind`` is an :class:`EndKind` (single, gammon, backgammon, oin, mars, pass, resign,
-    draw); for a resignation or surrender ``level`` says what it was scored as. ``points``
-    already include the cube, Jacoby and the backgammon value (:mod:`nardy.core.scoring`).
+    forfeit, draw); for a resignation or surrender ``level`` says what it was scored as, for
+    a forfeit ``reason`` why (one of :data:`~nardy.core.actions.FORFEIT_REASONS`: the clock
+    ran out, the absent player's game was claimed). ``points`` already include the cube,
+    Jacoby and the backgammon value (:mod:`nardy.core.scoring`).
     """
 
     winner: int | None
@@ -100,6 +102,7 @@ class GameResult:
     cube: int
     points: int
     level: str | None = None
+    reason: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -572,7 +575,9 @@ class Game:
             allowed = ", ".join(sorted({str(m) for m, _ in following})) or "none"
             raise IllegalPlayError(
                 f"{Move(start, end)} is not a legal move now; legal: {allowed} "
-                f"({d1}-{d2}: {why.text})"
+                f"({d1}-{d2}: {why.text})",
+                reason=why.reason,
+                details=dict(why.details),
             )
         chosen = min(options, key=lambda option: option[1])  # keep the larger die for later
         self._current.moves.append(chosen)
@@ -715,7 +720,7 @@ class Game:
         if started and (current.cube or current.dice is not None or current.resignations):
             self._end_turn_without_roll()
         self.log.append(ev.Forfeited(player, reason))
-        self._finish(GameResult(winner, EndKind.FORFEIT, self.cube.value, gained))
+        self._finish(GameResult(winner, EndKind.FORFEIT, self.cube.value, gained, reason=reason))
 
     # -- snapshots ------------------------------------------------------------------------
 
@@ -798,12 +803,16 @@ class Game:
         result = data["result"]
         if result is not None:
             level = result.get("level")
+            reason = result.get("reason")  # absent from snapshots written before it
+            if reason is not None and reason not in act.FORFEIT_REASONS:
+                raise InvalidInputError(f"not a reason for a forfeit: {reason!r}")
             game.result = GameResult(
                 _seat_or_none(result["winner"]),
                 EndKind(result["kind"]),
                 int(result["cube"]),
                 int(result["points"]),
                 None if level is None else ResultKind(level),
+                reason,
             )
         game.log = [ev.event_from_json(e) for e in data["log"]]
         if game.phase is Phase.MOVING:
@@ -1044,6 +1053,7 @@ def _result_state(result: GameResult) -> dict[str, Any]:
         "cube": result.cube,
         "points": result.points,
         "level": result.level,
+        "reason": result.reason,
     }
 
 

@@ -10,13 +10,16 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import ClassVar, NamedTuple
 
+from nardy.core.errors import RefusalReason as Reason
 from nardy.core.position import BAR, CHECKERS, OFF, Position, ResultKind, Side
 from nardy.core.variant import (
     BELOW,
     POINTS_MASK,
     UNIT,
+    Refusal,
     Step,
     Variant,
+    bear_off_refusal,
     bear_offs,
     count,
     occupied,
@@ -116,26 +119,32 @@ class LongNardy(Variant):
         if highest <= 6:
             yield from bear_offs(me, op, die, highest, top)
 
-    def blocking_rule(self, me: int, op: int, start: int, end: int, die: int, ctx: Turn) -> str:
+    def blocking_rule(self, me: int, op: int, start: int, end: int, die: int, ctx: Turn) -> Refusal:
         if start == HEAD and ctx.head_at_start - count(me, HEAD) >= ctx.may_leave_head:
-            return (
+            text = (
                 "the head rule: only one checker leaves the head per turn (RULES.md 3.2)"
                 if ctx.may_leave_head == 1
                 else "the head rule: at most two checkers leave the head this turn (RULES.md 3.2)"
             )
+            return Refusal(text, True, Reason.HEAD, (("limit", ctx.may_leave_head),))
         if start == BAR:
-            return f"{self.name} has no bar"
+            return Refusal(f"{self.name} has no bar", True, Reason.NO_BAR)
         if end == OFF:
             mine = occupied(me)
             highest = (mine.bit_length() - 1) >> 3 if mine else 0
-            if highest > 6:
-                return "bear-off not yet allowed: every checker must be in the home board first"
-            return f"a larger die bears off only from the highest point ({highest})"
+            return bear_off_refusal(highest, home=highest <= 6)
         if count(op, end):
-            return f"point {end} is taken: the opponent has a checker there"
-        return (
+            return Refusal(
+                f"point {end} is taken: the opponent has a checker there",
+                True,
+                Reason.TAKEN,
+                (("point", end),),
+            )
+        return Refusal(
             "the six-block rule: six points in a row need an opponent checker ahead of them "
-            "(RULES.md 3.2)"
+            "(RULES.md 3.2)",
+            True,
+            Reason.SIX_BLOCK,
         )
 
     def is_race(self, pos: Position) -> bool:

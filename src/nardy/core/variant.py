@@ -22,6 +22,7 @@ from nardy.core.errors import (
     IllegalPlayError,
     InvalidDiceError,
     InvalidPositionError,
+    RefusalReason,
 )
 from nardy.core.moves import Move, Play, parse_play
 from nardy.core.position import BAR, CHECKERS, OFF, Outcome, Position, ResultKind, Side
@@ -33,12 +34,33 @@ Path = tuple[tuple[int, int, bool], ...]
 
 
 class Refusal(NamedTuple):
-    """Why a single move is not legal, in words; ``rule`` when a rule of play refuses it
-    (the head rule, the bar first…) rather than a move that the dice or the checkers do not
-    make at all."""
+    """Why a single move is not legal: in words (``text``) and as a program reads it
+    (``reason``, with the numbers it names in ``details``); ``rule`` when a rule of play
+    refuses it (the head rule, the bar first…) rather than a move that the dice or the
+    checkers do not make at all."""
 
     text: str
     rule: bool
+    reason: RefusalReason
+    details: tuple[tuple[str, int], ...] = ()
+
+
+def bear_off_refusal(highest: int, home: bool) -> Refusal:
+    """Why a checker may not bear off with the die it tried (RULES.md 1.3, 3.4): not every
+    checker is ``home`` yet, or a die larger than needed bears off only from the ``highest``
+    point the mover holds."""
+    if not home:
+        return Refusal(
+            "bear-off not yet allowed: every checker must be in the home board first",
+            True,
+            RefusalReason.BEAR_OFF_EARLY,
+        )
+    return Refusal(
+        f"a larger die bears off only from the highest point ({highest})",
+        True,
+        RefusalReason.BEAR_OFF_HIGHEST,
+        (("point", highest),),
+    )
 
 
 class Variant:
@@ -294,7 +316,7 @@ class Variant:
             remaining.remove(die)
         dice = f"{d1}-{d2}"
         if not remaining:
-            return Refusal(f"all the dice of {dice} are played", False)
+            return Refusal(f"all the dice of {dice} are played", False, RefusalReason.DICE_PLAYED)
         usable = [
             die
             for die in sorted(set(remaining))
@@ -303,14 +325,21 @@ class Variant:
         if usable:  # a legal single move that leads to no legal play: the forced-play rules
             most = len(self.legal_plays(pos, d1, d2)[0].moves)
             if d1 != d2 and most == 1:
-                why = f"the larger die must be played: with {dice} play the {max(d1, d2)}"
-            elif d1 != d2:
+                larger = max(d1, d2)
+                why = f"the larger die must be played: with {dice} play the {larger}"
+                return Refusal(why, True, RefusalReason.LARGER_DIE, (("die", larger),))
+            if d1 != d2:
                 why = f"both dice must be played: with {dice} this leaves a die unplayable"
-            else:
-                why = f"as many dice as possible must be played: {most} of the {dice}"
-            return Refusal(why, True)
+                return Refusal(why, True, RefusalReason.BOTH_DICE)
+            why = f"as many dice as possible must be played: {most} of the {dice}"
+            return Refusal(why, True, RefusalReason.MOST_DICE, (("most", most),))
         if start != BAR and not count(me, start):
-            return Refusal(f"you have no checker on {start}", False)
+            return Refusal(
+                f"you have no checker on {start}",
+                False,
+                RefusalReason.NO_CHECKER,
+                (("point", start),),
+            )
         distance = start - end
         fits = [d for d in remaining if d == distance or (end == OFF and d > distance)]
         if not fits:
@@ -321,19 +350,20 @@ class Variant:
             }
             stops = self._hop_stops(me, op, start, end, remaining, ctx)
             if distance in spans and stops:  # a hop: the rule that stops it on the way
-                return Refusal(stops[0], True)
+                return stops[0]
             left = "-".join(map(str, remaining))
             played = f" ({left} left)" if done else ""
-            return Refusal(f"no die of {distance}: the dice are {dice}{played}", False)
-        return Refusal(self.blocking_rule(me, op, start, end, min(fits), ctx), True)
+            text = f"no die of {distance}: the dice are {dice}{played}"
+            return Refusal(text, False, RefusalReason.NO_DIE, (("from", start), ("to", end)))
+        return self.blocking_rule(me, op, start, end, min(fits), ctx)
 
     def _hop_stops(
         self, me: int, op: int, start: int, end: int, remaining: list[int], ctx: Any
-    ) -> list[str] | None:
+    ) -> list[Refusal] | None:
         """Where a hop over several of the ``remaining`` dice (``24/22`` with 1-1) is stopped,
         each with the rule that stops it (``24/23: the head rule ...``), the larger die
         tried first; None where some order of the dice gets through."""
-        stops: list[str] = []
+        stops: list[Refusal] = []
         for die in sorted(set(remaining), reverse=True):
             to = start - die
             if to < end or to <= OFF:
@@ -341,7 +371,8 @@ class Variant:
             steps = self.steps(me, op, die, ctx, BAR)
             step = next(((me1, o1) for s, t, me1, o1 in steps if (s, t) == (start, to)), None)
             if step is None:
-                stops.append(f"{start}/{to}: {self.blocking_rule(me, op, start, to, die, ctx)}")
+                rule = self.blocking_rule(me, op, start, to, die, ctx)
+                stops.append(rule._replace(text=f"{start}/{to}: {rule.text}"))
                 continue
             if to == end:
                 return None
@@ -351,9 +382,9 @@ class Variant:
             stops.extend(further)
         return stops
 
-    def blocking_rule(self, me: int, op: int, start: int, end: int, die: int, ctx: Any) -> str:
+    def blocking_rule(self, me: int, op: int, start: int, end: int, die: int, ctx: Any) -> Refusal:
         """The variant's rule that stops a checker on ``start`` moving to ``end`` with
-        ``die`` (packed sides, as in :meth:`steps`): named in words."""
+        ``die`` (packed sides, as in :meth:`steps`)."""
         raise NotImplementedError
 
     def _completes(

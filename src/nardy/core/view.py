@@ -184,7 +184,12 @@ class BoardView:
             "last-play": None if self.last_play is None else self.last_play.to_json(),
             "result": None
             if result is None
-            else {"winner": result.winner, "kind": str(result.kind), "points": result.points},
+            else {
+                "winner": result.winner,
+                "kind": str(result.kind),
+                "points": result.points,
+                "reason": result.reason,
+            },
             "awaiting": self.awaiting.to_json(),
         }
 

@@ -242,12 +242,14 @@ def make_bot(name: str, seed: int | str | None = None) -> Bot:
 def chouette_decision(chouette: Chouette, name: str, bot: Bot) -> actions.Action | None:
     """The action ``bot`` takes as the chouette participant ``name`` where the chouette waits
     for them, not yet applied; None where the bot lets a decision that is not its to force
-    pass (a team member who would not double: the captain's roll ends the vote).
+    pass (a team member who would not double while nobody has proposed to: no vote to answer).
 
     The box and the captain decide as the player of their side (:func:`decision`); the
     captain's wish to double is its vote (RULES.md 1.7: the team doubles only unanimously),
-    and once it has voted and the team has not followed, it rolls. A member answers the
-    box's double by the same take-or-pass judgment, each on their own."""
+    and once it has voted and the team has not followed, it rolls. A vote under way gets the
+    bot's answer, for or against, from a member and from a captain who would not double
+    (then it rolls): a person's vote never lapses unanswered. A member answers the box's
+    double by the same take-or-pass judgment, each on their own."""
     waiting = chouette.awaiting(moves=False)
     kinds = waiting.kinds(name)
     if not kinds:
@@ -256,13 +258,17 @@ def chouette_decision(chouette: Chouette, name: str, bot: Bot) -> actions.Action
     if actions.RollOpening.kind in kinds or record is None:
         return actions.RollOpening(name)
     side = BOX if name == record.box else TEAM
+    under_way = bool(chouette.votes)  # somebody has voted to double: the vote awaits us
     if kinds == (actions.Vote.kind,):  # a member asked to join a team double
-        return actions.Vote(name, True) if bot.should_double(record.game, TEAM) else None
+        wants = bot.should_double(record.game, TEAM)
+        return actions.Vote(name, wants) if wants or under_way else None
     action = decision(record.game, side, bot)
     if isinstance(action, actions.Double) and side == TEAM:
         if actions.Vote.kind in kinds:
             return actions.Vote(name, True)
         return actions.Roll(name)  # voted already and the team did not follow
+    if side == TEAM and under_way and actions.Vote.kind in kinds:
+        return actions.Vote(name, False)  # the captain would not double: it says so first
     return dataclasses.replace(action, player=name)
 
 

@@ -25,6 +25,7 @@ from nardy.server.accounts.security import (
     csrf_ok,
     new_csrf_token,
 )
+from nardy.server.analysis import http as analysis_http
 from nardy.server.collector import Collector
 from nardy.server.config import ServerConfig
 from nardy.server.http import HTTPError
@@ -93,12 +94,14 @@ def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
         finally:
             await collector.stop()
             await site.connections.stop()
+            await site.analysis.close()
             await site.rooms.close()
             site.store.close()
 
     routes: list[BaseRoute] = [*accounts_http.routes(), *lobby_http.routes(), *sockets.routes()]
     routes += dice_http.routes()  # the public page of the dice dealt
     routes += table_http.routes()
+    routes += analysis_http.routes()  # a finished match's analysis
     routes += web_routes()  # the browser client: its page and fingerprinted assets
     app = Starlette(
         routes=routes,

@@ -74,6 +74,9 @@ class ServerConfig:
     """How long the public dice page's figures are shown before they are counted again."""
     grace_seconds: float = 60.0
     """How long a disconnected player has to come back before the opponent may claim."""
+    seek_grace_seconds: float = 60.0
+    """How long a public seek outlives its creator's last sign of life (a closed browser's
+    seeks are withdrawn after it)."""
     sockets_per_user: int = 10
     """How many room sockets one signed-in user may hold open at once (in one process)."""
     sockets_per_address: int = 20
@@ -87,6 +90,9 @@ class ServerConfig:
             raise ConfigError(f"the port is 0-65535, not {self.port}")
         if not 0 <= self.grace_seconds <= 86_400:
             raise ConfigError(f"the grace period is 0-86400 seconds, not {self.grace_seconds}")
+        if not 1 <= self.seek_grace_seconds <= 86_400:
+            grace = self.seek_grace_seconds
+            raise ConfigError(f"a seek's grace period is 1-86400 seconds, not {grace}")
         for name in ("sockets_per_user", "sockets_per_address"):
             if (cap := getattr(self, name)) < 1:
                 option = name.replace("_", "-")
@@ -160,6 +166,10 @@ class ServerConfig:
             "allowed_hosts": ("NARDY_ALLOWED_HOSTS", host_names),
             "dice_stats_seconds": ("NARDY_DICE_STATS_SECONDS", _int("NARDY_DICE_STATS_SECONDS")),
             "grace_seconds": ("NARDY_GRACE_SECONDS", _seconds("NARDY_GRACE_SECONDS")),
+            "seek_grace_seconds": (
+                "NARDY_SEEK_GRACE_SECONDS",
+                _seconds("NARDY_SEEK_GRACE_SECONDS"),
+            ),
             "sockets_per_user": ("NARDY_SOCKETS_PER_USER", _int("NARDY_SOCKETS_PER_USER")),
             "sockets_per_address": (
                 "NARDY_SOCKETS_PER_ADDRESS",

@@ -47,6 +47,16 @@ def dice_state(match: Match) -> dict[str, Any]:
     }
 
 
+def take_next(match: Match, state: Mapping[str, Any]) -> None:
+    """The next game's dice as a stored checkpoint (:func:`dice_state`) holds them: drawn
+    by the process that committed the start of the game under way, which this match has
+    just replayed. :class:`ValueError` where this match's games did not deal what the
+    checkpoint's did (it is not the game committed)."""
+    if [_fair(game).state() for game in match.games] != list(state["games"]):
+        raise ValueError("the games' dice are not those of the checkpoint")
+    match.dice = FairDice.from_state(state["next"])
+
+
 def restore(snapshot: Mapping[str, Any], state: Mapping[str, Any]) -> Match:
     """The match of a snapshot with each game's dice as stored, going on at the next die."""
     match = Match.restore(dict(snapshot), dice=FairDice.from_state(state["next"]))

@@ -44,11 +44,15 @@ Ref = int | str | None
 class ActionMessage:
     """Do something in the game: ``{"type": "action", "action": {core action}}``, read by
     the core. The action's ``player`` may be left out (``named`` false: it is read as seat
-    0 until the room puts in the sender's seat); it is always the sender's seat."""
+    0 until the room puts in the sender's seat); it is always the sender's seat. ``at``
+    (the message's ``seq``), when given, is the action count of the state the action was
+    meant for: sent again after it was applied (a double click), it is refused, not
+    applied twice."""
 
     action: Action
     named: bool = True
     ref: Ref = None
+    at: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,6 +121,25 @@ class RematchMessage:
     ref: Ref = None
 
 
+@dataclass(frozen=True, slots=True)
+class HintMessage:
+    """In a practice game against the bot, the bot's advice to its player: ``{"type":
+    "hint"}`` for the decision that is theirs now (the plays of the roll, the cube before
+    it, the answer to a double), ``{"type": "hint", "review": true}`` for how the bot would
+    have played their last play. Answered by ``hint`` (or ``refused``)."""
+
+    review: bool = False
+    ref: Ref = None
+
+
+@dataclass(frozen=True, slots=True)
+class PracticeMessage:
+    """Make this game against the bot a practice game, for good: ``{"type":
+    "practice"}``; everyone in the room hears the state again, now with practice on."""
+
+    ref: Ref = None
+
+
 ClientMessage = (
     ActionMessage
     | UnreadAction
@@ -127,11 +150,13 @@ ClientMessage = (
     | SeedMessage
     | ClaimMessage
     | RematchMessage
+    | HintMessage
+    | PracticeMessage
 )
 CHAT_LENGTH = 300
 
 _FIELDS: dict[str, frozenset[str]] = {
-    "action": frozenset({"type", "ref", "action"}),
+    "action": frozenset({"type", "ref", "action", "seq"}),
     "sync": frozenset({"type", "ref"}),
     "ping": frozenset({"type", "ref"}),
     "chat": frozenset({"type", "ref", "text"}),
@@ -139,6 +164,8 @@ _FIELDS: dict[str, frozenset[str]] = {
     "seed": frozenset({"type", "ref", "seed"}),
     "claim": frozenset({"type", "ref"}),
     "rematch": frozenset({"type", "ref"}),
+    "hint": frozenset({"type", "ref", "review"}),
+    "practice": frozenset({"type", "ref"}),
 }
 
 
@@ -197,7 +224,8 @@ def parse(data: str | bytes) -> ClientMessage:
         )
     if kind == "action":
         action = _field(obj, "action", _is_object, "an action message carries an action object")
-        return _action(action, ref)
+        at = _field(obj, "seq", _is_count, "seq is the number of actions the action follows")
+        return _action(action, ref, at)
     if kind == "chat":
         text = _field(obj, "text", _is_chat, f"chat text is 1-{CHAT_LENGTH} characters")
         return ChatMessage(text.strip(), ref)
@@ -211,17 +239,28 @@ def parse(data: str | bytes) -> ClientMessage:
         return ClaimMessage(ref)
     if kind == "rematch":
         return RematchMessage(ref)
+    if kind == "hint":
+        review = obj.get("review", False)
+        if not _is_bool(review):
+            raise ProtocolError("malformed", "review is true or false", ref)
+        return HintMessage(review, ref)
+    if kind == "practice":
+        return PracticeMessage(ref)
     return PingMessage(ref)
 
 
-def _action(obj: dict[str, Any], ref: Ref) -> ActionMessage | UnreadAction:
+def _is_count(value: object) -> bool:
+    return value is None or (type(value) is int and 0 <= value < 2**53)
+
+
+def _action(obj: dict[str, Any], ref: Ref, at: int | None) -> ActionMessage | UnreadAction:
     """The core action of an action message, or the core's refusal of it."""
     named = "player" in obj
     try:
         action = action_from_json(obj if named else {**obj, "player": 0})
     except NardyError as exc:
         return UnreadAction(exc.code.value, str(exc), ref)
-    return ActionMessage(action, named, ref)
+    return ActionMessage(action, named, ref, at)
 
 
 # -- what the server sends -------------------------------------------------------------------
@@ -288,10 +327,27 @@ class Refused:
     """Your action (or chat line) was refused and changed nothing; ``code`` is the core's
     (or the room's: ``spectator``, ``not-your-seat``, ``game-over``, ``busy``,
     ``internal-error``, ``referee-only``; for a claim ``not-absent``, ``grace-period``; for
-    chat ``not-signed-in``, ``chat-rate-limited``)."""
+    chat ``not-signed-in``, ``chat-rate-limited``; for a hint ``not-a-bot-game``,
+    ``not-practice``, ``not-your-turn``, ``no-hint``, ``hint-pending``). A single move
+    refused by a rule says which as the core does (``reason``, a
+    :class:`~nardy.core.errors.RefusalReason`, and the numbers it names in ``details``), for
+    a client to say in its reader's words."""
 
     code: str
     message: str
+    ref: Ref = None
+    reason: str | None = None
+    details: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """The bot's advice asked for by ``hint``, at action ``seq``: ``nardy hint --format
+    json``'s document with its ``kind`` (``plays``, ``cube``, ``answer``, ``review``), sent
+    to the asking socket only."""
+
+    seq: int
+    hint: dict[str, Any]
     ref: Ref = None
 
 
@@ -329,6 +385,13 @@ class Present:
 
 
 @dataclass(frozen=True, slots=True)
+class Watching:
+    """How many spectators (signed in or not) are in the room now, on every process."""
+
+    spectators: int
+
+
+@dataclass(frozen=True, slots=True)
 class RematchOffered:
     """Player ``seat`` offers a rematch of the finished match."""
 
@@ -352,8 +415,10 @@ ServerMessage = (
     | Chat
     | Absent
     | Present
+    | Watching
     | RematchOffered
     | Rematch
+    | Hint
 )
 
 
@@ -383,8 +448,10 @@ def encode(message: ServerMessage) -> str:
             }
         case State(state, ref):
             body = {"type": "state", "state": state, "ref": ref}
-        case Refused(code, text, ref):
+        case Refused(code, text, ref, reason, details):
             body = {"type": "refused", "code": code, "message": text, "ref": ref}
+            if reason is not None:
+                body |= {"reason": reason, "details": dict(details)}
         case Error(code, text, ref):
             body = {"type": "error", "code": code, "message": text, "ref": ref}
         case Pong(ref):
@@ -393,8 +460,12 @@ def encode(message: ServerMessage) -> str:
             body = {"type": "absent", "seat": seat, "claim-in": claim_in}
         case Present(seat):
             body = {"type": "present", "seat": seat}
+        case Watching(spectators):
+            body = {"type": "watching", "spectators": spectators}
         case RematchOffered(seat):
             body = {"type": "rematch-offered", "seat": seat}
         case Rematch(game):
             body = {"type": "rematch", "game": game}
+        case Hint(seq, hint, ref):
+            body = {"type": "hint", "seq": seq, "hint": hint, "ref": ref}
     return json.dumps({"v": VERSION, **body}, separators=(",", ":"))

@@ -144,6 +144,13 @@ def rating_rule(settings: Settings) -> RatingRule:
     return RatingRule(variant + MONEY_POOL_SUFFIX, "game", 1)
 
 
+def is_rated(seats: tuple[int | None, int | None], practice: bool) -> bool:
+    """Whether a two-player game is rated at all (docs/ratings.md): only between two people
+    (``seats``: their user ids, None for the bot), and never a practice game, whose player
+    may have had the bot's hints."""
+    return None not in seats and not practice
+
+
 def rated_outcomes(match: Match) -> list[int]:
     """The winners (players 0/1) of what ``match`` has had rated so far under its rule, in
     order: the match's winner once it is won, or each game's winner in money play. A server

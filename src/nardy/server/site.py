@@ -14,6 +14,7 @@ from nardy.server.accounts.security import (
     origin_ok,
 )
 from nardy.server.accounts.users import Accounts
+from nardy.server.analysis.jobs import AnalysisJobs
 from nardy.server.bus.bus import bus_from_url
 from nardy.server.config import ServerConfig
 from nardy.server.dicestats import DiceStats
@@ -24,8 +25,8 @@ from nardy.server.store.store import Store, User
 
 class Site:
     """Everything one server process holds: the configuration, the store, accounts, the
-    rate limits, the rooms with the bus between this process and the others, and the open
-    sockets."""
+    rate limits, the rooms with the bus between this process and the others, the open
+    sockets and the queue of analyses."""
 
     def __init__(self, config: ServerConfig, store: Store) -> None:
         self.config = config
@@ -37,6 +38,8 @@ class Site:
             store, self.rooms.bus, config.sockets_per_user, config.sockets_per_address
         )
         self.dice_stats = DiceStats(store, fresh_for=config.dice_stats_seconds)
+        self.analysis = AnalysisJobs(store, self.rooms.token)
+        """This process's queue of match analyses."""
 
     def client(self, connection: HTTPConnection) -> str:
         """Who the request comes from, for the rate limits and the caps on sockets: its

@@ -131,8 +131,10 @@ async def _read(websocket: WebSocket, room: Room, member: Member, connection: Co
                 return
             continue
         match message:
-            case protocol.ActionMessage(action, named, ref):
-                refused = await room.act(member.seat, action, ref, named=named, sender=member.key)
+            case protocol.ActionMessage(action, named, ref, at):
+                refused = await room.act(
+                    member.seat, action, ref, named=named, sender=member.key, at=at
+                )
                 if refused is not None:
                     member.send(refused)
             case protocol.UnreadAction(code, text, ref):
@@ -157,6 +159,11 @@ async def _read(websocket: WebSocket, room: Room, member: Member, connection: Co
                 refused = await room.rematch(member.seat, ref)
                 if refused is not None:
                     member.send(refused)
+            case protocol.HintMessage(review, ref):
+                room.hints.request(member, review, ref)
+            case protocol.PracticeMessage(ref):
+                refused = await room.hints.switch_on(member, ref)
+                member.send(protocol.Pong(ref) if refused is None else refused)
             case protocol.MuteMessage(muted, ref):
                 await room.mute(member, muted)
                 member.send(protocol.Pong(ref))

@@ -34,6 +34,7 @@ from nardy.engine.heuristic import LEVELS
 from nardy.server.accounts.users import HOME_CORNERS, Preferences
 from nardy.server.clocks import DELAY_RANGE, PRESETS, RESERVE_RANGE
 from nardy.server.games import GameKind, GameStatus
+from nardy.server.hintplay import HintKind
 from nardy.server.lobby.matches import OPPONENTS
 from nardy.server.lobby.tables import CHOUETTE_SEATS, MAX_SIDE, MIN_SIDE
 from nardy.server.ratings import MONEY_POOL_SUFFIX
@@ -123,6 +124,12 @@ def constants() -> list[Constant]:
             "Whom a new match is for: anyone (a seek), an invited player, or the bot "
             "(nardy.server.lobby.OPPONENTS).",
             _by_name(list(OPPONENTS)),
+        ),
+        Constant(
+            "HINT_KIND",
+            "What a practice game's hint is about: a hint's \"kind\" "
+            "(nardy.server.hintplay.HintKind).",
+            _by_name([k.value for k in HintKind]),
         ),
         Constant(
             "CHOUETTE_SEATS",

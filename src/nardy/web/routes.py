@@ -12,6 +12,7 @@ from nardy.web.assets import Assets, default_assets
 PAGES = (
     "/",
     "/signin",
+    "/claim",
     "/lobby",
     "/game/{game}",
     "/invite/{token}",

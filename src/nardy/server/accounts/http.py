@@ -92,9 +92,11 @@ async def sign_up(request: Request) -> Response:
     current = await site.user(request)
     name, password = body.get("username"), body.get("password")
     if current is not None and current.is_guest:
-        return await _sign_in_with(
+        claimed = await _sign_in_with(
             request, site.accounts.claim, current, name, password, status=201
         )
+        await site.rooms.renamed(current.id)  # their open games show the new name
+        return claimed
     return await _sign_in_with(request, site.accounts.sign_up, name, password, status=201)
 
 

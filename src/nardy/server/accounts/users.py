@@ -48,7 +48,7 @@ class Preferences:
 
     language: str = "en"
     home: str = "bottom-right"
-    auto_switch_side: bool = True
+    auto_switch_side: bool = False  # a board that turns between games surprises a new player
     auto_pass: bool = True
     auto_roll: bool = False
     auto_play_forced: bool = False

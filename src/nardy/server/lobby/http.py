@@ -3,6 +3,7 @@ games."""
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 from typing import Any
 
@@ -18,11 +19,12 @@ from nardy.notation.record import match_records
 from nardy.server.games import TABLE_KINDS, GameKind, GameStatus
 from nardy.server.http import HTTPError, handles_errors, json_body, off_loop
 from nardy.server.lobby.matches import Lobby, LobbyError, seats_view, visible_to
+from nardy.server.lobby.quick import QuickPairing
 from nardy.server.lobby.replay import replay_view
 from nardy.server.lobby.tables import table_fields
 from nardy.server.ratings import shown
 from nardy.server.site import Site, site_of
-from nardy.server.store.store import GameRow, Store, User
+from nardy.server.store.store import GameRow, Store, User, now
 from nardy.server.variantfacts import every_variant, facts_of
 
 
@@ -39,9 +41,11 @@ def game_view(store: Store, game: GameRow) -> dict[str, Any]:
         "status": game.status if game.unavailable is None else GameStatus.UNAVAILABLE,
         "unavailable": game.unavailable,
         "private": game.private,
+        "practice": game.practice,
         "players": seats_view(game, names),
         "actions": game.seq,
         "result": None if game.result is None else dict(game.result),
+        "quick": game.quick,
         "created-at": game.created_at.isoformat(),
         "finished-at": None if game.finished_at is None else game.finished_at.isoformat(),
     }
@@ -60,22 +64,86 @@ async def _started(site: Site, game: GameRow) -> JSONResponse:
     return JSONResponse(await off_loop(game_view, site.store, game))
 
 
+IDEMPOTENCY_KEY = "idempotency-key"
+"""The header that makes a request to create something safe to repeat: the same key from
+the same user finds what the first request made."""
+
+
+def request_key(request: Request) -> str | None:
+    """The request's idempotency key (1-64 printable ASCII characters), if it has one."""
+    key = request.headers.get(IDEMPOTENCY_KEY)
+    if key is None:
+        return None
+    if not (0 < len(key) <= 64 and key.isascii() and key.isprintable()):
+        raise HTTPError(400, "malformed", "Idempotency-Key is 1-64 printable ASCII characters")
+    return key
+
+
+async def expire_seeks(site: Site) -> None:
+    """Withdraw the seeks of creators gone for longer than the seek grace period (their
+    rooms hear it): done before seeks are listed, joined or paired."""
+    before = now() - datetime.timedelta(seconds=site.config.seek_grace_seconds)
+    for game in await off_loop(site.store.expire_seeks, before):
+        await site.rooms.cancelled(game)
+
+
 @handles_errors
 async def create_game(request: Request) -> Response:
-    """A new seek, invitation or game against the bot; the creator sits in seat 0."""
+    """A new seek, invitation or game against the bot; the creator sits in seat 0. The
+    same request again with its ``Idempotency-Key`` answers 200 with the game it made."""
     site = site_of(request)
     user = await site.require_user(request)
     body = await json_body(request)
+    key = request_key(request)
     try:
-        created = await off_loop(Lobby(site.store).create, user, body)
+        created = await off_loop(Lobby(site.store).create, user, body, key)
     except LobbyError as exc:
         raise lobby_error(exc) from None
-    if created.game.status == GameStatus.PLAYING:
+    if created.game.status == GameStatus.PLAYING and not created.repeated:
         await site.rooms.started(created.game)
     view = await off_loop(game_view, site.store, created.game)
     if created.invite_token is not None:
         view["invitation"] = created.invite_token
-    return JSONResponse(view, 201)
+    return JSONResponse(view, 200 if created.repeated else 201)
+
+
+@handles_errors
+async def play_now(request: Request) -> Response:
+    """Quick pairing: the game with a near-rated player waiting for the same one, or the
+    user's own quick seek, waiting, with its rating range now (asked again to go on)."""
+    site = site_of(request)
+    user = await site.require_user(request)
+    body = await json_body(request)
+    key = request_key(request)
+    await expire_seeks(site)
+    try:
+        answer = await off_loop(QuickPairing(site.store).play_now, user, body, key)
+    except LobbyError as exc:
+        raise lobby_error(exc) from None
+    for game in answer.withdrawn:
+        await site.rooms.cancelled(game)
+    if answer.game.status == GameStatus.PLAYING:
+        await site.rooms.started(answer.game)
+    view = await off_loop(game_view, site.store, answer.game)
+    view["range"] = answer.range
+    # asked again often enough to pair soon after the range widens (every 5 s)
+    view["ask-again"] = min(2.0, _here_every(site))
+    return JSONResponse(view)
+
+
+def _here_every(site: Site) -> float:
+    """How often an open browser says it is here: three times in a seek's grace period."""
+    return site.config.seek_grace_seconds / 3
+
+
+@handles_errors
+async def still_here(request: Request) -> Response:
+    """The user's browser is still open: their public seeks stay (how many, and when to
+    say so again)."""
+    site = site_of(request)
+    user = await site.require_user(request)
+    seeks = await off_loop(site.store.touch_seeks, user.id)
+    return JSONResponse({"seeks": seeks, "ask-again": _here_every(site)})
 
 
 async def _sit(request: Request, sit: Callable[[Lobby, User, str], GameRow], key: str) -> Response:
@@ -90,7 +158,8 @@ async def _sit(request: Request, sit: Callable[[Lobby, User, str], GameRow], key
 
 @handles_errors
 async def join_game(request: Request) -> Response:
-    """Take the free seat of an open seek."""
+    """Take the free seat of an open seek (not one whose creator has gone)."""
+    await expire_seeks(site_of(request))
     return await _sit(request, Lobby.join, "game")
 
 
@@ -124,6 +193,7 @@ async def seeks(request: Request) -> Response:
     """Open seeks, filtered by ``?variant=`` and ``?length=``."""
     site = site_of(request)
     length = _length(request.query_params.get("length"))
+    await expire_seeks(site)
     found = await off_loop(site.store.seeks, request.query_params.get("variant"), length)
     return JSONResponse([await off_loop(game_view, site.store, g) for g in found])
 
@@ -278,6 +348,8 @@ def routes() -> list[Route]:
     return [
         Route("/api/games", create_game, methods=["POST"]),
         Route("/api/games/live", live, methods=["GET"]),
+        Route("/api/quick", play_now, methods=["POST"]),
+        Route("/api/me/here", still_here, methods=["POST"]),
         Route("/api/seeks", seeks, methods=["GET"]),
         Route("/api/variants", variant_rules, methods=["GET"]),
         Route("/api/games/{game}", game, methods=["GET"]),

@@ -11,7 +11,7 @@ import hashlib
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from nardy.core.errors import NardyError
 from nardy.core.match import Match
@@ -22,6 +22,8 @@ from nardy.server.games import TABLE_KINDS, WAITING, GameKind, GameStatus
 from nardy.server.store.store import ConflictError, GameRow, Store, User
 
 OPPONENTS = ("open", "invite", "bot")
+BODY_FIELDS = frozenset({"settings", "opponent", "bot", "bot-delay-ms", "practice", "clock"})
+"""The fields of a request for a new match (:meth:`Lobby.create`)."""
 BOT_DELAY_MS = (0, 10_000)
 DEFAULT_BOT_DELAY_MS = 1_000
 DEFAULT_BOT = "advanced"
@@ -40,10 +42,42 @@ class LobbyError(ValueError):
 @dataclass(frozen=True, slots=True)
 class Created:
     """A new game, and for an invitation the secret link's token (shown once, to its
-    creator; the database keeps only its hash)."""
+    creator; the database keeps only its hash); ``repeated`` when the request was made
+    before (its idempotency key found the game it made, whose token is not shown again)."""
 
     game: GameRow
     invite_token: str | None = None
+    repeated: bool = False
+
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Repeated:
+    """A request made before, with the same idempotency key: the game it made then."""
+
+    game: GameRow
+
+
+def once(
+    store: Store, user: User, request_key: str | None, make: Callable[[str | None], T]
+) -> T | Repeated:
+    """What ``make`` makes, given the request's idempotency key to store with the game; or,
+    where this user's request with the same key came before (a double click, a retry), the
+    game that one made: the same request twice, even at once, makes one game."""
+    if request_key is None:
+        return make(None)
+    first = store.game_by_request(user.id, request_key)
+    if first is not None:
+        return Repeated(first)
+    try:
+        return make(request_key)
+    except ConflictError:  # the same request, twice at once: the first one's game
+        first = store.game_by_request(user.id, request_key)
+        if first is None:
+            raise
+        return Repeated(first)
 
 
 def _hash(token: str) -> str:
@@ -74,6 +108,19 @@ def settings_from(data: object) -> Settings:
         raise LobbyError(400, "invalid-settings", str(exc)) from None
 
 
+def match_wanted(body: Mapping[str, Any]) -> tuple[Settings, dict[str, Any] | None]:
+    """The settings and the clock (its stored form; None: none) of the two-player game a
+    request asks for, checked: the core builds the match once, so nothing it refuses is
+    stored."""
+    settings = settings_from(body.get("settings", {}))
+    try:
+        clock = clock_from(body.get("clock"))
+    except ClockError as exc:
+        raise LobbyError(400, "invalid-clock", str(exc)) from None
+    core_accepts(lambda: Match(settings))  # the clock's values are bounded already
+    return settings, None if clock is None else dict(clock.to_json())
+
+
 def bot_choice(body: Mapping[str, Any]) -> tuple[str, int]:
     """The bot's level and its delay before each action (ms) that a request asks for,
     checked; the defaults where it names none."""
@@ -93,24 +140,30 @@ class Lobby:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def create(self, user: User, body: Mapping[str, Any]) -> Created:
+    def create(
+        self, user: User, body: Mapping[str, Any], request_key: str | None = None
+    ) -> Created:
         """A game from a request ``{"settings": {...}, "opponent": "open" | "invite" |
-        "bot", "bot": LEVEL, "bot-delay-ms": N, "clock": CLOCK}``; the creator takes seat 0.
-        The clock (:func:`nardy.server.clocks.clock_from`) is none unless asked for."""
-        unknown = sorted(set(body) - {"settings", "opponent", "bot", "bot-delay-ms", "clock"})
+        "bot", "bot": LEVEL, "bot-delay-ms": N, "practice": BOOL, "clock": CLOCK}``; the
+        creator takes seat 0. The clock (:func:`nardy.server.clocks.clock_from`) is none
+        unless asked for; a game against the bot is a practice game (hints, unrated) only
+        when asked for. A request repeated with the same idempotency key ``request_key`` (a
+        double click) makes no second game: it finds the first."""
+        made = once(self.store, user, request_key, lambda key: self._create(user, body, key))
+        return Created(made.game, repeated=True) if isinstance(made, Repeated) else made
+
+    def _create(self, user: User, body: Mapping[str, Any], request_key: str | None) -> Created:
+        unknown = sorted(set(body) - BODY_FIELDS)
         if unknown:
             raise LobbyError(400, "malformed", f"unknown field(s): {', '.join(unknown)}")
-        settings = settings_from(body.get("settings", {}))
-        try:
-            clock = clock_from(body.get("clock"))
-        except ClockError as exc:
-            raise LobbyError(400, "invalid-clock", str(exc)) from None
-        core_accepts(lambda: Match(settings))  # the clock's values are bounded already
-        timed = None if clock is None else clock.to_json()
+        settings, timed = match_wanted(body)
         opponent = body.get("opponent", "open")
         if opponent not in OPPONENTS:
             raise LobbyError(400, "malformed", f"opponent is one of {', '.join(OPPONENTS)}")
         stored = settings.to_dict()
+        practice = body.get("practice", False)
+        if type(practice) is not bool:
+            raise LobbyError(400, "malformed", "practice is true or false")
         if opponent == "bot":
             bot, delay = bot_choice(body)
             game = self.store.create_game(
@@ -123,10 +176,14 @@ class Lobby:
                 bot=bot,
                 bot_delay_ms=delay,
                 clock=timed,
+                practice=practice,
+                request_key=request_key,
             )
             return Created(game)
-        if "bot" in body or "bot-delay-ms" in body:
-            raise LobbyError(400, "malformed", "bot settings are for games against the bot")
+        if "bot" in body or "bot-delay-ms" in body or practice:
+            raise LobbyError(
+                400, "malformed", "bot settings and practice are for games against the bot"
+            )
         if opponent == "invite":
             token = secrets.token_urlsafe(24)
             game = self.store.create_game(
@@ -138,6 +195,7 @@ class Lobby:
                 private=True,
                 invite_hash=_hash(token),
                 clock=timed,
+                request_key=request_key,
             )
             return Created(game, token)
         game = self.store.create_game(
@@ -148,6 +206,7 @@ class Lobby:
             status=GameStatus.OPEN,
             private=False,
             clock=timed,
+            request_key=request_key,
         )
         return Created(game)
 

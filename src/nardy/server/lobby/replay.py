@@ -58,7 +58,12 @@ def game_view(game: Game, number: int, score: tuple[int, int]) -> dict[str, Any]
         "over": game.over,
         "end": None
         if result is None
-        else {"winner": result.winner, "kind": result.kind, "points": result.points},
+        else {
+            "winner": result.winner,
+            "kind": result.kind,
+            "points": result.points,
+            "reason": result.reason,
+        },
         "dice": game.dice_source.block(reveal=game.over)
         if isinstance(game.dice_source, FairDice)
         else None,

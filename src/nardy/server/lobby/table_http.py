@@ -9,25 +9,29 @@ from starlette.routing import Route
 
 from nardy.server.games import GameKind, GameStatus
 from nardy.server.http import handles_errors, json_body, off_loop
-from nardy.server.lobby.http import game_view, lobby_error
-from nardy.server.lobby.matches import LobbyError
+from nardy.server.lobby.http import game_view, lobby_error, request_key
+from nardy.server.lobby.matches import LobbyError, Repeated
 from nardy.server.lobby.tables import TableLobby, free_seats
 from nardy.server.site import site_of
 
 
 @handles_errors
 async def create_table(request: Request) -> Response:
-    """A new chouette table or consultation game; the creator takes its first seat."""
+    """A new chouette table or consultation game; the creator takes its first seat. The
+    same request again with its ``Idempotency-Key`` answers 200 with the table it made."""
     site = site_of(request)
     user = await site.require_user(request)
     body = await json_body(request)
+    key = request_key(request)
     try:
-        game = await off_loop(TableLobby(site.store).create, user, body)
+        made = await off_loop(TableLobby(site.store).create, user, body, key)
     except LobbyError as exc:
         raise lobby_error(exc) from None
+    game = made.game if isinstance(made, Repeated) else made
     if game.status == GameStatus.PLAYING:  # the creator and bots: the room starts now
         await site.rooms.get(game.id)
-    return JSONResponse(await off_loop(game_view, site.store, game), 201)
+    status = 200 if isinstance(made, Repeated) else 201
+    return JSONResponse(await off_loop(game_view, site.store, game), status)
 
 
 @handles_errors

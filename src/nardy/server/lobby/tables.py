@@ -30,9 +30,11 @@ from nardy.server.games import TABLE_KINDS, GameKind, GameStatus
 from nardy.server.lobby.matches import (
     DEFAULT_BOT_DELAY_MS,
     LobbyError,
+    Repeated,
     bot_choice,
     core_accepts,
     new_game_id,
+    once,
     refuse_unavailable,
     settings_from,
 )
@@ -108,11 +110,17 @@ class TableLobby:
     def __init__(self, store: Store) -> None:
         self.store = store
 
-    def create(self, user: User, body: Mapping[str, Any]) -> GameRow:
+    def create(
+        self, user: User, body: Mapping[str, Any], request_key: str | None = None
+    ) -> GameRow | Repeated:
         """A table from ``{"kind": "chouette", "settings", "seats": 3-8, "bots": N, "bot":
         LEVEL, "bot-delay-ms"}`` or ``{"kind": "consultation", "settings", "sides": [A, B],
         "bot", "bot-delay-ms"}`` (B = 0: side 1 is the bot); the creator takes the first
-        seat, and a table with no other free seat starts at once."""
+        seat, and a table with no other free seat starts at once. Repeated with the same
+        idempotency key ``request_key``, the table the first request made."""
+        return once(self.store, user, request_key, lambda key: self._create(user, body, key))
+
+    def _create(self, user: User, body: Mapping[str, Any], request_key: str | None) -> GameRow:
         allowed = {"kind", "settings", "seats", "bots", "sides", "bot", "bot-delay-ms"}
         unknown = sorted(set(body) - allowed)
         if unknown:
@@ -160,6 +168,7 @@ class TableLobby:
             bot_delay_ms=delay,
             kind=kind,
             seating=seating.to_json(),
+            request_key=request_key,
         )
 
     def table(self, game_id: str) -> GameRow:

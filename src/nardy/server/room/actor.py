@@ -3,17 +3,22 @@ action to its :class:`~nardy.server.room.host.Host`, commits it to the database 
 anyone hears of it, tells this process's sockets at once, and hands the news to the
 process's publisher (:mod:`nardy.server.room.publisher`) for the other processes, which
 never holds the room up. Its collaborators react to what was committed: the clock keeper,
-presence and claims, the rematch, the bot driver, the chat desk, the ratings (the host's).
+presence and claims, the rematch, the bot driver, the chat desk, the ratings (the host's),
+the hints of a practice game.
 
 Several server processes may hold the same room (its players' sockets on different
 processes). The database serialises the game: :meth:`Store.append_action` commits action
 ``seq + 1`` only while the game is at ``seq``, so of two processes racing (two bots, or a
 player and a bot) one commits and the other reloads. A process follows the game's channel
-and tells its own sockets what the others committed, in the order of the actions, reading
-the game from the database again when it missed something: a jump in ``seq``, a
-:class:`~nardy.server.room.news.Gap`, a socket joining, or (while the bus is down) the
-registry's poll of the game's row. So the bus carries news, never the game: with Redis away
-the players of one process play on at full pace and the others catch up from the database.
+and tells its own sockets what the others committed, in the order of the actions. It
+applies each action from its news (checked against the events the news says, with the
+clock from the news and, at a checkpoint, the stored one: it holds the next game's dice,
+drawn where the action was committed), and reads the game from the database again only
+when it missed something or the news does not apply: a jump in ``seq``, a
+:class:`~nardy.server.room.news.Gap`, news that gives other events here, a socket joining,
+or (while the bus is down) the registry's poll of the game's row. So the bus carries news,
+never the game: with Redis away the players of one process play on at full pace and the
+others catch up from the database.
 """
 
 from __future__ import annotations
@@ -25,22 +30,24 @@ from concurrent.futures import Executor
 from dataclasses import replace
 from typing import Any, Protocol
 
-from nardy.core.actions import Action, Forfeit, Join, Player
+from nardy.core.actions import Action, Forfeit, Join, Player, action_from_json
 from nardy.core.errors import NardyError
 from nardy.core.match import Match
 from nardy.server import gamedice, protocol, roomview
 from nardy.server.bus.bus import Gap as BusGap
 from nardy.server.bus.bus import Subscription
-from nardy.server.games import GameKind
+from nardy.server.games import GameKind, GameStatus
 from nardy.server.http import off_loop
 from nardy.server.room import news as n
 from nardy.server.room.bot_driver import BotDriver
 from nardy.server.room.chat_desk import ChatDesk
 from nardy.server.room.clock_keeper import ClockKeeper
+from nardy.server.room.hints import Hints
 from nardy.server.room.host import Host
 from nardy.server.room.member import GOING_AWAY, Member
 from nardy.server.room.presence import Presence
 from nardy.server.room.rematch import Rematch
+from nardy.server.room.watchers import Watchers
 from nardy.server.store import checkpoints
 from nardy.server.store.checkpoints import Checkpoint
 from nardy.server.store.commits import Commits
@@ -64,6 +71,12 @@ class Registry(Protocol):
     async def started(self, row: GameRow) -> None: ...
 
 
+UNSTARTED_EXPIRY_S = 600.0
+"""How long a two-player match being played may wait for its opening roll (a rematch nobody
+starts, a game both players left before it began; no clock runs during the opening roll)
+before the server withdraws it."""
+
+
 class Room:
     """The live state of one game and the people watching it."""
 
@@ -79,11 +92,15 @@ class Room:
         self.lock = asyncio.Lock()
         self.chat = ChatDesk(rooms.store, row.id)
         self.presence = Presence(rooms.grace)
+        self.watchers = Watchers()
         self.rematches = Rematch()
         self.clock = ClockKeeper(self._time_is_up)
         self.clock.load(row, host.match)
         self.bots = BotDriver(host, lambda: self.row, lambda: self.seq, self.act, rooms.bot_pool)
+        self.hints = Hints(self, rooms.store, rooms.bot_pool)
         self._follower: asyncio.Task[None] | None = None
+        self._expiry: asyncio.Task[None] | None = None
+        self._expire_unstarted()
 
     @property
     def id(self) -> str:
@@ -110,7 +127,8 @@ class Room:
         """The room's state now as everybody sees it (each viewer's own part is added by
         :meth:`~nardy.server.roomview.RoomState.seen_by`): which game at which action, its
         kind, status and settings, the host's part (who sits where, the board, the score,
-        who may act, the dice's commitments), the clock, who is absent, the rematch."""
+        who may act, the dice's commitments), the clock, who is absent, how many are
+        watching, the rematch."""
         now = time.time()
         part = self.host.state(self.row)
         public: dict[str, Any] = {
@@ -119,10 +137,12 @@ class Room:
             "kind": self.row.kind,
             "status": "finished" if self.over else self.row.status,
             "settings": dict(self.row.settings),
+            "practice": self.row.practice,
             "rules": self.host.rule_facts(self.row),
             **part.public,
             "clock": self.clock.view(now),
             "absent": self.presence.view(now),
+            "spectators": self.watchers.count,
             "rematch": self.rematches.view(),
         }
         return replace(part, public=public)
@@ -146,6 +166,7 @@ class Room:
             if seat is not None:  # a table's members are never absent
                 self.presence.arrived.add(seat)
             changes = self._presence()
+            changes += self._watching()
             history = self.chat.history(member.user_id, member.seat, self.over)
             muted = self.chat.muted(member.user_id)
             state = self.state().seen_by(member.seat)
@@ -160,7 +181,7 @@ class Room:
     def leave(self, member: Member) -> None:
         """Someone's socket closed."""
         self.members.discard(member)
-        for message in self._presence():
+        for message in self._presence() + self._watching():
             self.broadcast(message)
         seat = self.host.two_seat(member.seat)
         if seat is not None and all(m.seat != member.seat for m in self.members):
@@ -173,6 +194,14 @@ class Room:
         applies = self.host.match is not None and not self.over and None not in self.row.seats
         here = {s for m in self.members if (s := self.host.two_seat(m.seat)) is not None}
         return self.presence.changes(applies, here)
+
+    def _watching(self) -> list[protocol.ServerMessage]:
+        """How many watch now, where this process's spectators changed in number (told to
+        the other processes too)."""
+        if not self.watchers.counted(sum(1 for m in self.members if m.seat is None)):
+            return []
+        self.rooms.publish(self.id, n.Watching(self.rooms.token, self.watchers.here))
+        return [protocol.Watching(self.watchers.count)]
 
     async def seat(self, user: User) -> protocol.Refused | None:
         """A person sits down at a chouette under way: at the end of the team line, between
@@ -225,13 +254,15 @@ class Room:
         *,
         named: bool = True,
         sender: str | None = None,
+        at: int | None = None,
     ) -> protocol.Refused | None:
         """Apply a player's action: refused (and nothing changed) or committed and told.
 
         ``seat`` is the sender's seat (None for a spectator), ``sender`` their socket's
         :attr:`Member.key` (it hears ``ref`` with the events). The action's ``player`` is the
         sender's seat, put in here where the message named none (``named`` false); naming
-        another seat is refused."""
+        another seat is refused. ``at``, when given, is the action count the sender saw: an
+        action meant for another moment (one sent twice) is refused with ``stale``."""
         if seat is None:
             return protocol.Refused("spectator", "spectators watch; they cannot act", ref)
         if named and action.player != seat:
@@ -243,6 +274,10 @@ class Room:
                 return protocol.Refused("wrong-phase", "the game has not started", ref)
             if self.over:
                 return protocol.Refused("game-over", "the game is over", ref)
+            if at is not None and at != self.seq:
+                return protocol.Refused(
+                    "stale", f"sent for action {at}; the game is at {self.seq}", ref
+                )
             late = self.clock.flagged(self.over)
             if late is not None:  # the timer has not fired yet, but the time is up
                 refused = await self._commit(Forfeit(late, "time"))
@@ -264,7 +299,9 @@ class Room:
         try:
             events = host.apply(parsed)
         except NardyError as exc:
-            return protocol.Refused(exc.code.value, str(exc), ref)
+            reason = None if exc.reason is None else exc.reason.value
+            details = tuple(exc.details.items())
+            return protocol.Refused(exc.code.value, str(exc), ref, reason, details)
         except Exception:  # a bug in the core must not take the room down
             log.exception("game %s: the core failed on %r", self.id, parsed)
             host.rebuild()
@@ -309,7 +346,14 @@ class Room:
             if row is not None:
                 self.row = row
         await host.settle(self.row)
-        news = n.Events(self.rooms.token, self.seq, encoded_action, encoded_events)
+        news = n.Events(
+            self.rooms.token,
+            self.seq,
+            encoded_action,
+            encoded_events,
+            None if clock is None else clock.to_json(),
+            checkpoint is not None,
+        )
         await self._announce(news, ref, sender)
         return None
 
@@ -419,7 +463,7 @@ class Room:
                 self.host.rebuild()
                 return protocol.Refused("busy", "the seed could not be stored; try again", ref)
             self.host.committed = self.host.committed.checkpointed(checkpoint)
-            await self._announce(n.Seeded(self.rooms.token, self.seq), ref, sender)
+            await self._announce(n.Seeded(self.rooms.token, self.seq, mine, seed), ref, sender)
         return None
 
     # -- telling: this process's sockets now, the others through the publisher --------------
@@ -494,13 +538,13 @@ class Room:
             case n.Events(_, seq, action, events):
                 if seq <= self.delivered:  # heard already (or included in a reload)
                     return
-                if seq > self.delivered + 1:  # news of an action lost on the way: reload
+                # Committed elsewhere: applied here, unless news of an action was lost on
+                # the way or this news does not apply; then the game is read again.
+                if seq > self.delivered + 1 or (seq > self.seq and not await self._apply(news)):
                     await self._reload()
                     self._tell_state(ref, sender)
                     self._schedule_clock()
                     return
-                if seq > self.seq:  # another process committed it
-                    await self._reload()
                 self.delivered = seq
                 state = self.state()
                 self._tell_events(
@@ -516,6 +560,15 @@ class Room:
                     self.presence.heard(origin, seat, here)
                     for message in self._presence():
                         self.broadcast(message)
+            case n.Watching(origin, spectators):
+                if not mine and origin is not None:
+                    before = self.watchers.count
+                    if self.watchers.heard(origin, spectators) and self.watchers.here:
+                        self.rooms.publish(
+                            self.id, n.Watching(self.rooms.token, self.watchers.here)
+                        )
+                    if self.watchers.count != before:
+                        self.broadcast(protocol.Watching(self.watchers.count))
             case n.RematchOffered(_, seat):
                 if self.rematches.game is None:
                     self.rematches.offers.add(seat)
@@ -528,7 +581,7 @@ class Room:
                 # at the sender's action, the news of the actions between brings it all.
                 if seq != self.seq:
                     return
-                if isinstance(news, n.Reload) or not mine:
+                if isinstance(news, n.Reload) or (not mine and not self._seeded(news)):
                     row = await off_loop(self.rooms.store.game, self.id)
                     if row is None or row.seq != self.seq:
                         return
@@ -539,6 +592,68 @@ class Room:
                 await self._reload(chat=True)
                 self._tell_state()
                 self._schedule_clock()
+
+    async def _apply(self, news: n.Events) -> bool:
+        """Apply the action another process committed as action ``self.seq + 1`` (the lock
+        held), leaving the room as reading the game from the database would: the game
+        object, what is committed, the clock, and at a checkpoint the stored one with the
+        game's row (its next game's dice, its status and result); where the game moved on
+        before that was read, the game as it is then. False, the room left to be read
+        again, where the news cannot be applied or does not give what it says."""
+        host = self.host
+        committed = host.committed
+        checkpoint, row, moved_on = None, self.row, None
+        try:
+            if news.checkpoint is None or committed is None or not host.started:
+                raise ValueError("news that says too little to apply, or no game yet")
+            events = host.apply(action_from_json(news.action))
+            if [event.to_json() for event in events] != news.events:
+                raise ValueError("the action gives other events here")
+            due = committed.due(started=checkpoints.starts_a_game(events), over=self.over)
+            if due != news.checkpoint:
+                raise ValueError("a checkpoint where its committer wrote none, or the reverse")
+            found = await off_loop(self.rooms.store.game, self.id) if due else None
+            if found is not None and found.seq > news.seq:
+                moved_on = found  # its checkpoint may be a later one
+            elif found is not None:
+                if found.snapshot_seq != news.seq or found.snapshot is None or found.dice is None:
+                    raise ValueError("the checkpoint written with it is not stored")
+                checkpoint, row = Checkpoint(found.snapshot, found.dice), found
+                host.take_dice(found.dice)
+            elif due:
+                raise ValueError("the game is gone")
+            self.clock.heard(news.clock, host.match)
+        except Exception as exc:  # never trusted: the database has the game
+            log.warning("game %s: action %d read again, not applied: %s", self.id, news.seq, exc)
+            return False
+        if moved_on is not None:
+            await self._reload(moved_on)
+            return True
+        host.committed = committed.after(news.action, checkpoint)
+        self.row = row
+        self.seq = news.seq
+        if self.over:
+            self.presence.absent.clear()
+        for member in self.members:
+            if member.user_id is not None:
+                member.seat = self.seat_of(member.user_id)
+        return True
+
+    def _seeded(self, news: n.Seeded) -> bool:
+        """Take a player's seed that another process stored (the lock held), as reading
+        the game again would: the dice's commitment and the checkpoint written with it.
+        False, nothing changed, where it cannot be taken here."""
+        match, committed = self.host.match, self.host.committed
+        if news.seed is None or match is None or committed is None:
+            return False
+        try:
+            gamedice.seed_target(match).contribute(news.seat, news.seed)
+        except NardyError as exc:
+            log.warning("game %s: a seed read again, not taken: %s", self.id, exc)
+            return False
+        checkpoint = Checkpoint(match.snapshot(), gamedice.dice_state(match))
+        self.host.committed = committed.checkpointed(checkpoint)
+        return True
 
     async def catch_up(self) -> None:
         """Read the game's row (the bus is down, so news may not come): what another process
@@ -574,13 +689,42 @@ class Room:
         for member in self.members:
             if member.user_id is not None:
                 member.seat = self.seat_of(member.user_id)
+        for message in self._watching():  # someone sat down at a table, or left it
+            self.broadcast(message)
         if chat:
             await self.chat.load(self.members, self.over)
+        self._expire_unstarted()
+
+    def _expire_unstarted(self) -> None:
+        """A match being played without its opening roll is withdrawn UNSTARTED_EXPIRY_S
+        after this process found it so, unless somebody rolls it by then (once per room;
+        after a restart the wait begins again: a seek's row says when it was created, not
+        when it started)."""
+        row = self.row
+        if self._expiry is not None or row.kind != GameKind.MATCH:
+            return
+        if row.status != GameStatus.PLAYING or self.seq != 0:
+            return
+        self._expiry = asyncio.create_task(self._expire(), name=f"expiry {self.id}")
+
+    async def _expire(self) -> None:
+        await asyncio.sleep(UNSTARTED_EXPIRY_S)
+        async with self.lock:
+            if self.seq != 0:
+                return
+            row = await off_loop(self.rooms.store.expire_unstarted, self.id)
+            if row is None:  # rolled on another process meanwhile: its news will come
+                return
+            self.row = row
+            self._tell_state()
+            await self._announce(n.Reload(self.rooms.token, self.seq))
 
     def close(self) -> None:
-        """Stop the bot, the clock and the follower and drop every socket (the server is
-        stopping)."""
+        """Stop the bot, the clock, the follower and the expiry of an unstarted match, and
+        drop every socket (the server is stopping)."""
         self.bots.stop()
+        if self._expiry is not None:
+            self._expiry.cancel()
         self.clock.stop()
         if self._follower is not None:
             self._follower.cancel()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from nardy.core.events import Event
@@ -33,11 +33,16 @@ class ClockKeeper:
         """The clock as committed with the last action, or full before the first (only a
         match has a clock)."""
         self.clock = clocks.stored_clock(row.clock)
+        self.heard(row.clock_state, match)
+
+    def heard(self, state: Mapping[str, Any] | None, match: Match | None) -> None:
+        """The clock as committed with an action (its stored form, None before the first):
+        read from the game's row, or from another process's news of the action."""
         self.state = None
         if self.clock is None or match is None:
             return
-        if row.clock_state is not None:
-            self.state = clocks.ClockState.from_json(row.clock_state)
+        if state is not None:
+            self.state = clocks.ClockState.from_json(state)
         else:
             self.state = clocks.start(self.clock, match.length)
 

@@ -12,7 +12,7 @@ processes. What it applies the actions to is its :class:`Host`: the two-seat mat
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from nardy.core.actions import Action, Player
@@ -103,6 +103,13 @@ class Host(ABC):
     @abstractmethod
     def stored(self) -> Stored:
         """What a checkpoint keeps after an action (and the result once it is over)."""
+
+    @abstractmethod
+    def take_dice(self, dice: Mapping[str, Any]) -> None:
+        """After applying an action another process committed with a checkpoint: the next
+        game's dice as that checkpoint stores them (``dice``, secret), since a game that
+        starts draws its successor's seed where it is committed. :class:`ValueError` where
+        the dice dealt here are not the checkpoint's."""
 
     @abstractmethod
     def rebuild(self) -> None:

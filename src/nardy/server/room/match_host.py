@@ -4,7 +4,7 @@ its players' names, its fair dice (:mod:`nardy.server.gamedice`) and its ratings
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from nardy.core.actions import Action, Player
@@ -83,8 +83,17 @@ class MatchHost(Host):
     def stored(self) -> Stored:
         match = self.game
         assert match is not None
-        result = {"winner": match.winner, "score": list(match.score)} if match.over else None
+        result: dict[str, Any] | None = None
+        if match.over:
+            result = {"winner": match.winner, "score": list(match.score)}
+            last = match.games[-1].result if match.games else None
+            if last is not None and last.reason is not None:
+                result["forfeit"] = last.reason  # why the loser lost, kept for the history
         return match.snapshot(), gamedice.dice_state(match), result
+
+    def take_dice(self, dice: Mapping[str, Any]) -> None:
+        assert self.game is not None
+        gamedice.take_next(self.game, dice)
 
     def rebuild(self) -> None:
         """Back to the checkpoint and the actions since, replayed (the time played goes on)."""
@@ -93,12 +102,12 @@ class MatchHost(Host):
         checkpoints.keep_time(old, self.game)
 
     async def load(self, row: GameRow, known: GameRow | None) -> None:
-        """The players' names (when the seats changed) and the match as committed with the
-        last action, or new before the first."""
-        if known is None or row.seats != known.seats or self.names == (None, None):
-            names = await off_loop(self.store.usernames, [u for u in row.seats if u is not None])
-            first, second = (None if u is None else names.get(u) for u in row.seats)
-            self.names = (first, second)
+        """The players' names (read again every time: a guest who claims an account keeps
+        the seat under a new name) and the match as committed with the last action, or new
+        before the first."""
+        names = await off_loop(self.store.usernames, [u for u in row.seats if u is not None])
+        first, second = (None if u is None else names.get(u) for u in row.seats)
+        self.names = (first, second)
         if known is None:
             await self.ratings.load()
         if row.status in (GameStatus.PLAYING, GameStatus.FINISHED):

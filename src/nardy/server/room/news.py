@@ -29,12 +29,20 @@ class NewsError(ValueError):
 
 @dataclass(frozen=True, slots=True)
 class Events:
-    """Action number ``seq`` was committed: the action and its events (core wire forms)."""
+    """Action number ``seq`` was committed: the action and its events (core wire forms),
+    the game's clock after it (:meth:`~nardy.server.clocks.ClockState.to_json`; None: the
+    game has none) and whether a checkpoint was written with it. A process that holds the
+    game at action ``seq - 1`` applies the action itself and checks that it gives the same
+    events; at a checkpoint it takes the stored one (it holds the next game's dice, drawn
+    where the action was committed: the bus never carries a seed). ``checkpoint`` None: news
+    that does not say (of an older server), which the process reads from the database."""
 
     origin: str | None
     seq: int
     action: dict[str, Any]
     events: list[dict[str, Any]]
+    clock: dict[str, Any] | None = None
+    checkpoint: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +78,14 @@ class Presence:
 
 
 @dataclass(frozen=True, slots=True)
+class Watching:
+    """The process ``origin`` has ``spectators`` spectators' sockets in the room."""
+
+    origin: str | None
+    spectators: int
+
+
+@dataclass(frozen=True, slots=True)
 class RematchOffered:
     """The player in ``seat`` offers a rematch of the finished match."""
 
@@ -87,11 +103,15 @@ class RematchStarted:
 
 @dataclass(frozen=True, slots=True)
 class Seeded:
-    """A player's own seed for the dice was stored while the game was at action ``seq``;
-    it changes the dice's commitment, never the numbering of the actions."""
+    """The player in ``seat`` gave their own ``seed`` for the dice (public, as every state
+    shows it), stored while the game was at action ``seq``; it changes the dice's
+    commitment, never the numbering of the actions. ``seed`` None: news that does not say
+    (of an older server), which the process reads from the database."""
 
     origin: str | None
     seq: int
+    seat: int = 0
+    seed: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +136,7 @@ News = (
     | ChatLineSaid
     | Mute
     | Presence
+    | Watching
     | RematchOffered
     | RematchStarted
     | Seeded
@@ -128,20 +149,29 @@ def encode(news: News) -> dict[str, Any]:
     """The JSON object the bus carries."""
     body: dict[str, Any]
     match news:
-        case Events(_, seq, action, events):
-            body = {"kind": "events", "seq": seq, "action": action, "events": events}
+        case Events(_, seq, action, events, clock, checkpoint):
+            body = {
+                "kind": "events",
+                "seq": seq,
+                "action": action,
+                "events": events,
+                "clock": clock,
+                "checkpoint": checkpoint,
+            }
         case ChatLineSaid(_, line_id, said):
             body = {"kind": "chat", "id": line_id, **said.to_json()}
         case Mute(_, user, muted):
             body = {"kind": "mute", "user": user, "muted": muted}
         case Presence(_, seat, here):
             body = {"kind": "presence", "seat": seat, "here": here}
+        case Watching(_, spectators):
+            body = {"kind": "watching", "spectators": spectators}
         case RematchOffered(_, seat):
             body = {"kind": "rematch-offered", "seat": seat}
         case RematchStarted(_, game):
             body = {"kind": "rematch", "game": game}
-        case Seeded(_, seq):
-            body = {"kind": "seeded", "seq": seq}
+        case Seeded(_, seq, seat, seed):
+            body = {"kind": "seeded", "seq": seq, "seat": seat, "seed": seed}
         case Reload(_, seq):
             body = {"kind": "reload", "seq": seq}
         case Gap():
@@ -180,7 +210,12 @@ def parse(data: Mapping[str, Any]) -> News:
             action, events = data.get("action"), data.get("events")
             if not isinstance(action, dict) or not isinstance(events, list):
                 raise NewsError("events news needs an action object and an events list")
-            return Events(origin, _int(data, "seq"), action, events)
+            clock, checkpoint = data.get("clock"), data.get("checkpoint")
+            if clock is not None and not isinstance(clock, dict):
+                raise NewsError(f"'clock' is not a clock's state: {clock!r}")
+            if checkpoint is not None and not isinstance(checkpoint, bool):
+                raise NewsError(f"'checkpoint' is not true or false: {checkpoint!r}")
+            return Events(origin, _int(data, "seq"), action, events, clock, checkpoint)
         case "chat":
             said = protocol.Said(
                 _seat(data.get("seat")),
@@ -199,12 +234,17 @@ def parse(data: Mapping[str, Any]) -> News:
             if not isinstance(here, bool):
                 raise NewsError(f"'here' is not true or false: {here!r}")
             return Presence(origin, _int(data, "seat"), here)
+        case "watching":
+            return Watching(origin, _int(data, "spectators"))
         case "rematch-offered":
             return RematchOffered(origin, _int(data, "seat"))
         case "rematch":
             return RematchStarted(origin, _text(data, "game"))
         case "seeded":
-            return Seeded(origin, _int(data, "seq"))
+            seed = data.get("seed")
+            if seed is None:
+                return Seeded(origin, _int(data, "seq"))
+            return Seeded(origin, _int(data, "seq"), _int(data, "seat"), _text(data, "seed"))
         case "reload":
             return Reload(origin, _int(data, "seq"))
         case "gap":

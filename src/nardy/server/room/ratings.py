@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping
 
 from nardy.core.match import Match
 from nardy.server.http import off_loop
-from nardy.server.ratings import rated_outcomes, rating_rule
+from nardy.server.ratings import is_rated, rated_outcomes, rating_rule
 from nardy.server.store.store import GameRow, Store, TableMember
 
 log = logging.getLogger(__name__)
@@ -29,12 +29,14 @@ class MatchRatings:
 
     async def rate(self, match: Match, row: GameRow) -> None:
         """Rate what the match has decided and is not rated yet: the match once it is won,
-        or each game won in money play. Games against the bot are not rated."""
+        or each game won in money play. Games against the bot and practice games are not
+        rated (:func:`~nardy.server.ratings.is_rated`)."""
         outcomes = rated_outcomes(match)
-        first, second = row.seats
-        if first is None or second is None:
+        if not is_rated(row.seats, row.practice):
             self.rated = len(outcomes)
             return
+        first, second = row.seats
+        assert first is not None and second is not None  # two people: is_rated
         rule = rating_rule(match.settings)
         for index in range(self.rated, len(outcomes)):
             winner, loser = (first, second) if outcomes[index] == 0 else (second, first)

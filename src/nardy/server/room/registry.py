@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from nardy.core.errors import NardyError
 from nardy.server.bus.bus import Bus, BusError, LocalBus, game_channel
-from nardy.server.games import GameKind
+from nardy.server.games import GameKind, GameStatus
 from nardy.server.http import HTTPError, off_loop
 from nardy.server.lobby.matches import unavailable_message
 from nardy.server.room import news as n
@@ -177,6 +177,19 @@ class Rooms:
         room = await self.get(row.id)
         if room is not None:
             await room.refresh()
+
+    async def renamed(self, user_id: int) -> None:
+        """A user's name changed (a guest claimed an account): the room of each of their
+        games not yet over reads the names again on every process that holds it, and tells
+        its sockets (the players' strips show the new name at once)."""
+        for row in await off_loop(self.store.games_of, user_id):
+            if row.status not in (GameStatus.OPEN, GameStatus.INVITED, GameStatus.PLAYING):
+                continue
+            room = self.rooms.get(row.id)
+            if room is not None:
+                await room.refresh()
+            else:  # held elsewhere, if anywhere: the news finds it there
+                self.publish(row.id, n.Reload(self.token, row.seq))
 
     async def cancelled(self, row: GameRow) -> None:
         """A waiting game was withdrawn: whoever waits in its room hears it."""

@@ -17,10 +17,10 @@ their history. Tables are not rated, have no clock, no client seeds and no remat
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from nardy.core.actions import Action, Leave, Player
+from nardy.core.actions import Action, Leave, Player, Roll, Vote
 from nardy.core.chouette import BOX, TEAM, Chouette
 from nardy.core.events import Event
 from nardy.core.fair_dice import FairDice
@@ -38,6 +38,10 @@ from nardy.server.store.store import GameRow, Store, TableMember, member_name
 Table = Chouette | Consultation
 BETWEEN_GAMES_S = 5.0
 """The least pause before a bot starts a chouette's next game."""
+VOTE_WAIT_PACES = 3
+"""A bot captain waits this many times its pace (the table's bot delay) for the team's votes
+on doubling before it rolls, while a person on the team may still vote: 3 s at a person's
+pace."""
 
 
 def _fair(dice: object) -> FairDice:
@@ -179,6 +183,17 @@ class TableHost(Host):
             "next": _fair(table.dice).block(reveal=False),
         }
 
+    def take_dice(self, dice: Mapping[str, Any]) -> None:
+        table = self.table
+        assert table is not None
+        if isinstance(table, Consultation):
+            gamedice.take_next(table.match, dice)
+            return
+        mine = self._chouette_dice(public=False)
+        if (mine["lot"], mine["games"]) != (dice["lot"], list(dice["games"])):
+            raise ValueError("the table's dice are not those of the checkpoint")
+        table.dice = FairDice.from_state(dice["next"])
+
     def rebuild(self) -> None:
         """Back to the checkpoint and the actions since, replayed (the time played goes on)."""
         assert self.committed is not None
@@ -199,8 +214,10 @@ class TableHost(Host):
 
     async def load(self, row: GameRow, known: GameRow | None) -> None:
         """The table's people as the database has them, and its game object restored again
-        when an action was committed or the table started or ended elsewhere."""
-        if known is not None and (row.seq, row.status) != (known.seq, known.status):
+        when it is not at the row's action (committed elsewhere, or news of it could not be
+        applied here) or the table started or ended elsewhere."""
+        at = None if self.committed is None else self.committed.at
+        if known is not None and (row.seq, row.status) != (at, known.status):
             self.table = None
         members = await off_loop(self.store.members, row.id)
         names = await off_loop(self.store.usernames, [m.user_id for m in members])
@@ -233,12 +250,26 @@ class TableHost(Host):
 
     def bot_delay(self, row: GameRow, player: Player) -> float:
         """A bot starts a chouette's next game only after a pause, in which people may
-        leave or sit down (RULES.md 1.7: only between games)."""
+        leave or sit down (RULES.md 1.7: only between games); a bot captain waits for the
+        votes of the people on its team before it rolls."""
         delay = super().bot_delay(row, player)
         table = self.table
         if isinstance(table, Chouette) and table.games and table.current is None:
             return max(delay, BETWEEN_GAMES_S)
+        if isinstance(table, Chouette) and self._votes_awaited(table, player):
+            return VOTE_WAIT_PACES * delay
         return delay
+
+    def _votes_awaited(self, chouette: Chouette, player: Player) -> bool:
+        """Whether ``player`` is the captain about to roll while a person on the team may
+        still vote to double."""
+        waiting = chouette.awaiting(moves=False)
+        if player != chouette.captain or Roll.kind not in waiting.kinds(player):
+            return False
+        return any(
+            who != player and "bot" not in self.people.get(str(who), {}) and Vote.kind in kinds
+            for who, kinds in waiting.actors
+        )
 
     def bot_job(self, row: GameRow, player: Player) -> Callable[[], Action | None]:
         assert self.committed is not None and row.bot is not None
@@ -275,8 +306,10 @@ class TableHost(Host):
 def _chouette_view(chouette: Chouette) -> dict[str, Any]:
     """What everybody sees of a chouette besides the board: the box, the captain and the
     team line, who is still in the game and who passed, the votes and answers under way,
-    each player's running score and the last game's settlement."""
+    each player's running score and the last game's settlement; how the team's last vote on
+    doubling ended, while the game it was in goes on."""
     current = chouette.current
+    last_vote = None if current is None else chouette.last_vote
     last = chouette.games[-1] if chouette.games else None
     return {
         "box": chouette.box,
@@ -285,6 +318,7 @@ def _chouette_view(chouette: Chouette) -> dict[str, Any]:
         "in-game": None if current is None else list(current.in_game),
         "passed": {} if current is None else dict(current.passed),
         "votes": sorted(chouette.votes),
+        "last-vote": None if last_vote is None else last_vote.to_dict(),
         "answers": chouette.answers,
         "scores": chouette.scores,
         "games": len(chouette.games),

@@ -51,6 +51,9 @@ games = sa.Table(
     # The bot's level when the computer holds seat 1.
     sa.Column("bot", sa.String(32), nullable=True),
     sa.Column("bot_delay_ms", sa.Integer, nullable=False),
+    # A practice game against the bot (chosen when it is created, or switched on during it
+    # for good): its human player may ask for hints, and it is never rated.
+    sa.Column("practice", sa.Boolean, nullable=False, server_default=sa.false()),
     # How many actions have been accepted; the action log holds exactly this many rows.
     sa.Column("seq", sa.Integer, nullable=False),
     # The game object's checkpoint (nardy.server.store.checkpoints): the core's snapshot after
@@ -79,6 +82,14 @@ games = sa.Table(
     # aside is not resumed; its players see it as unavailable. An operator who repairs the
     # row clears this, and the game resumes.
     sa.Column("unavailable", sa.Text, nullable=True),
+    # A quick pairing's seek ("Play now": paired by rating, not listed with the seeks), the
+    # last sign of life of a public seek's creator (a seek whose creator is gone for the
+    # grace period is withdrawn), and the creator's idempotency key of the request that
+    # made the game (a repeated request finds this game instead of making another).
+    sa.Column("quick", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("seen_at", sa.DateTime(timezone=True), nullable=True),
+    sa.Column("request_key", sa.String(64), nullable=True),
+    sa.UniqueConstraint("creator_id", "request_key", name="uq_games_request_key"),
 )
 
 actions = sa.Table(
@@ -188,4 +199,31 @@ dice_tallies = sa.Table(
     # The game's action count when it was counted: a game whose seq has moved is counted again.
     sa.Column("seq", sa.Integer, nullable=False),
     *(sa.Column(name, sa.Integer, nullable=False) for name in ROLL_COLUMNS),
+)
+
+analyses = sa.Table(
+    "analyses",
+    metadata,
+    # A finished match's analysis (nardy.server.analysis): one per game, asked by one user.
+    sa.Column(
+        "game_id", sa.String(32), sa.ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    ),
+    sa.Column("user_id", sa.Integer, sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False),
+    # queued, running, done or failed (nardy.server.analysis.jobs.JobStatus).
+    sa.Column("status", sa.String(16), nullable=False),
+    # The server process whose queue holds the job (its rooms' token): the queue's order is
+    # per process.
+    sa.Column("worker", sa.String(16), nullable=False),
+    sa.Column("ply", sa.Integer, nullable=False),
+    # Turns judged so far, of how many (0 of 0 before the job starts).
+    sa.Column("done", sa.Integer, nullable=False),
+    sa.Column("total", sa.Integer, nullable=False),
+    # The result (nardy.server.analysis.work.analyse_records) once done; why, once failed.
+    sa.Column("result", sa.JSON, nullable=True),
+    sa.Column("error", sa.Text, nullable=True),
+    sa.Column("queued_at", sa.DateTime(timezone=True), nullable=False),
+    # Written by the process holding the job at least every few seconds while it waits or
+    # runs: a job not heard of for longer was lost with its process (a crash).
+    sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
+    sa.Index("ix_analyses_status", "status", "worker"),
 )

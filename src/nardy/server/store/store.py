@@ -159,6 +159,12 @@ class GameRow:
     snapshot_seq: int = 0
     """The action the stored ``snapshot`` and ``dice`` are at (a checkpoint: the actions
     after it, replayed, give the game at ``seq``)."""
+    practice: bool = False
+    """A practice game against the bot: its human player may ask for hints; never rated."""
+    quick: bool = False
+    """A quick pairing's seek ("Play now"): paired by rating, not listed with the seeks."""
+    seen_at: datetime.datetime | None = None
+    """A public seek's creator's last sign of life (:meth:`Store.touch_seeks`)."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat (0 or 1) this user plays, or None for a spectator."""
@@ -233,7 +239,25 @@ def _game(row: sa.Row[Any]) -> GameRow:
         seating=m["seating"],
         unavailable=unavailable,
         snapshot_seq=m["snapshot_seq"],
+        practice=bool(m["practice"]),
+        quick=bool(m["quick"]),
+        seen_at=_utc(m["seen_at"]),
     )
+
+
+def _public_seek() -> sa.ColumnElement[bool]:
+    """A public two-player seek waiting for its opponent (an invitation waits for the one
+    who has its link, a table for its people: neither expires)."""
+    return sa.and_(
+        games.c.status == GameStatus.OPEN,
+        games.c.private.is_(False),
+        games.c.kind == GameKind.MATCH,
+        games.c.seat1_id.is_(None),
+    )
+
+
+def _public_seeks(*, quick: bool) -> sa.Select[Any]:
+    return games.select().where(_public_seek(), games.c.quick.is_(quick))
 
 
 def _checkpoint_values(seq: int, checkpoint: Checkpoint) -> dict[str, Any]:
@@ -523,10 +547,16 @@ class Store:
         clock: Mapping[str, Any] | None = None,
         kind: GameKind = GameKind.MATCH,
         seating: Mapping[str, Any] | None = None,
+        practice: bool = False,
+        quick: bool = False,
+        request_key: str | None = None,
     ) -> GameRow:
-        """A new game (a seek, an invitation, or a game starting at once against the bot),
-        with its clock's settings (None: no clock), or a chouette table or consultation
-        game (``kind``, with its ``seating``)."""
+        """A new game (a seek, an invitation, or a game starting at once against the bot,
+        a ``practice`` one or not), with its clock's settings (None: no clock), or a
+        chouette table or consultation game (``kind``, with its ``seating``); a quick
+        pairing's seek with ``quick``. ``request_key`` is the creator's idempotency key of
+        the request: a second game with the same key is :class:`ConflictError`
+        (:meth:`game_by_request` finds the first)."""
         values = {
             "id": game_id,
             "settings": dict(settings),
@@ -549,6 +579,10 @@ class Store:
             "clock_state": None,
             "kind": kind,
             "seating": None if seating is None else dict(seating),
+            "practice": practice,
+            "quick": quick,
+            "seen_at": now(),
+            "request_key": request_key,
         }
         with self._write() as c:
             c.execute(games.insert().values(**values))
@@ -565,6 +599,14 @@ class Store:
             row = c.execute(games.select().where(games.c.id == game_id)).first()
             return None if row is None else _game(row)
 
+    def game_by_request(self, creator_id: int, request_key: str) -> GameRow | None:
+        """The game this user's request with this idempotency key made, if any."""
+        query = games.select().where(
+            games.c.creator_id == creator_id, games.c.request_key == request_key
+        )
+        found = self._select(query)
+        return found[0] if found else None
+
     def game_by_invite(self, invite_hash: str) -> GameRow | None:
         """The invitation game whose link hashes to this."""
         with self.engine.connect() as c:
@@ -575,18 +617,39 @@ class Store:
         """Seat a second player in a waiting game, which starts; :class:`ConflictError` when
         someone was seated first."""
         column = games.c.seat0_id if seat == 0 else games.c.seat1_id
+        return self._change_game(
+            game_id,
+            (games.c.status.in_(WAITING), column.is_(None)),
+            {column: user_id, "status": GameStatus.PLAYING, "started_at": now()},
+            "the game has already found its players",
+        )
+
+    def set_practice(self, game_id: str) -> GameRow:
+        """Make a game against the bot being played a practice game, for good (its player
+        switched it on); :class:`ConflictError` for a game that is not one against the bot
+        under way. Switching it on again changes nothing."""
+        return self._change_game(
+            game_id,
+            (games.c.bot.is_not(None), games.c.status == GameStatus.PLAYING),
+            {"practice": True},
+            f"game {game_id} is not a game against the bot under way",
+        )
+
+    def _change_game(
+        self,
+        game_id: str,
+        conditions: Sequence[sa.ColumnElement[bool]],
+        values: Mapping[Any, Any],
+        conflict: str,
+    ) -> GameRow:
+        """Change a game's row where it still meets ``conditions``, and read it back;
+        :class:`ConflictError` (saying ``conflict``) where it no longer does."""
         with self._write() as c:
             changed = c.execute(
-                games.update()
-                .where(
-                    games.c.id == game_id,
-                    games.c.status.in_(WAITING),
-                    column.is_(None),
-                )
-                .values({column: user_id, "status": GameStatus.PLAYING, "started_at": now()})
+                games.update().where(games.c.id == game_id, *conditions).values(dict(values))
             ).rowcount
             if changed != 1:
-                raise ConflictError("the game has already found its players")
+                raise ConflictError(conflict)
             return _game(c.execute(games.select().where(games.c.id == game_id)).one())
 
     def set_checkpoint(self, game_id: str, seq: int, checkpoint: Checkpoint) -> None:
@@ -641,18 +704,46 @@ class Store:
 
     def seeks(self, variant: str | None = None, length: int | None = None) -> list[GameRow]:
         """Open public games waiting for an opponent, the oldest first."""
-        query = games.select().where(
-            games.c.status == GameStatus.OPEN,
-            games.c.private.is_(False),
-            games.c.kind == GameKind.MATCH,
-        )
-        rows = self._select(query.order_by(games.c.created_at))
+        rows = self._select(_public_seeks(quick=False).order_by(games.c.created_at))
         return [
             g
             for g in _available(rows)
             if (variant is None or g.settings.get("variant") == variant)
             and (length is None or g.settings.get("match-length") == length)
         ]
+
+    def quick_seeks(self) -> list[GameRow]:
+        """Quick pairing's seeks waiting for an opponent, the oldest first."""
+        return _available(self._select(_public_seeks(quick=True).order_by(games.c.created_at)))
+
+    def touch_seeks(self, user_id: int) -> int:
+        """The user is still here: their public seeks stay (how many they have)."""
+        with self._write() as c:
+            return int(
+                c.execute(
+                    games.update()
+                    .where(_public_seek(), games.c.creator_id == user_id)
+                    .values(seen_at=now())
+                ).rowcount
+            )
+
+    def expire_seeks(self, before: datetime.datetime) -> list[GameRow]:
+        """Withdraw the public seeks whose creator was last seen before ``before`` (a
+        closed browser's); the seeks withdrawn."""
+        stale = sa.and_(_public_seek(), games.c.seen_at < before)
+        with self._write() as c:
+            ids = [row.id for row in c.execute(sa.select(games.c.id).where(stale))]
+            if not ids:
+                return []
+            c.execute(
+                games.update()
+                .where(stale, games.c.id.in_(ids))
+                .values(status=GameStatus.CANCELLED, finished_at=now())
+            )
+            query = games.select().where(
+                games.c.id.in_(ids), games.c.status == GameStatus.CANCELLED
+            )
+            return [_game(row) for row in c.execute(query)]
 
     def live_games(self) -> list[GameRow]:
         """Public games being played now, to watch."""
@@ -732,6 +823,24 @@ class Store:
             ).rowcount
             if changed != 1:
                 raise ConflictError("the game is no longer waiting for an opponent")
+            return _game(c.execute(games.select().where(games.c.id == game_id)).one())
+
+    def expire_unstarted(self, game_id: str) -> GameRow | None:
+        """Withdraw a two-player match being played whose opening roll nobody has made (no
+        action yet): its row, or None where it has started meanwhile (or is not one)."""
+        with self._write() as c:
+            changed = c.execute(
+                games.update()
+                .where(
+                    games.c.id == game_id,
+                    games.c.kind == GameKind.MATCH,
+                    games.c.status == GameStatus.PLAYING,
+                    games.c.seq == 0,
+                )
+                .values(status=GameStatus.CANCELLED, finished_at=now())
+            ).rowcount
+            if changed != 1:
+                return None
             return _game(c.execute(games.select().where(games.c.id == game_id)).one())
 
     def _select(self, query: sa.Select[Any]) -> list[GameRow]:

@@ -7,9 +7,10 @@ import { ACTION } from "/js/vocab.js";
 
 /**
  * Fill `box` with the buttons of `kinds`. `send(action)` sends one; `cancel` (or null)
- * withdraws a game nobody has joined yet; `seating` adds a table's buttons.
+ * withdraws a game nobody has joined yet; `seating` adds a table's buttons; `held` the
+ * seconds a chouette captain's roll still waits for the team's votes (0: none).
  */
-export function drawActions(box, { state, kinds, seating, send, cancel }) {
+export function drawActions(box, { state, kinds, seating, send, cancel, held = 0 }) {
   box.replaceChildren();
   const add = (kind, action, label, extra = "") => {
     const b = document.createElement("button");
@@ -33,7 +34,10 @@ export function drawActions(box, { state, kinds, seating, send, cancel }) {
   }
   const next = 2 * (state.board?.cube?.value ?? 1);
   if (kinds.includes(ACTION.ROLL_OPENING)) add(ACTION.ROLL_OPENING, { type: ACTION.ROLL_OPENING }, t("act.roll"), "primary");
-  if (kinds.includes(ACTION.ROLL)) add(ACTION.ROLL, { type: ACTION.ROLL }, t("act.roll"), "primary");
+  if (kinds.includes(ACTION.ROLL)) {
+    const roll = add(ACTION.ROLL, { type: ACTION.ROLL }, held ? t("act.roll-wait", { s: held }) : t("act.roll"), "primary");
+    roll.disabled = held > 0;
+  }
   if (kinds.includes(ACTION.DOUBLE)) add(ACTION.DOUBLE, { type: ACTION.DOUBLE }, t("act.double", { value: next }));
   if (kinds.includes(ACTION.TAKE)) add(ACTION.TAKE, { type: ACTION.TAKE }, t("act.take"), "primary");
   if (kinds.includes(ACTION.BEAVER)) add(ACTION.BEAVER, { type: ACTION.BEAVER }, t("act.beaver"));

@@ -11,8 +11,8 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body) {
-  const headers = { Accept: "application/json" };
+async function call(method, path, body, extra = {}) {
+  const headers = { Accept: "application/json", ...extra };
   if (method !== "GET") {
     if (csrf === null) await session();
     headers["Content-Type"] = "application/json";
@@ -47,7 +47,14 @@ export const signIn = (username, password) => call("POST", "/api/signin", { user
 export const guest = () => call("POST", "/api/guest");
 export const signOut = () => call("POST", "/api/signout");
 export const savePreferences = (changes) => call("PUT", "/api/me/preferences", changes);
-export const createGame = (request) => call("POST", "/api/games", request);
+/** A new game; `key` (an idempotency key) makes the same request sent twice make one game. */
+export const createGame = (request, key) => call("POST", "/api/games", request, key ? { "Idempotency-Key": key } : {});
+/** Quick pairing: the game found, or one's quick seek waiting (asked again with `seek`). */
+export const playNow = (request, key) => call("POST", "/api/quick", request, key ? { "Idempotency-Key": key } : {});
+/** This browser is still open: the user's seeks stay. */
+export const stillHere = () => call("POST", "/api/me/here");
+/** A fresh idempotency key, for one intent (a click on Start, however often it lands). */
+export const requestKey = () => crypto.randomUUID();
 export const seeks = () => call("GET", "/api/seeks");
 export const variants = () => call("GET", "/api/variants");
 export const joinGame = (id) => call("POST", `/api/games/${encodeURIComponent(id)}/join`);
@@ -55,7 +62,7 @@ export const acceptInvitation = (token) => call("POST", `/api/invitations/${enco
 export const liveGames = () => call("GET", "/api/games/live");
 export const myGames = () => call("GET", "/api/me/games");
 export const game = (id) => call("GET", `/api/games/${encodeURIComponent(id)}`);
-export const createTable = (request) => call("POST", "/api/tables", request);
+export const createTable = (request, key) => call("POST", "/api/tables", request, key ? { "Idempotency-Key": key } : {});
 export const tables = () => call("GET", "/api/tables");
 export const joinTable = (id, body) => call("POST", `/api/tables/${encodeURIComponent(id)}/join`, body);
 export const cancelGame = (id) => call("POST", `/api/games/${encodeURIComponent(id)}/cancel`);
@@ -65,4 +72,8 @@ export const replay = (id) => call("GET", `/api/games/${encodeURIComponent(id)}/
 export const records = (id) => call("GET", `/api/games/${encodeURIComponent(id)}/record.json`);
 /** Where the match downloads as a file: "json" (the records) or "mat" (GNU Backgammon). */
 export const recordUrl = (id, kind) => `/api/games/${encodeURIComponent(id)}/record.${kind}`;
+/** A finished match's analysis: where it stands, with it once done (docs/protocol.md). */
+export const analysis = (id) => call("GET", `/api/games/${encodeURIComponent(id)}/analysis`);
+export const analyse = (id) => call("POST", `/api/games/${encodeURIComponent(id)}/analysis`);
+export const analysisUrl = (id) => `/api/games/${encodeURIComponent(id)}/analysis.json`;
 export const diceStats = () => call("GET", "/api/dice/stats");

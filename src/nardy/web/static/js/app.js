@@ -5,7 +5,7 @@ import * as api from "/js/api.js";
 import { ENDONYMS, LANGUAGES, browserLanguage, language, onLanguage, setLanguage, t, translate } from "/js/i18n.js";
 import { Room, escapeHtml } from "/js/room.js";
 import { clearNotice, notice } from "/js/ui.js";
-import { lobbyPage } from "/js/lobby.js";
+import { drawLive, lobbyPage } from "/js/lobby.js";
 import { errorText } from "/js/names.js";
 import { profilePage } from "/js/profile.js";
 import { Replay } from "/js/replay.js";
@@ -18,6 +18,8 @@ let saving = Promise.resolve(); // the last preference change sent to the server
 let user = null;
 let room = null;
 let view = null; // a page that keeps its own state across a change of language (a replay)
+let cameFrom = "/lobby"; // the page a guest left to keep their account, to go back to
+let here = null; // the timer that tells the server this browser is open: its seeks stay
 
 // The preferences under their wire names (GET /api/me/preferences) as a new user has them (the
 // server's accounts.Preferences), all but the language: the one list the profile's form and the
@@ -83,7 +85,7 @@ function header() {
   } else {
     who.innerHTML = `<a href="/lobby" data-link data-i18n="nav.lobby"></a>
       <a class="me" href="/u/${encodeURIComponent(user.username)}" data-link>${escapeHtml(user.username)}</a>
-      ${user.guest ? `<a href="/signin" data-link data-i18n="nav.claim"></a>` : ""}
+      ${user.guest ? `<a href="/claim" data-link data-i18n="nav.claim"></a>` : ""}
       <button type="button" class="link" id="signout" data-i18n="nav.signout"></button>`;
     who.querySelector("#signout").addEventListener("click", async () => {
       await api.signOut();
@@ -107,7 +109,23 @@ async function signedIn(data, fresh) {
     }
   }
   header();
+  stayHere();
 }
+
+/** While someone is signed in, say now and then that this browser is open: a seek lives only
+ * while its creator is here (a closed browser's are withdrawn after the grace period). */
+function stayHere() {
+  clearTimeout(here);
+  if (!user) return;
+  api.stillHere().then((r) => r["ask-again"], () => 10).then((seconds) => {
+    here = setTimeout(stayHere, 1000 * seconds);
+  });
+}
+
+/** A new account's fields: its name and password, and what each may be. */
+const NEW_ACCOUNT = `<label><span data-i18n="auth.username"></span><input name="username" autocomplete="username" required minlength="3" maxlength="20"></label>
+          <label><span data-i18n="auth.password"></span><input name="password" type="password" autocomplete="new-password" required minlength="8"></label>
+          <p class="small" data-i18n="auth.rules"></p>`;
 
 function signInPage(main, then = "/lobby") {
   main.innerHTML = `
@@ -124,14 +142,17 @@ function signInPage(main, then = "/lobby") {
         </form>
         <form id="signup" class="card">
           <h2 data-i18n="auth.signup"></h2>
-          <label><span data-i18n="auth.username"></span><input name="username" autocomplete="username" required minlength="3" maxlength="20"></label>
-          <label><span data-i18n="auth.password"></span><input name="password" type="password" autocomplete="new-password" required minlength="8"></label>
-          <p class="small" data-i18n="auth.rules"></p>
+          ${NEW_ACCOUNT}
           <button class="primary" data-i18n="auth.signup-button"></button>
         </form>
       </div>
+      <div class="card live">
+        <h2 data-i18n="lobby.live"></h2>
+        <ul id="live"></ul>
+      </div>
     </section>`;
   translate(main);
+  drawLive(main.querySelector("#live")); // anybody may watch, without an account
   const fail = (err) => notice(errorText(err), "warn", 6000);
   main.querySelector("#guest").addEventListener("click", async () => {
     try {
@@ -156,6 +177,37 @@ function signInPage(main, then = "/lobby") {
   }
 }
 
+/** A guest keeps their account: a name and a password, and every game, rating and
+ * preference carries over (the same account, named); then back to the page they came from,
+ * where their open games now show the new name (the server tells the rooms). */
+function claimPage(main, back) {
+  main.innerHTML = `
+    <section class="auth">
+      <h1 data-i18n="claim.title"></h1>
+      <p class="lead" id="claim-lead"></p>
+      <div class="forms">
+        <form id="claim" class="card">
+          ${NEW_ACCOUNT}
+          <button class="primary" data-i18n="claim.button"></button>
+        </form>
+      </div>
+    </section>`;
+  translate(main);
+  main.querySelector("#claim-lead").textContent = t("claim.lead", { name: user.username });
+  main.querySelector("#claim").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const form = new FormData(e.target);
+    try {
+      await signedIn(await api.signUp(form.get("username"), form.get("password")), false);
+      notice(t("claim.done", { name: user.username }), "ok", 5000);
+      history.replaceState(null, "", back); // the claim page is not one to come back to
+      route();
+    } catch (err) {
+      notice(errorText(err), "warn", 6000);
+    }
+  });
+}
+
 async function invitationPage(main, token) {
   if (!user) return signInPage(main, location.pathname);
   try {
@@ -177,6 +229,7 @@ export async function route() {
   }
   const main = document.getElementById("main");
   const path = location.pathname;
+  if (path !== "/claim") cameFrom = path;
   const gameMatch = path.match(/^\/game\/([^/]+)$/);
   const inviteMatch = path.match(/^\/invite\/([^/]+)$/);
   const profileMatch = path.match(/^\/u\/([^/]+)$/);
@@ -192,8 +245,12 @@ export async function route() {
   } else if (path === "/dice") {
     await dicePage(main);
   } else if (gameMatch) {
-    if (!user) return signInPage(main, path);
-    room = new Room(main, decodeURIComponent(gameMatch[1]), prefs, navigate);
+    // anybody may watch a public game; a visitor signed in as nobody is a spectator
+    room = new Room(main, decodeURIComponent(gameMatch[1]), prefs, navigate, { anonymous: !user });
+  } else if (path === "/claim") {
+    if (user?.guest) return claimPage(main, cameFrom);
+    history.replaceState(null, "", user ? "/lobby" : "/signin"); // nothing to keep here
+    return route();
   } else if (inviteMatch) {
     await invitationPage(main, decodeURIComponent(inviteMatch[1]));
   } else if (path === "/signin" || !user) {

@@ -90,7 +90,7 @@ export class Board {
   constructor(container, onMove, { readOnly = false, onRefuse = () => {}, onNote = () => {} } = {}) {
     this.onMove = onMove;
     this.readOnly = Boolean(readOnly);
-    this.onRefuse = onRefuse; // (point): the viewer's checker there cannot move now
+    this.onRefuse = onRefuse; // (from, to or null): a move of the viewer's the board does not offer
     this.onNote = onNote; // (key): something to tell the player, by catalogue key
     this.view = null;
     this.selected = null;
@@ -116,7 +116,8 @@ export class Board {
   /**
    * view: {rules, seq, roll (what names this roll of the dice), sides: [counts of seat 0,
    * of seat 1] (26 each, own numbering), viewer, home, dice, used, diceSeat,
-   * cube: {value, owner}, legal: [{from, to, hit}],
+   * cube: {value, owner}, pending: the board view's (a cube offered is drawn on its
+   * offerer's side at its new value), legal: [{from, to, hit}],
    * last: {seat, moves: [{from, to, hit}]} or null (the last play, the mover's numbering),
    * glide: [{seat, from, to}] (moves to slide, the mover's numbering), animation}
    */
@@ -371,27 +372,46 @@ export class Board {
   }
 
   cube(geo) {
-    const { cube, viewer } = this.view;
+    const { cube, viewer, pending } = this.view;
     if (!cube) return;
-    const x = geo.fieldX + 6 * PW + BAR / 2;
+    let x = geo.fieldX + 6 * PW + BAR / 2;
     let y = HEIGHT / 2;
-    if (cube.owner !== null && cube.owner !== undefined) {
+    let value = cube.owner == null && cube.value === 1 ? 64 : cube.value;
+    const offer = pending?.kind === "double" || pending?.kind === "beaver" ? pending : null;
+    if (offer) {
+      // offered: turned to its new value in the offerer's half, where their dice would lie
+      x = this.quarterCentre(geo, offer.by === viewer);
+      value = offer.value;
+    } else if (cube.owner !== null && cube.owner !== undefined) {
       const mineSide = cube.owner === viewer;
       const down = mineSide ? geo.bottom : !geo.bottom;
       y = down ? HEIGHT - M - 30 : M + 30;
     }
     const s = 44;
-    const g = el("g", { class: "cube", "data-owner": cube.owner ?? "centre" }, this.svg);
+    const attrs = { class: offer ? "cube offered" : "cube", "data-owner": cube.owner ?? "centre" };
+    if (offer) attrs["data-offered-by"] = offer.by;
+    const g = el("g", attrs, this.svg);
     el("rect", { x: x - s / 2, y: y - s / 2, width: s, height: s, rx: 7, filter: "url(#shade)" }, g);
-    el("text", { x, y: y + 9, "text-anchor": "middle" }, g).textContent = String(cube.owner == null && cube.value === 1 ? 64 : cube.value);
+    const label = String(value);
+    // any value the rules allow fits the face: past two digits the figure is drawn smaller
+    // (a digit of the 24px face's font is about 15px wide; the face leaves 38px for them)
+    const fit = Math.min(1, 38 / (15 * label.length));
+    const face = el("g", { transform: `translate(${x} ${y}) scale(${fit.toFixed(3)})` }, g);
+    el("text", { x: 0, y: 9, "text-anchor": "middle" }, face).textContent = label;
+  }
+
+  /** The centre x of the quarter where a side's dice lie: the viewer's (`mine`) or the
+   * opponent's, on the right of each as they sit. */
+  quarterCentre(geo, mine) {
+    const quarterLeft = mine === geo.right ? geo.fieldX + 6 * PW + BAR : geo.fieldX;
+    return quarterLeft + 3 * PW;
   }
 
   dice(geo) {
     const { dice, diceSeat, viewer, used, legal } = this.view;
     if (!dice) return;
     const mine = diceSeat === viewer;
-    const quarterLeft = mine === geo.right ? geo.fieldX + 6 * PW + BAR : geo.fieldX;
-    const cx = quarterLeft + 3 * PW;
+    const cx = this.quarterCentre(geo, mine);
     const s = 50;
     const pips = {
       1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]],
@@ -440,8 +460,15 @@ export class Board {
       return;
     }
     const from = target.classList?.contains("movable") ? Number(target.dataset.point) : null;
-    this.pressed = { from, x: event.clientX, y: event.clientY, node: target, dragging: false };
-    if (from !== null) this.svg.setPointerCapture(event.pointerId);
+    // a checker of the viewer's that cannot move: dragged anyway, the game says why not
+    const stuck = from === null && target.classList?.contains("checker") ? this.ownPoint(this.pointAt(event)) : null;
+    this.pressed = { from: from ?? stuck, stuck: stuck !== null, x: event.clientX, y: event.clientY, node: target, dragging: false };
+    if (from !== null || stuck !== null) this.svg.setPointerCapture(event.pointerId);
+  }
+
+  /** `point` if the viewer has a checker there (1-24), else null. */
+  ownPoint(point) {
+    return point !== null && point !== 0 && this.view.sides[this.view.viewer][point] > 0 ? point : null;
   }
 
   drag(event) {
@@ -450,7 +477,7 @@ export class Board {
     if (!p.dragging) {
       if (Math.hypot(event.clientX - p.x, event.clientY - p.y) < DRAG_START) return;
       p.dragging = true;
-      this.selected = p.from;
+      this.selected = p.stuck ? null : p.from;
       this.render();
       p.ghost = el("circle", { r: R, fill: `url(#c${this.view.viewer})`, class: `checker ghost c${this.view.viewer}`, "pointer-events": "none" }, this.svg);
     }
@@ -474,7 +501,11 @@ export class Board {
       const to = this.pointAt(event);
       if (to !== null && this.destinations(p.from).has(to)) return this.play(p.from, to);
       this.selected = null;
-      return this.render();
+      this.render();
+      // dropped where it cannot go (not back on its own point, nor off the board): why not
+      if (to !== null && to !== p.from) this.onRefuse(p.from, to);
+      else if (p.stuck) this.onRefuse(p.from, null);
+      return;
     }
     // what the click event that follows acts on
     this.tap = { point: p.from !== null ? p.from : this.pointAt(event) };
@@ -504,14 +535,16 @@ export class Board {
   }
 
   click(point) {
-    if (this.selected !== null && point !== null && this.destinations(this.selected).has(point)) {
-      return this.play(this.selected, point);
+    const selected = this.selected;
+    if (selected !== null && point !== null && this.destinations(selected).has(point)) {
+      return this.play(selected, point);
     }
     if (point !== null && this.origins().has(point)) return this.clickChecker(point);
-    const mine = point !== null && point !== 0 && this.view.sides[this.view.viewer][point] > 0;
     this.selected = null;
     this.render();
-    if (mine) this.onRefuse(point);
+    // a checker that cannot move at all; or a checker chosen, then a point it cannot reach
+    if (this.ownPoint(point) !== null) this.onRefuse(point, null);
+    else if (selected !== null && point !== null && point < selected) this.onRefuse(selected, point);
   }
 
   /** A click on a checker that can move: play its one move, or select it (a second

@@ -12,10 +12,12 @@ const KEPT = 200; // lines kept on the page (the server's history is 100)
 const REF = "chat:"; // the ref of this panel's messages, so that their refusals come back here
 
 export class Chat {
-  /** The panel in `box`; `send` sends a protocol message on the room's socket. */
-  constructor(box, send) {
+  /** The panel in `box`; `send` sends a protocol message on the room's socket; `speaks`
+   * false for a visitor signed in as nobody, who reads the chat and cannot write in it. */
+  constructor(box, send, { speaks = true } = {}) {
     this.box = box;
     this.send = send;
+    this.speaks = speaks;
     this.seat = null;
     this.status = null;
     this.muted = false;
@@ -168,7 +170,7 @@ export class Chat {
     title.textContent = watching ? t("chat.title-spectators") : t("chat.title");
     this.box.querySelector("#chat-apart").hidden = !watching || this.muted;
     this.log.hidden = this.muted;
-    this.box.querySelector("#chat-say").hidden = this.muted;
+    this.box.querySelector("#chat-say").hidden = this.muted || !this.speaks;
     this.box.querySelector("#chat-muted").hidden = !this.muted;
     this.box.querySelector("#chat-empty").hidden = this.muted || this.log.childElementCount > 0;
     if (this.muted) this.showRefusal(null);

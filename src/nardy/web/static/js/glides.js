@@ -6,15 +6,16 @@
 import { theirPoint } from "/js/board.js";
 import { EVENT } from "/js/vocab.js";
 
-/** The checkers that moved in these events, to slide: each in its owner's numbering. */
+/** The checkers that moved in these events (their wire form: `from`, `to`), to slide: each
+ * in its owner's numbering. */
 export function eventGlides(events, rules) {
   const moved = [];
   for (const e of events) {
     if (e.type === EVENT.CHECKER_MOVED) {
-      moved.push({ seat: e.player, from: e.start, to: e.end });
-      if (e.hit) moved.push({ seat: 1 - e.player, from: theirPoint(rules, e.end), to: 25 });
+      moved.push({ seat: e.player, from: e.from, to: e.to });
+      if (e.hit) moved.push({ seat: 1 - e.player, from: theirPoint(rules, e.to), to: 25 });
     } else if (e.type === EVENT.MOVE_UNDONE) {
-      moved.push({ seat: e.player, from: e.end, to: e.start });
+      moved.push({ seat: e.player, from: e.to, to: e.from });
     }
   }
   return moved;

@@ -1,5 +1,6 @@
-// The lobby: create a game (variant, length, cube settings; an open seek, a private
-// invitation or the bot), join the open seeks, go back to one's games.
+// The lobby: play now (quick pairing by rating), create a game (variant, length, cube
+// settings; an open seek, a private invitation or the bot), join the open seeks, go back to
+// one's games, watch the games being played.
 
 import * as api from "/js/api.js";
 import { t, tn, translate } from "/js/i18n.js";
@@ -27,13 +28,113 @@ function clockName(preset) {
   return CLOCK_NAMES[preset] ? CLOCK_NAMES[preset]() : preset;
 }
 
+/** The computer's paces (its delay before each action, ms) a game or table may choose. */
+const PACES = `<option value="250" data-i18n="pace.fast"></option>
+  <option value="1000" selected data-i18n="pace.human"></option>
+  <option value="2500" data-i18n="pace.slow"></option>`;
+
 function lengthName(n) {
   return n === 0 ? t("lobby.money") : tn("lobby.points", n);
+}
+
+const kindName = (game) => (game.kind === GAME_KIND.CHOUETTE ? t("table.chouette") : t("table.consultation"));
+
+/** A game in a list, in words (HTML): its kind, variant, length, clock and people. */
+function describe(game) {
+  const s = game.settings;
+  if (game.members) {
+    const people = game.members.filter((m) => m.seated).map((m) => m.username);
+    if (game.bot) people.push(tn("lobby.table-bots-n", game.seating.bots ?? 1, { level: botName(game.bot) }));
+    return `${escapeHtml(kindName(game))}, ${escapeHtml(variantName(s.variant))} · ${escapeHtml(people.join(", "))}`;
+  }
+  const who = game.players.filter(Boolean).map((p) => (p.bot ? botName(p.bot) : p.username)).join(" – ");
+  const clock = game.clock ? ` · ${escapeHtml(t("lobby.clock-seek", { delay: game.clock.delay, minutes: Number((game.clock.reserve / 60).toFixed(2)) }))}` : "";
+  return `${escapeHtml(variantName(s.variant))}, ${escapeHtml(lengthName(s["match-length"]))}${clock} · ${escapeHtml(who)}`;
+}
+
+/** The public games being played, each with a link to watch it (anybody may, signed in or
+ * not). */
+export async function drawLive(list) {
+  try {
+    const live = await api.liveGames();
+    list.innerHTML = live.length
+      ? live.slice(0, 30).map((g) => `<li><span>${describe(g)}</span><a class="watch" href="/game/${encodeURIComponent(g.id)}" data-link data-watch="${escapeHtml(g.id)}">${escapeHtml(t("lobby.watch"))}</a></li>`).join("")
+      : `<li class="empty">${escapeHtml(t("lobby.no-live"))}</li>`;
+  } catch (err) {
+    notice(errorText(err), "warn", 6000);
+  }
+}
+
+/** "Play now": asks the server to pair the player (again every few seconds, which keeps the
+ * quick seek alive and lets the rating range widen) until a game is found or they stop. */
+function quickPairing(form, navigate) {
+  const button = form.querySelector("#quick-button");
+  const searching = form.querySelector("#searching");
+  let looking = null; // {seek, timer} while looking
+  const stop = () => {
+    clearTimeout(looking?.timer);
+    const seek = looking?.seek;
+    looking = null;
+    searching.hidden = true;
+    button.disabled = false;
+    if (seek) api.cancelGame(seek).catch(() => {});
+  };
+  const ask = async (request, key) => {
+    if (!looking) return;
+    if (!form.isConnected) { // the lobby was left: the seek lapses after the grace period
+      looking = null;
+      return;
+    }
+    try {
+      const game = await api.playNow(looking.seek ? { ...request, seek: looking.seek } : request, key);
+      if (!looking) { // stopped meanwhile
+        if (game.status === GAME_STATUS.OPEN) api.cancelGame(game.id).catch(() => {});
+        return;
+      }
+      if (game.status === GAME_STATUS.PLAYING) {
+        looking = null;
+        navigate(`/game/${encodeURIComponent(game.id)}`);
+        return;
+      }
+      looking.seek = game.id;
+      form.querySelector("#searching-text").textContent = t("lobby.quick-searching", { range: game.range });
+      looking.timer = setTimeout(() => ask(request), 1000 * game["ask-again"]);
+    } catch (err) {
+      notice(errorText(err), "warn", 6000);
+      stop();
+    }
+  };
+  form.querySelector("#quick-stop").addEventListener("click", stop);
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    if (looking) return; // one search at a time, however often Play now is clicked
+    const data = new FormData(form);
+    const request = { settings: { variant: data.get("quick-variant"), "match-length": Number(data.get("quick-length")) } };
+    if (data.get("quick-clock") !== "none") request.clock = data.get("quick-clock");
+    looking = { seek: null, timer: null };
+    button.disabled = true;
+    searching.hidden = false;
+    form.querySelector("#searching-text").textContent = "";
+    ask(request, api.requestKey());
+  });
 }
 
 export async function lobbyPage(main, { user, navigate }) {
   main.innerHTML = `
     <section class="lobby">
+      <form class="card quick" id="quick">
+        <h2 data-i18n="lobby.quick"></h2>
+        <p class="small" data-i18n="lobby.quick-about"></p>
+        <label><span data-i18n="lobby.variant"></span><select name="quick-variant">${VARIANT_KEYS.map((v) => `<option value="${v}">${escapeHtml(variantName(v))}</option>`).join("")}</select></label>
+        <label><span data-i18n="lobby.length"></span><select name="quick-length">${LENGTHS.map((n) => `<option value="${n}"${n === 3 ? " selected" : ""}>${escapeHtml(lengthName(n))}</option>`).join("")}</select></label>
+        <label><span data-i18n="lobby.clock"></span><select name="quick-clock">
+          <option value="none" selected data-i18n="clock.none"></option>
+          ${Object.keys(CLOCK_PRESETS).map((c) => `<option value="${c}">${escapeHtml(clockName(c))}</option>`).join("")}
+        </select></label>
+        <button class="primary" id="quick-button" data-i18n="lobby.quick-button"></button>
+        <p class="searching" id="searching" hidden><span id="searching-text" role="status"></span>
+          <button type="button" class="quiet" id="quick-stop" data-i18n="lobby.quick-stop"></button></p>
+      </form>
       <form class="card create" id="create">
         <h2 data-i18n="lobby.create"></h2>
         <label><span data-i18n="lobby.variant"></span><select name="variant">${VARIANT_KEYS.map((v) => `<option value="${v}">${escapeHtml(variantName(v))}</option>`).join("")}</select></label>
@@ -58,12 +159,9 @@ export async function lobbyPage(main, { user, navigate }) {
           <label><input type="radio" name="opponent" value="${OPPONENT.OPEN}" checked><span data-i18n="lobby.open"></span></label>
           <label><input type="radio" name="opponent" value="${OPPONENT.INVITE}"><span data-i18n="lobby.invite"></span></label>
           <label><input type="radio" name="opponent" value="${OPPONENT.BOT}"><span data-i18n="lobby.bot"></span></label>
-          <label class="sub"><span data-i18n="lobby.bot-pace"></span><select name="pace">
-            <option value="250" data-i18n="pace.fast"></option>
-            <option value="1000" selected data-i18n="pace.human"></option>
-            <option value="2500" data-i18n="pace.slow"></option>
-          </select></label>
-          <label class="sub"><span data-i18n="lobby.bot-level"></span><select name="bot">${BOT_LEVELS.map((b) => `<option value="${b}"${b === "intermediate" ? " selected" : ""}>${escapeHtml(botName(b))}</option>`).join("")}</select></label>
+          <label class="sub for-bot"><span data-i18n="lobby.bot-pace"></span><select name="pace">${PACES}</select></label>
+          <label class="sub for-bot"><span data-i18n="lobby.bot-level"></span><select name="bot">${BOT_LEVELS.map((b) => `<option value="${b}"${b === "intermediate" ? " selected" : ""}>${escapeHtml(botName(b))}</option>`).join("")}</select></label>
+          <label class="sub for-bot"><input type="checkbox" name="practice"><span data-i18n="lobby.practice"></span></label>
         </fieldset>
         <button class="primary" id="create-button" data-i18n="lobby.create-button"></button>
         <p class="invitation" id="invitation" hidden></p>
@@ -85,6 +183,7 @@ export async function lobbyPage(main, { user, navigate }) {
         <label class="for-consultation" hidden><span data-i18n="lobby.length"></span><select name="length">${LENGTHS.map((n) => `<option value="${n}">${escapeHtml(lengthName(n))}</option>`).join("")}</select></label>
         <label class="for-consultation" hidden><span data-i18n="lobby.side-0"></span><select name="side0">${span(CONSULTATION_SIDE).map((n) => `<option>${n}</option>`).join("")}</select></label>
         <label class="for-consultation" hidden><span data-i18n="lobby.side-1"></span><select name="side1"><option value="0" data-i18n="lobby.side-bot"></option>${span(CONSULTATION_SIDE).map((n) => `<option${n === 2 ? " selected" : ""}>${n}</option>`).join("")}</select></label>
+        <label><span data-i18n="lobby.bot-pace"></span><select name="table-pace">${PACES}</select></label>
         <label><span data-i18n="lobby.bot-level"></span><select name="table-bot">${BOT_LEVELS.map((b) => `<option value="${b}"${b === "intermediate" ? " selected" : ""}>${escapeHtml(botName(b))}</option>`).join("")}</select></label>
         <button class="primary" id="create-table-button" data-i18n="lobby.create-table"></button>
       </form>
@@ -102,11 +201,26 @@ export async function lobbyPage(main, { user, navigate }) {
       </div>
     </section>`;
   translate(main);
+  quickPairing(main.querySelector("#quick"), navigate);
   const rules = api.variants().then(
     (list) => Object.fromEntries(list.map((facts) => [facts.key, facts])),
     () => ({}),
   );
   const form = main.querySelector("#create");
+  let startKey = api.requestKey(); // one per game the player means to start
+  // only what applies to the game chosen: the Crawford rule to a match, Jacoby and beavers to
+  // money play, all three to a game with the cube (RULES.md 1.5-1.6); the bot's pace and
+  // strength, and practice, to a game against it (a box switched off is not sent: false)
+  const fit = () => {
+    const money = form.querySelector('select[name="length"]').value === "0";
+    const cube = form.querySelector('input[name="cube"]').checked;
+    form.querySelector('input[name="crawford"]').disabled = money || !cube;
+    for (const name of ["jacoby", "beaver"]) form.querySelector(`input[name="${name}"]`).disabled = !money || !cube;
+    const bot = form.querySelector('input[name="opponent"]:checked')?.value === OPPONENT.BOT;
+    for (const label of form.querySelectorAll(".for-bot")) label.hidden = !bot;
+  };
+  form.addEventListener("change", fit);
+  fit();
   const clockMenu = form.querySelector('select[name="clock"]');
   clockMenu.addEventListener("change", () => {
     form.querySelector("#custom-clock").hidden = clockMenu.value !== "custom";
@@ -135,9 +249,13 @@ export async function lobbyPage(main, { user, navigate }) {
     if (opponent === OPPONENT.BOT) {
       request.bot = data.get("bot");
       request["bot-delay-ms"] = Number(data.get("pace"));
+      request.practice = data.get("practice") === "on";
     }
+    const button = form.querySelector("#create-button");
+    button.disabled = true; // and the key: a Start that lands twice makes one game
     try {
-      const game = await api.createGame(request);
+      const game = await api.createGame(request, startKey);
+      startKey = api.requestKey();
       if (game.invitation) {
         const link = `${location.origin}/invite/${game.invitation}`;
         const box = main.querySelector("#invitation");
@@ -151,9 +269,12 @@ export async function lobbyPage(main, { user, navigate }) {
       }
     } catch (err) {
       notice(errorText(err), "warn", 6000);
+    } finally {
+      button.disabled = false;
     }
   });
   const tableForm = main.querySelector("#create-table");
+  let tableKey = api.requestKey(); // one per table the player means to open
   const showKind = () => {
     const kind = new FormData(tableForm).get("kind");
     for (const el of tableForm.querySelectorAll(".for-chouette")) el.hidden = kind !== GAME_KIND.CHOUETTE;
@@ -176,26 +297,18 @@ export async function lobbyPage(main, { user, navigate }) {
       request.sides = [Number(data.get("side0")), Number(data.get("side1"))];
       bots = request.sides[1] === 0 ? 1 : 0;
     }
-    if (bots) request.bot = data.get("table-bot");
+    if (bots) {
+      request.bot = data.get("table-bot");
+      request["bot-delay-ms"] = Number(data.get("table-pace"));
+    }
     try {
-      const table = await api.createTable(request);
+      const table = await api.createTable(request, tableKey);
+      tableKey = api.requestKey();
       navigate(`/game/${table.id}`);
     } catch (err) {
       notice(errorText(err), "warn", 6000);
     }
   });
-  const kindName = (game) => (game.kind === GAME_KIND.CHOUETTE ? t("table.chouette") : t("table.consultation"));
-  const describe = (game) => {
-    const s = game.settings;
-    if (game.members) {
-      const people = game.members.filter((m) => m.seated).map((m) => m.username);
-      if (game.bot) people.push(tn("lobby.table-bots-n", game.seating.bots ?? 1, { level: botName(game.bot) }));
-      return `${escapeHtml(kindName(game))}, ${escapeHtml(variantName(s.variant))} · ${escapeHtml(people.join(", "))}`;
-    }
-    const who = game.players.filter(Boolean).map((p) => (p.bot ? botName(p.bot) : p.username)).join(" – ");
-    const clock = game.clock ? ` · ${escapeHtml(t("lobby.clock-seek", { delay: game.clock.delay, minutes: Number((game.clock.reserve / 60).toFixed(2)) }))}` : "";
-    return `${escapeHtml(variantName(s.variant))}, ${escapeHtml(lengthName(s["match-length"]))}${clock} · ${escapeHtml(who)}`;
-  };
   const refresh = async () => {
     const list = main.querySelector("#seeks");
     try {
@@ -228,10 +341,7 @@ export async function lobbyPage(main, { user, navigate }) {
       main.querySelector("#mine").innerHTML = mine.length
         ? mine.slice(0, 20).map((g) => `<li><a href="/game/${encodeURIComponent(g.id)}" data-link>${describe(g)}</a> <span class="small">${escapeHtml(statusName(g.status))}</span> ${extra(g)}</li>`).join("")
         : `<li class="empty">${escapeHtml(t("lobby.no-games"))}</li>`;
-      const live = await api.liveGames();
-      main.querySelector("#live").innerHTML = live.length
-        ? live.slice(0, 30).map((g) => `<li><span>${describe(g)}</span><a class="watch" href="/game/${encodeURIComponent(g.id)}" data-link data-watch="${escapeHtml(g.id)}">${escapeHtml(t("lobby.watch"))}</a></li>`).join("")
-        : `<li class="empty">${escapeHtml(t("lobby.no-live"))}</li>`;
+      await drawLive(main.querySelector("#live"));
     } catch (err) {
       notice(errorText(err), "warn", 6000);
     }

@@ -38,6 +38,9 @@ const ERRORS = {
   cancelled: () => t("error.cancelled"),
   "no-such-user": () => t("error.no-such-user"),
   "not-started": () => t("error.not-started"),
+  "not-finished": () => t("error.not-finished"),
+  "analysis-busy": () => t("error.analysis-busy"),
+  "analysis-full": () => t("error.analysis-full"),
 };
 
 /** A bot's level as players call it (the server's name when we have no text for it). */

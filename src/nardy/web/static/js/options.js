@@ -1,5 +1,5 @@
 // The player's options that act by themselves (GET /api/me/preferences): passing when no
-// move is legal, rolling when doubling is impossible, bearing off in a race, playing a move
+// move is legal, rolling when doubling (or a chouette team's vote to double) is impossible, bearing off in a race, playing a move
 // that is the only one. Each reads only what the server sent: the actions open to the
 // viewer, the legal single moves, and whether the board is a race (`board.race`).
 
@@ -9,7 +9,9 @@ import { ACTION } from "/js/vocab.js";
 export function optionAction(prefs, kinds, board) {
   const moving = kinds.includes(ACTION.MOVE);
   if (prefs["auto-pass"] && kinds.includes(ACTION.PLAY) && !moving && !kinds.includes(ACTION.CONFIRM)) return { type: ACTION.PLAY, moves: "" };
-  if (prefs["auto-roll"] && kinds.includes(ACTION.ROLL) && !kinds.includes(ACTION.DOUBLE)) return { type: ACTION.ROLL };
+  // a chouette captain's vote is the team's double: no rolling by itself past it either
+  const mayDouble = kinds.includes(ACTION.DOUBLE) || kinds.includes(ACTION.VOTE);
+  if (prefs["auto-roll"] && kinds.includes(ACTION.ROLL) && !mayDouble) return { type: ACTION.ROLL };
   if (!moving || !board) return null;
   const legal = board.awaiting.moves;
   if (prefs["auto-bear-off"] && board.race) {

@@ -10,6 +10,13 @@ import { notice } from "/js/ui.js";
 import { GAME_KIND, HOME_CORNERS, MONEY_POOL_SUFFIX } from "/js/vocab.js";
 
 // the label of each on/off preference; which ones there are is the preferences' own list (app.js)
+/** How the history says a match won or lost by forfeit, by the forfeit's reason: the
+ * loser's clock ran out, or they did not come back. */
+const FORFEITED = {
+  time: (params) => t("profile.on-time", params),
+  absent: (params) => t("profile.by-absence", params),
+};
+
 const SWITCH_LABELS = {
   "auto-switch-side": () => t("prefs.auto-switch-side"),
   "auto-pass": () => t("prefs.auto-pass"),
@@ -101,14 +108,16 @@ function historyRow(game, subject) {
   const won = result && result.winner === seat;
   const score = result ? `${result.score[seat]} : ${result.score[1 - seat]}` : "";
   const outcome = result ? (won ? t("profile.won", { score }) : t("profile.lost", { score })) : "";
-  const rating = game.rating
+  const rating = game.practice
+    ? `<span class="small practice-mark">${escapeHtml(t("practice.mark"))}</span>`
+    : game.rating
     ? `<span class="${game.rating.after >= game.rating.before ? "up" : "down"}">${escapeHtml(signed(game.rating.after - game.rating.before))}</span> <span class="small">${escapeHtml(decimal(game.rating.after))}</span>`
     : `<span class="small">${escapeHtml(t("profile.unrated"))}</span>`;
   return `<tr data-game="${escapeHtml(game.id)}">
     <td>${escapeHtml(when(game["finished-at"]))}</td>
     <td>${opponent}</td>
     <td>${escapeHtml(variantName(game.settings.variant))}, ${escapeHtml(lengthName(game.settings["match-length"]))}</td>
-    <td class="${won ? "up" : "down"}">${escapeHtml(outcome)}</td>
+    <td class="${won ? "up" : "down"}">${escapeHtml(FORFEITED[result?.forfeit]?.({ outcome }) ?? outcome)}</td>
     <td class="rating-change">${rating}</td>
     <td><a href="/replay/${encodeURIComponent(game.id)}" data-link>${escapeHtml(t("profile.replay"))}</a></td>
   </tr>`;

@@ -2,9 +2,10 @@
 //
 // Every `refused` and `error` code the room sends (docs/protocol.md) has its own text in the
 // catalogues, each key written out so the catalogue test sees it; the server's English
-// (`message`) is shown only for a code this client does not know. A refusal carries no field
-// beyond its code, so the text is the code's, told apart by the action refused where that
-// says more (a double the cube does not allow).
+// (`message`) is shown only for a code this client does not know. A single move refused by a
+// rule carries which (`reason`, with the numbers it names in `details`), and is said as that
+// rule, whatever the gesture that made it (a click, a drag, a typed play); other refusals are
+// told apart by the action refused where that says more (a double the cube does not allow).
 
 import { language, t } from "/js/i18n.js";
 
@@ -13,7 +14,7 @@ const TEXTS = {
   "not-your-turn": () => t("refusal.not-your-turn"),
   "wrong-phase": () => t("refusal.wrong-phase"),
   "not-allowed-by-settings": (action) => (action?.type === "double" ? t("refusal.no-double") : t("refusal.not-allowed")),
-  "illegal-move": () => t("refusal.illegal-move"),
+  "illegal-move": (action, why) => (WHY[why?.reason] ? WHY[why.reason](why.details ?? {}) : t("refusal.illegal-move")),
   "ambiguous-play": () => t("refusal.ambiguous-play"),
   "invalid-input": () => t("refusal.invalid-input"),
   // the room's
@@ -22,6 +23,7 @@ const TEXTS = {
   "referee-only": () => t("refusal.referee-only"),
   "game-over": () => t("refusal.game-over"),
   busy: () => t("refusal.busy"),
+  stale: () => t("refusal.busy"), // sent for a state the game had left (sent twice)
   "internal-error": () => t("refusal.internal-error"),
   "not-absent": () => t("refusal.not-absent"),
   "grace-period": () => t("refusal.grace-period"),
@@ -36,21 +38,40 @@ const TEXTS = {
   "rate-limited": () => t("refusal.rate-limited"),
 };
 
+// Why a single move is refused, by the core's reason (nardy.core.errors.RefusalReason).
+const WHY = {
+  "dice-played": () => t("why.dice-played"),
+  "larger-die": ({ die }) => t("why.larger-die", { die }),
+  "both-dice": () => t("why.both-dice"),
+  "most-dice": () => t("why.most-dice"),
+  "no-checker": ({ point }) => t("why.no-checker", { point }),
+  "no-die": (d) => t("why.no-die", { from: d.from === 25 ? t("notation.bar") : d.from, to: d.to === 0 ? t("notation.off") : d.to }),
+  head: ({ limit }) => (limit === 2 ? t("why.head-two") : t("why.head")),
+  "no-bar": () => t("why.no-bar"),
+  "bar-first": () => t("why.bar"),
+  "not-on-bar": () => t("why.not-on-bar"),
+  "bear-off-early": () => t("why.bear-off-early"),
+  "bear-off-highest": ({ point }) => t("why.bear-off-highest", { point }),
+  blocked: ({ point }) => t("why.blocked", { point }),
+  taken: ({ point }) => t("why.taken", { point }),
+  "six-block": () => t("why.six-block"),
+};
+
 /** What a refusal (or error) with this code says to the player; `action` is the action it
- * refused, when known. */
-export function refusalText(code, message, action = null) {
-  // Until a refusal carries the rule or the reason as fields, the server's English names
-  // them (the head rule, the Crawford game, the seconds to wait): an English reader gets it.
+ * refused, when known; `why` the refusal's {reason, details}, for a move a rule refused. */
+export function refusalText(code, message, action = null, why = null) {
+  // Until these refusals carry their reason as fields, the server's English names it (why
+  // no double, the seconds to wait): an English reader gets it.
   if (DETAILED.has(code) && language() === "en" && message) return t("refused", { reason: message });
-  return TEXTS[code] ? TEXTS[code](action) : t("refused", { reason: message });
+  return TEXTS[code] ? TEXTS[code](action, why) : t("refused", { reason: message });
 }
 
-// Codes whose English message says more than their code: which rule, why no double, how long.
-const DETAILED = new Set(["illegal-move", "not-allowed-by-settings", "grace-period"]);
+// Codes whose English message says more than their code: why no double, how long.
+const DETAILED = new Set(["not-allowed-by-settings", "grace-period"]);
 
 // Codes that say only that the game had moved on when the action reached it: the new state
 // already shows what happened instead, so they are not shown.
-const MOMENT_PASSED = new Set(["not-your-turn", "wrong-phase", "busy", "game-over"]);
+const MOMENT_PASSED = new Set(["not-your-turn", "wrong-phase", "busy", "stale", "game-over"]);
 const ANSWER_MS = 5000; // an action unanswered this long is given up (its socket is gone)
 const REF = "act:";
 

@@ -1,16 +1,19 @@
 // The replay viewer: any finished game one may see, stepped through turn by turn (first,
 // previous, next, last; the arrow keys, Home and End; or a click in the move list), drawn
 // on a read-only board; the match downloads as .mat and JSON, and its dice are verified
-// here in the browser from the downloaded record (verify.js). Each turn comes with the sides,
+// here in the browser from the downloaded record (verify.js); a finished match is analysed on
+// request (analysis.js), its marks shown in the move list. Each turn comes with the sides,
 // pips and checkers borne off before and after it, as the server counts them: the viewer
 // draws them and computes no rules.
 
+import { AnalysisPanel } from "/js/analysis.js";
 import * as api from "/js/api.js";
 import { Board } from "/js/board.js";
 import { diceShown } from "/js/glides.js";
 import { onLanguage, t, tn, translate } from "/js/i18n.js";
 import { botName, errorText, variantName } from "/js/names.js";
 import { BOARD_TABLE, escapeHtml, startSides } from "/js/room.js";
+import { FORFEIT_SAID } from "/js/say.js";
 import { canVerify, verifyRecord } from "/js/verify.js";
 
 const CUBE_WORDS = {
@@ -52,7 +55,9 @@ export class Replay {
           <p class="downloads">
             <a id="download-mat" download data-i18n="replay.download-mat"></a>
             <a id="download-json" download data-i18n="replay.download-json"></a>
+            <a id="download-analysis" download data-i18n="analysis.download" hidden></a>
           </p>
+          <section class="analysis card" id="analysis" aria-live="polite"></section>
           <section class="verify card" id="verify">
             <h2 data-i18n="verify.title"></h2>
             <p class="small" data-i18n="verify.lead"></p>
@@ -66,6 +71,7 @@ export class Replay {
     this.board = new Board(main.querySelector("#boardbox"), () => {}, { readOnly: true });
     main.querySelector("#download-mat").href = api.recordUrl(gameId, "mat");
     main.querySelector("#download-json").href = api.recordUrl(gameId, "json");
+    main.querySelector("#download-analysis").href = api.analysisUrl(gameId);
     main.querySelector(".steps").addEventListener("click", (e) => {
       const kind = e.target.closest("[data-step]")?.dataset.step;
       if (kind) this.go(kind);
@@ -83,10 +89,12 @@ export class Replay {
     this.keys = (e) => this.key(e);
     document.addEventListener("keydown", this.keys);
     this.offLanguage = onLanguage(() => this.draw());
+    this.analysis = new AnalysisPanel(main.querySelector("#analysis"), gameId, this);
     this.load();
   }
 
   close() {
+    this.analysis.close();
     document.removeEventListener("keydown", this.keys);
     this.offLanguage();
     delete document.body.dataset.step;
@@ -180,6 +188,7 @@ export class Replay {
         ? tn("room.match-to", length, { a: score[0], b: score[1] })
         : t("room.money", { a: score[0], b: score[1] })
       : t("replay.unfinished");
+    if (info.practice) this.main.querySelector("#replay-result").textContent += ` · ${t("practice.mark")}`;
     const select = this.main.querySelector("#replay-game");
     select.innerHTML = games
       .map((g, i) => `<option value="${i}">${escapeHtml(t("replay.game", { n: g.number, a: g.score[0], b: g.score[1] }))}</option>`)
@@ -189,7 +198,8 @@ export class Replay {
     // the board at this step: the start (before the first turn), or the one after turn `step`
     const turn = this.step > 0 ? game.turns[this.step - 1] : null;
     const rules = this.data.rules;
-    const at = turn ? turn.after : game.turns[0]?.before ?? null;
+    // with the analysis, the best play's board may stand in for the one played
+    const at = this.analysis.bestBoard(this.gameIndex, this.step) ?? (turn ? turn.after : game.turns[0]?.before ?? null);
     // a game without a turn never left the variant's starting position: no counts to tell
     const sides = at ? at.sides : startSides(rules);
     const [value, owner] = turn ? turn["cube-after"] : game.start.cube;
@@ -217,10 +227,13 @@ export class Replay {
     game.turns.forEach((tr, i) => {
       const current = this.step === i + 1;
       items.push(`<li><button type="button" class="move${current ? " current" : ""}" data-to="${i + 1}"${current ? ' aria-current="step"' : ""}>
-        <span class="swatch c${tr.player}" aria-hidden="true"></span><span class="n">${i + 1}.</span> ${escapeHtml(this.describe(tr))}</button></li>`);
+        <span class="swatch c${tr.player}" aria-hidden="true"></span><span class="n">${i + 1}.</span> ${escapeHtml(this.describe(tr))}${this.analysis.badge(this.gameIndex, i + 1)}</button></li>`);
     });
     if (game.end) {
-      items.push(`<li class="end">${escapeHtml(game.end.winner === null ? t("say.draw") : tn("say.wins", game.end.points, { who: this.name(game.end.winner) }))}</li>`);
+      const { winner, points, reason } = game.end;
+      // a forfeit says why the loser lost before who won
+      const why = reason && winner !== null ? `${FORFEIT_SAID[reason]({ who: this.name(1 - winner) })} ` : "";
+      items.push(`<li class="end">${escapeHtml(winner === null ? t("say.draw") : why + tn("say.wins", points, { who: this.name(winner) }))}</li>`);
     }
     const list = this.main.querySelector("#movelist");
     list.innerHTML = items.join("");
@@ -237,6 +250,10 @@ export class Replay {
     }
     // what is on show, for tools that follow the page (and the browser tests)
     document.body.dataset.step = `${this.gameIndex}:${this.step}`;
+    this.analysis.draw(this.gameIndex, this.step, {
+      name: (seat) => this.name(seat), seat: this.viewer, finished: info.status === "finished", user: this.user,
+    });
+    this.main.querySelector("#download-analysis").hidden = !this.analysis.done;
     if (this.verified) this.showVerification(this.verified);
   }
 

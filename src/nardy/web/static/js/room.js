@@ -24,6 +24,7 @@ import { onLanguage, t, tn, translate } from "/js/i18n.js";
 import { errorText } from "/js/names.js";
 import { readPlay } from "/js/notation.js";
 import { optionAction } from "/js/options.js";
+import { Practice } from "/js/practice.js";
 import { drawPresence, drawRematch } from "/js/presence.js";
 import { InFlight, momentPassed, refusalText } from "/js/refusals.js";
 import { rulesPath } from "/js/rules.js";
@@ -32,14 +33,15 @@ import { seatingOf } from "/js/seats.js";
 import { sound } from "/js/sound.js";
 import { statusText } from "/js/status.js";
 import { drawClocks, drawStrips } from "/js/strips.js";
-import { announce, escapeHtml, notice } from "/js/ui.js";
-import { ACTION, GAME_STATUS } from "/js/vocab.js";
+import { announce, escapeHtml, notice, touching } from "/js/ui.js";
+import { ACTION, GAME_STATUS, PHASE } from "/js/vocab.js";
 
 export { escapeHtml };
 
 const RETRY_MS = [500, 1000, 2000, 4000, 8000];
 const AUTO_MS = 450; // how long an option's automatic action waits, to be seen
 const REPLAY_MS = 650; // between the single moves of a replayed play
+const VOTE_WAIT_MS = 3000; // a chouette captain's wait for the members' votes (a bot's too)
 
 /** The home corner a game is drawn with: the player's, left and right swapped on every
  * second game of a match when they switch sides after each game (RULES.md 4). */
@@ -51,7 +53,7 @@ export function homeFor(home, switchSides, gameIndex) {
 /** The board between the two players' strips, as the room and the replay lay it out. */
 export const BOARD_TABLE = `<div class="table">
           <div class="side top" id="side-top"></div>
-          <div class="boardbox" id="boardbox"></div>
+          <div class="boardbox" id="boardbox" data-notice-over></div>
           <div class="side bottom" id="side-bottom"></div>
         </div>`;
 
@@ -76,14 +78,17 @@ export function drawingOf(state) {
     return { roll: null, sides: startSides(rules), dice: null, used: null, diceSeat: 0, cube, last: null };
   }
   const last = board["last-play"];
+  // acey-deucey's 1-2 played, its double not yet chosen: the 1-2 stays on the table, used
+  const played = board.phase === PHASE.CHOOSE_DOUBLE && !board["dice-shown"] && last ? diceShown(last.dice) : null;
   return {
     // what names this roll: a new one shows the larger die first again
     roll: board.dice ? `${board["game-number"]}:${board.turn}:${board.dice}` : null,
     sides: board.sides,
-    dice: board["dice-shown"],
-    used: board.used,
+    dice: played ?? board["dice-shown"],
+    used: played ? played.map(() => true) : board.used,
     diceSeat: board.turn ?? 0,
     cube: board.cube,
+    pending: board.pending,
     last: last ? { seat: last.player, moves: last.moves } : null,
   };
 }
@@ -100,7 +105,7 @@ function refusal(room, message) {
   room.legs = null;
   room.board.stop();
   if (!momentPassed(message.code, sent, room.state?.seq ?? 0)) {
-    const text = refusalText(message.code, message.message, sent?.action);
+    const text = refusalText(message.code, message.message, sent?.action, message);
     notice(text, "warn", 5000);
     announce(text);
   }
@@ -117,7 +122,9 @@ const HANDLERS = {
     // an action missed (a message lost on the way): the whole state again
     if (room.state && message.seq !== room.state.seq + 1) room.message({ type: "sync" });
     const state = message.state;
-    say(message.events, { you: state.you, name: (who) => seatingOf(state).name(state, who), loud: room.prefs.sound });
+    say(message.events, {
+      you: state.you, name: (who) => seatingOf(state).name(state, who), loud: room.prefs.sound, before: room.state,
+    });
     room.show(state, eventGlides(message.events, state.rules));
   },
   state(room, message) {
@@ -134,6 +141,11 @@ const HANDLERS = {
     room.waiting = false;
     room.drawPresence();
   },
+  watching(room, message) {
+    if (!room.state) return;
+    room.state.spectators = message.spectators;
+    room.drawWatching();
+  },
   "rematch-offered"(room, message) {
     if (!room.state) return;
     const offers = new Set(room.state.rematch?.offers || []);
@@ -147,10 +159,12 @@ const HANDLERS = {
 };
 
 export class Room {
-  constructor(main, gameId, prefs, navigate = null) {
+  /** `anonymous`: the viewer is signed in as nobody (a visitor watching). */
+  constructor(main, gameId, prefs, navigate = null, { anonymous = false } = {}) {
     this.id = gameId;
     this.prefs = prefs;
     this.navigate = navigate;
+    this.anonymous = anonymous;
     this.stateAt = 0; // performance.now() when the last state arrived: the clocks count on
     this.absence = new Map(); // absent seat -> performance.now() when it may be claimed
     this.waiting = false; // the player chose to wait for the absent opponent
@@ -162,11 +176,13 @@ export class Room {
     this.autoSeq = null; // the state an option's action was planned for
     this.replaying = false; // the last play is being shown again
     this.legs = null; // what is left of a typed play
+    this.hold = null; // a chouette captain's roll waiting for votes: {key, until}
     main.innerHTML = `
       <section class="room">
         ${BOARD_TABLE}
         <aside class="panel">
           <p class="status" id="status" aria-live="polite"></p>
+          <p class="spectators small" id="spectators" hidden></p>
           <div class="actions" id="actions"></div>
           <div class="presence" id="presence" role="status" hidden>
             <p id="presence-text"></p>
@@ -187,13 +203,15 @@ export class Room {
             </div>
           </form>
           <div class="table-panel" id="table-panel" hidden></div>
+          <section class="practice" id="practice" aria-live="polite" hidden></section>
           <p class="match" id="match"></p>
           <div class="tools">
             <button type="button" id="replay" class="quiet" data-i18n="room.replay-last" disabled></button>
             <button type="button" id="mute" class="quiet" aria-pressed="false"></button>
           </div>
           <section class="chat" id="chat" aria-labelledby="chat-title"></section>
-          <p class="hint" data-i18n="room.keys"></p>
+          <p class="hint" id="keys" data-i18n="room.keys"></p>
+          <p class="hint" id="spectator-help" hidden></p>
           <details class="options" id="options"><summary data-i18n="room.options"></summary>
             <label><input type="checkbox" data-pref="auto-pass"> <span data-i18n="prefs.auto-pass"></span></label>
             <label><input type="checkbox" data-pref="auto-roll"> <span data-i18n="prefs.auto-roll"></span></label>
@@ -216,15 +234,17 @@ export class Room {
       </section>`;
     translate(main);
     this.board = new Board(main.querySelector("#boardbox"), (from, to) => this.send({ type: ACTION.MOVE, from, to }), {
-      onRefuse: (point) => this.refuse(point),
+      onRefuse: (point, to) => this.refuse(point, to),
       onNote: (key, params) => {
         // the dice drawn in their new order say it; a screen reader is told
         if (key === "board.dice-swapped") return announce(t("board.dice-swapped", params));
-        notice(t("board.ambiguous"), "ok", 4000);
-        announce(t("board.ambiguous"));
+        const text = touching() ? t("board.ambiguous-touch") : t("board.ambiguous");
+        notice(text, "ok", 4000);
+        announce(text);
       },
     });
-    this.chat = new Chat(main.querySelector("#chat"), (body) => this.message(body));
+    this.chat = new Chat(main.querySelector("#chat"), (body) => this.message(body), { speaks: !anonymous });
+    this.practice = new Practice(main.querySelector("#practice"), (body) => this.message(body));
     main.querySelector("#typed").addEventListener("submit", (e) => {
       e.preventDefault();
       this.typed(main.querySelector("#notation"));
@@ -245,8 +265,10 @@ export class Room {
     const home = main.querySelector("#home");
     home.value = prefs.home;
     home.addEventListener("change", () => {
-      prefs.home = home.value;
-      prefs.save({ home: home.value });
+      // the corner chosen is the one drawn now; in a game of switched sides the saved
+      // corner is its mirror (homeFor undoes itself)
+      prefs.home = homeFor(home.value, prefs["auto-switch-side"], this.gameIndex());
+      prefs.save({ home: prefs.home });
       this.draw();
     });
     main.querySelector("#claim").addEventListener("click", (e) => e.detail < 2 && this.message({ type: "claim" }));
@@ -302,7 +324,7 @@ export class Room {
   }
 
   receive(message) {
-    if (this.chat.receive(message)) return;
+    if (this.chat.receive(message) || this.practice.receive(message)) return;
     if (message.state) this.inFlight.settle(message.state.seq);
     // the answer to this socket's own message (v2 `ref`), even one that changed no seq
     if (message.ref && message.type !== "refused" && message.type !== "error") this.inFlight.answer(message.ref);
@@ -314,7 +336,9 @@ export class Room {
   send(action) {
     const ref = this.inFlight.begin(action, this.state?.seq ?? 0);
     if (ref === null) return;
-    if (!this.message({ type: "action", action, ref })) this.inFlight.clear();
+    // with the state it was meant for: the server applies it there only, never twice
+    const seq = this.state?.seq;
+    if (!this.message({ type: "action", action, ref, ...(seq === undefined ? {} : { seq }) })) this.inFlight.clear();
   }
 
   /** Send a protocol message (an action, a claim, a rematch); false if it could not go. */
@@ -332,6 +356,11 @@ export class Room {
   /** The side of the board the viewer sees it from: their own, or side 0 for a spectator. */
   get viewer() {
     return this.state?.you.side ?? 0;
+  }
+
+  /** The 0-based number of the game drawn in its match (sides switch on every second). */
+  gameIndex() {
+    return (this.state?.board?.["game-number"] ?? 1) - 1;
   }
 
   /** The actions the viewer may send now. */
@@ -365,8 +394,9 @@ export class Room {
     const seating = seatingOf(state);
     const { board, rules, you } = state;
     const kinds = you.actions;
-    const home = homeFor(this.prefs.home, this.prefs["auto-switch-side"], (board?.["game-number"] ?? 1) - 1);
+    const home = homeFor(this.prefs.home, this.prefs["auto-switch-side"], this.gameIndex());
     this.home = home;
+    document.getElementById("home").value = home; // the menu says the corner drawn
     const planned = this.plan(kinds, board);
     const legal = kinds.includes(ACTION.MOVE) && !planned && !this.replaying ? board.awaiting.moves : [];
     // opens beside the game; a table still filling has no rules yet, only its variant's name
@@ -384,7 +414,9 @@ export class Room {
     if (!this.replaying) this.playLegs();
 
     const name = (who) => seating.name(state, who);
-    drawStrips(document.getElementById("side-top"), document.getElementById("side-bottom"), { board, viewer: this.viewer, home, name });
+    drawStrips(document.getElementById("side-top"), document.getElementById("side-bottom"), {
+      board, viewer: this.viewer, home, name, acting: board ? seating.acting(state) : [],
+    });
     const line = document.getElementById("match");
     const score = state.score || [0, 0];
     const length = state.length ?? state.settings["match-length"];
@@ -392,18 +424,29 @@ export class Room {
     line.hidden = !seating.scoreLine(state);
     if (!this.replaying) document.getElementById("status").textContent = statusText(state, { seating, name });
     const waiting = state.status === GAME_STATUS.OPEN || state.status === GAME_STATUS.INVITED;
+    this.holdRoll(seating.votesAwaited(state));
+    this.heldShown = this.rollHeld();
     drawActions(document.getElementById("actions"), {
       state, seating, kinds: planned ? [] : kinds, send: (action) => this.send(action),
-      cancel: waiting && seating.creator(state, you) ? () => this.cancel() : null,
+      cancel: waiting && seating.creator(state, you) ? () => this.cancel() : null, held: this.heldShown,
     });
     const panel = document.getElementById("table-panel");
     panel.hidden = !seating.panel;
     if (seating.panel) seating.panel(panel, state, (action) => this.send(action));
+    this.practice.draw(state);
     const replay = document.getElementById("to-replay");
     replay.hidden = state.status !== GAME_STATUS.FINISHED || !seating.replayable;
     replay.href = `/replay/${encodeURIComponent(this.id)}`;
     // the typed-move box only while there is a game to play in and someone to play it
     document.getElementById("typed").hidden = state.status !== GAME_STATUS.PLAYING || !seating.types(you);
+    // a spectator is told what a spectator can do, not a player's keys and options
+    const spectator = you.seat === null;
+    document.getElementById("keys").hidden = spectator;
+    document.getElementById("options").hidden = spectator;
+    const help = document.getElementById("spectator-help");
+    help.hidden = !spectator;
+    help.textContent = this.anonymous ? t("room.spectator-help-anonymous") : t("room.spectator-help");
+    this.drawWatching();
     const invite = document.getElementById("invite");
     invite.hidden = state.status !== GAME_STATUS.OPEN || !seating.invites;
     if (!invite.hidden) invite.textContent = t("room.waiting-opponent");
@@ -411,8 +454,17 @@ export class Room {
     drawRematch(state, name);
   }
 
+  /** How many watch (spectators, signed in or not), for everybody in the room. */
+  drawWatching() {
+    const line = document.getElementById("spectators");
+    const count = this.state?.spectators ?? 0;
+    line.hidden = count === 0;
+    line.textContent = tn("room.spectators", count);
+  }
+
   /** Count the clocks and the grace period on (five times a second). */
   tick() {
+    if (this.hold && this.rollHeld() !== this.heldShown) this.draw(); // the roll's countdown
     const clock = this.state?.clock;
     drawClocks(clock, this.state?.status === GAME_STATUS.PLAYING, (performance.now() - this.stateAt) / 1000);
     this.drawPresence();
@@ -457,21 +509,14 @@ export class Room {
     }, AUTO_MS);
   }
 
-  /** Why the viewer's checker on `point` cannot move now, in the player's words: the
-   * head rule (a checker already left the head this turn), a checker still to enter (every
-   * legal move enters one), or no legal move from there. */
-  refuse(point) {
-    const board = this.state?.board;
-    const rules = this.state?.rules;
-    if (!board || !rules || !this.mine().includes(ACTION.MOVE)) return;
-    const legal = board.awaiting.moves;
-    const fromHead = board["moves-made"].some((m) => m.from === rules.head);
-    let text;
-    if (rules.head !== null && point === rules.head && fromHead) text = t("why.head");
-    else if (rules.bar && point !== 25 && legal.length && legal.every((m) => m.from === 25)) text = t("why.bar");
-    else text = t("why.no-move", { point });
-    notice(text, "warn", 4000);
-    announce(text);
+  /** A move the board does not offer (a click on a checker that cannot move, a drag or a
+   * click to where it cannot go): sent all the same, for the game to say which rule
+   * refuses it, the same words whatever the gesture (refusals.js). A checker clicked with no
+   * destination is tried with the die used first (from the bar or a point alike). */
+  refuse(point, to = null) {
+    if (!this.mine().includes(ACTION.MOVE) || this.state.status !== GAME_STATUS.PLAYING) return;
+    const die = this.board.order()[0] ?? 1; // with every die played the game says so
+    this.send({ type: ACTION.MOVE, from: point, to: to ?? Math.max(point - die, 0) });
   }
 
   /** A play typed in notation ("13/7 8/7", "bar/22", "6/off", "24/18(2)"): played as
@@ -499,7 +544,8 @@ export class Room {
 
   /** The next single move of a typed play, once the state after the last one has come: a
    * leg's own move if it is a single move, else a die's move toward the leg's end (the die
-   * used first first). A leg the position does not allow ends the typed play, said why. */
+   * used first first). A leg the position does not allow ends the typed play, the game
+   * saying why. */
   playLegs() {
     if (!this.legs?.length || this.legSent === this.state.seq) return;
     if (!this.mine().includes(ACTION.MOVE)) {
@@ -512,11 +558,9 @@ export class Room {
     // part of the way: never past the leg's end (bearing off only where the leg does)
     if (!move) move = this.board.preferredOf(legal.filter((m) => m.from === leg.from && m.to !== 0 && m.to > leg.to));
     if (!move) {
-      const said = t("room.typed-illegal", { move: `${leg.from === 25 ? t("notation.bar") : leg.from}/${leg.to === 0 ? t("notation.off") : leg.to}` });
-      notice(said, "warn", 5000);
-      announce(said);
+      // as the board does with a move it does not offer: the game says which rule refuses it
       this.legs = null;
-      return;
+      return this.refuse(leg.from, leg.to);
     }
     if (move.to === leg.to) this.legs.shift();
     else leg.from = move.to;
@@ -524,9 +568,22 @@ export class Room {
     this.send({ type: ACTION.MOVE, from: move.from, to: move.to });
   }
 
+  /** A chouette captain's roll waits VOTE_WAIT_MS for the team's votes from the first
+   * state of the turn (`key` names it; null: no person may still vote). */
+  holdRoll(key) {
+    if (key === null) this.hold = null;
+    else if (this.hold?.key !== key) this.hold = { key, until: performance.now() + VOTE_WAIT_MS };
+  }
+
+  /** Whole seconds the captain's roll still waits for votes; 0 when it may roll. */
+  rollHeld() {
+    return this.hold ? Math.max(0, Math.ceil((this.hold.until - performance.now()) / 1000)) : 0;
+  }
+
   /** Enter: confirm the turn, or roll. */
   primary() {
     const action = primaryAction(this.mine());
+    if (action?.type === ACTION.ROLL && this.rollHeld()) return false; // the team may vote
     if (action) this.send(action);
     return action !== null;
   }

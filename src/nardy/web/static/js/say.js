@@ -7,6 +7,12 @@ import { sound } from "/js/sound.js";
 import { announce, notice } from "/js/ui.js";
 import { EVENT } from "/js/vocab.js";
 
+/** What is said of a player who lost by forfeit, by its reason (the replay says it too). */
+export const FORFEIT_SAID = {
+  time: (params) => t("say.forfeit-time", params),
+  absent: (params) => t("say.forfeit-absent", params),
+};
+
 function diceLine(dice) {
   return dice.join("-");
 }
@@ -14,9 +20,10 @@ function diceLine(dice) {
 /**
  * Say what these events did. `you` is the state's viewer ({seat, side}): a board's events
  * name a side (0 or 1), a table's a person, so an event is the viewer's own when it names
- * either. `name(who)` names a side or a person; `loud` is the sound option.
+ * either. `name(who)` names a side or a person; `loud` is the sound option; `before` the
+ * state the events came after (what the board showed), or null.
  */
-export function say(events, { you, name, loud }) {
+export function say(events, { you, name, loud, before = null }) {
   for (const e of events) {
     const mine = e.player === you.seat || (you.side !== null && e.player === you.side);
     const other = e.player !== undefined && !mine;
@@ -26,7 +33,7 @@ export function say(events, { you, name, loud }) {
     if (e.type === EVENT.DICE_ROLLED && !other) announce(t("say.you-rolled", { dice: diceLine(e.dice) }));
     if (e.type === EVENT.DICE_ROLLED && other) announce(t("say.rolled", { who, dice: diceLine(e.dice) }));
     else if (e.type === EVENT.CHECKER_MOVED && other) {
-      announce(t("say.moved", { who, move: `${e.start === 25 ? t("notation.bar") : e.start}/${e.end === 0 ? t("notation.off") : e.end}${e.hit ? "*" : ""}` }));
+      announce(t("say.moved", { who, move: `${e.from === 25 ? t("notation.bar") : e.from}/${e.to === 0 ? t("notation.off") : e.to}${e.hit ? "*" : ""}` }));
     } else if (e.type === EVENT.PLAY_CONFIRMED && other) announce(t("say.played", { who, play: e.play || "—" }));
     else if (e.type === EVENT.NO_LEGAL_MOVE) announce(t("say.no-move", { who, dice: diceLine(e.dice) }));
     else if (e.type === EVENT.CUBE_OFFERED && other) announce(t("say.doubles", { who, value: e.value }));
@@ -36,7 +43,11 @@ export function say(events, { you, name, loud }) {
       announce(t("say.opening", { a: name(0), b: name(1), da: e.dice[0], db: e.dice[1] }));
     } else if (e.type === EVENT.RESIGNATION_OFFERED && other) announce(t("say.resigns", { who, points: e.level }));
     else if (e.type === EVENT.FORFEITED) {
-      const text = e.reason === "time" ? t("say.forfeit-time", { who }) : t("say.forfeit-absent", { who });
+      // the forfeit takes back the loser's unconfirmed moves: the board changes, say why
+      const board = before?.board;
+      const undone = board?.turn === e.player && board["moves-made"].length > 0;
+      const lost = (FORFEIT_SAID[e.reason] ?? FORFEIT_SAID.absent)({ who });
+      const text = undone ? `${lost} ${t("say.forfeit-undone", { who })}` : lost;
       announce(text);
       notice(text, "warn", 8000);
     } else if (e.type === EVENT.VOTE_CAST && other) announce(e.agree ? t("say.votes-for", { who }) : t("say.votes-against", { who }));

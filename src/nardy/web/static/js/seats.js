@@ -27,6 +27,12 @@ const MATCH_SEATING = {
   scoreLine: () => true,
   /** Whether these open actions are a decision of the game's (any is, in a match). */
   decides: (kinds) => kinds.length > 0,
+  /** The sides the game waits for now (the strips mark them): the seats it awaits. */
+  acting: (state) => (state.board?.awaiting?.actors || []).map((a) => a.player),
+  /** What a player the game does not wait for is told besides whom it waits for: nothing. */
+  aside: () => null,
+  /** A match's roll waits for no team's votes. */
+  votesAwaited: () => null,
   panel: null, // no panel beside the board: the strips say it all
   buttons: () => {},
 };

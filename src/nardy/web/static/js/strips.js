@@ -27,9 +27,9 @@ export function clockNow(clock, since) {
 }
 
 /** One side's strip: `board` is the server's board view (null while a game waits for its
- * players, when there are no counts to show yet). */
-export function stripHtml(side, name, board) {
-  const onTurn = board?.awaiting?.actors?.some((a) => a.player === side);
+ * players, when there are no counts to show yet); `onTurn` whether the game waits for this
+ * side (its mark). */
+export function stripHtml(side, name, board, onTurn = false) {
   const counts = board
     ? `<span class="pips" data-seat="${side}">${escapeHtml(tn("room.pips", board.pips[side]))}</span>
         <span class="off" data-seat="${side}">${escapeHtml(tn("room.off", board.off[side]))}</span>`
@@ -38,15 +38,16 @@ export function stripHtml(side, name, board) {
         <strong class="who-name">${escapeHtml(name)}</strong>
         ${counts}
         <span class="clock" data-seat="${side}" role="timer" hidden><span class="sr">${escapeHtml(t("clock.reserve"))}</span><span class="reserve"></span><span class="delay"></span></span>
-        ${onTurn ? `<span class="turnmark">${escapeHtml(t("room.to-act"))}</span>` : ""}`;
+        ${onTurn ? `<span class="turnmark">${escapeHtml(board.pending ? t("room.to-answer") : t("room.to-act"))}</span>` : ""}`;
 }
 
-/** Both strips: the viewer's own side below when the home board is at the bottom. */
-export function drawStrips(top, bottom, { board, viewer, home, name }) {
+/** Both strips: the viewer's own side below when the home board is at the bottom;
+ * `acting` the sides the game waits for (seats.js: at a table, the side of whoever decides). */
+export function drawStrips(top, bottom, { board, viewer, home, name, acting = [] }) {
   const topIsOpponent = home.startsWith("bottom");
   const topSide = topIsOpponent ? 1 - viewer : viewer;
-  top.innerHTML = stripHtml(topSide, name(topSide), board);
-  bottom.innerHTML = stripHtml(1 - topSide, name(1 - topSide), board);
+  top.innerHTML = stripHtml(topSide, name(topSide), board, acting.includes(topSide));
+  bottom.innerHTML = stripHtml(1 - topSide, name(1 - topSide), board, acting.includes(1 - topSide));
 }
 
 /** The clocks in the strips, `since` seconds after the state with `clock` came. */

@@ -47,6 +47,60 @@ function signed(n) {
   return n > 0 ? `+${n}` : String(n);
 }
 
+/** Whether these open actions are a decision of the game's: a consultation member's
+ * proposal is advice and a chouette member's vote on doubling is not the team's turn. */
+function decides(kinds) {
+  return kinds.some((kind) => kind !== ACTION.PROPOSE && kind !== ACTION.VOTE);
+}
+
+/** Who the game waits for a decision from now, by name (the box, a captain, the members
+ * answering the box's double; between games those who may start the next). */
+function deciders(state) {
+  return (state.board?.awaiting?.actors || []).filter((a) => decides(a.actions)).map((a) => a.player);
+}
+
+/** What a person at the table who has no decision to make now is told, or null for the
+ * room's "… to play": a member who may vote, that the captain rolls unless they vote first;
+ * a partner who may propose, that their captain plays; between games, who starts the next. */
+function aside(state, name) {
+  const who = deciders(state).map(name).join(", ");
+  if (!who) return null;
+  const kinds = state.you.actions;
+  if (state.table?.["in-game"] === null) return t("table.next-by", { who });
+  if (kinds.includes(ACTION.VOTE)) return t("table.may-vote", { who });
+  const mine = deciders(state).some((d) => tableSide(state, d) === state.you.side);
+  if (kinds.includes(ACTION.PROPOSE) && mine) return t("table.may-propose", { who });
+  return null;
+}
+
+/** What names the team's turn on roll when the viewer is its captain and a person on the
+ * team may still vote to double (the captain's roll waits a moment for them), else null. */
+function votesAwaited(state) {
+  const { board, you } = state;
+  if (!you.actions.includes(ACTION.ROLL) || !you.actions.includes(ACTION.VOTE)) return null;
+  const voters = (board?.awaiting?.actors || []).filter(
+    (a) => a.player !== you.seat && a.actions.includes(ACTION.VOTE) && !state.people[a.player]?.bot,
+  );
+  if (!voters.length) return null;
+  return `${board["game-number"]}:${board.pips}:${JSON.stringify(board["last-play"])}`;
+}
+
+/** How the team's last vote on doubling ended (`table["last-vote"]`), said in the panel:
+ * who had voted for it and why it ended. */
+function lastVote(state, vote) {
+  if (!vote) return "";
+  const by = personName(state, vote.by);
+  const why = {
+    against: () => t("table.vote-against", { who: by }),
+    rolled: () => t("table.vote-rolled", { who: by }),
+    doubled: () => t("table.vote-doubled"),
+  }[vote.ended]?.() ?? "";
+  const agreed = vote.agreed.length && vote.ended !== "doubled"
+    ? ` ${t("table.vote-agreed", { who: vote.agreed.map((n) => personName(state, n)).join(", ") })}`
+    : "";
+  return `<p class="small last-vote" data-ended="${escapeHtml(vote.ended)}">${escapeHtml(why + agreed)}</p>`;
+}
+
 /** The table's panel: the line of players with their roles, answers and scores; in a
  * consultation, the recent proposals of the viewer's own side (the server sends only those). */
 export function tablePanel(state, me) {
@@ -68,11 +122,20 @@ export function tablePanel(state, me) {
     return `<h3>${escapeHtml(t("table.consultation"))}</h3>
       <div class="sides"><div><h4><span class="swatch c0" aria-hidden="true"></span>${escapeHtml(t("table.side-0"))}</h4><ul class="line">${side(0)}</ul></div>
       <div><h4><span class="swatch c1" aria-hidden="true"></span>${escapeHtml(t("table.side-1"))}</h4><ul class="line">${side(1)}</ul></div></div>
-      ${mine ? `<h4>${escapeHtml(t("table.proposals"))}</h4><ul class="proposals">${mine}</ul>` : ""}`;
+      ${mine ? `<h4>${escapeHtml(t("table.proposals"))}</h4><ul class="proposals">${mine}</ul>` : ""}
+      <p class="small how">${escapeHtml(t("table.how-consultation"))}</p>`;
   }
   const inGame = table["in-game"];
   const order = [table.box, ...table.line];
-  const rows = order.map((name) => {
+  // those who left keep their result in the standings: the scores shown sum to zero
+  const left = Object.keys(table.scores).filter((n) => !order.includes(n));
+  const rows = [...order, ...left].map((name) => {
+    if (left.includes(name)) {
+      const score = table.scores[name];
+      return `<li class="left" data-name="${escapeHtml(name)}">
+      <span class="who-name">${escapeHtml(personName(state, name))}</span> <span class="mark out">${escapeHtml(t("table.left"))}</span>
+      <span class="score" data-score="${score}">${escapeHtml(signed(score))}</span></li>`;
+    }
     const roles = [];
     if (name === table.box) roles.push(`<span class="role box">${escapeHtml(t("table.box"))}</span>`);
     if (name === table.captain) roles.push(`<span class="role captain">${escapeHtml(t("table.captain"))}</span>`);
@@ -95,8 +158,9 @@ export function tablePanel(state, me) {
     ? `<p class="small settled">${escapeHtml(t("table.last-game"))} ${Object.entries(table.settled).map(([n, v]) => `${escapeHtml(personName(state, n))} ${escapeHtml(signed(v))}`).join(", ")}</p>`
     : "";
   return `<h3>${escapeHtml(tn("table.chouette-of", order.length))}</h3>
-    <ol class="line">${rows}</ol>${settled}
-    ${inGame === null ? `<p class="small">${escapeHtml(t("table.between-games"))}</p>` : ""}`;
+    <ol class="line">${rows}</ol>${lastVote(state, table["last-vote"])}${settled}
+    ${inGame === null ? `<p class="small">${escapeHtml(t("table.between-games"))}</p>` : ""}
+    <p class="small how">${escapeHtml(t("table.how-chouette"))}</p>`;
 }
 
 /** The table's own buttons besides the board's: the team's vote, leaving between games. */
@@ -152,8 +216,13 @@ export const TABLE_SEATING = {
   types: () => true,
   /** A chouette's scores are the panel's, not a match line's. */
   scoreLine: (state) => state.kind !== GAME_KIND.CHOUETTE,
-  /** A consultation's members may always propose: that is advice, not the side's turn. */
-  decides: (kinds) => kinds.some((kind) => kind !== ACTION.PROPOSE),
+  /** A consultation's members may always propose, a chouette's vote to double: that is
+   * advice, or the team's say on the cube, not the side's turn. */
+  decides,
+  /** The sides of the board whose decision the game waits for (the strips mark them). */
+  acting: (state) => deciders(state).map((who) => tableSide(state, who)).filter((side) => side !== null),
+  aside,
+  votesAwaited,
   panel: drawTablePanel,
   buttons: tableButtons,
 };

@@ -126,6 +126,14 @@ export const OPPONENT = Object.freeze({
   BOT: "bot",
 });
 
+/** What a practice game's hint is about: a hint's "kind" (nardy.server.hintplay.HintKind). */
+export const HINT_KIND = Object.freeze({
+  PLAYS: "plays",
+  CUBE: "cube",
+  ANSWER: "answer",
+  REVIEW: "review",
+});
+
 /** The fewest and most players at a chouette table (nardy.server.lobby.tables). */
 export const CHOUETTE_SEATS = Object.freeze([3, 8]);
 
@@ -147,7 +155,7 @@ export const HOME_CORNERS = Object.freeze(["bottom-right", "bottom-left", "top-r
 export const PREFERENCES = Object.freeze({
   language: "en",
   home: "bottom-right",
-  "auto-switch-side": true,
+  "auto-switch-side": false,
   "auto-pass": true,
   "auto-roll": false,
   "auto-play-forced": false,

@@ -1,0 +1,77 @@
+"""A finished match analysed from its replay in a real browser (issue 19, feature 2): the
+"Analyse" button queues it, the page follows the job to its end, then the move list carries
+the marks, the turn on show its judgement (the play, the best play and the equity lost), the
+board the best play on request, the players' error rates and ratings, and the SVG graph of
+the winning chances; in English and in Russian."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.browser.players import Player
+from tests.server.gameplay import finished_match, players
+from tests.server.serverutil import ServerProcess
+
+ANALYSED_MS = 180_000
+
+
+def test_a_finished_match_is_analysed_in_its_replay_in_english_and_russian(
+    pages: Any, server: ServerProcess, shots: Path
+) -> None:
+    game = finished_match(*players(server))
+    carol = Player(pages("en-US"), server.url)
+    carol.sign_up("carol")
+    carol.open(f"/replay/{game}")
+    page = carol.page
+    box = page.locator("#analysis")
+    box.locator("#analyse").click()
+    page.wait_for_selector("#analysis[data-status=done]", timeout=ANALYSED_MS)
+    assert page.locator("#download-analysis").is_visible()
+    assert page.get_attribute("#download-analysis", "href") == f"/api/games/{game}/analysis.json"
+
+    # the move list's marks, and the graph: a point per step and a dot per marked turn
+    marks = page.locator(".movelist .mark")
+    assert marks.count() > 0
+    turns = page.locator(".movelist button.move").count() - 1  # the start is a step too
+    points = page.get_attribute("svg.chances polyline", "points")
+    assert points is not None and len(points.split()) == turns + 1
+    assert page.locator("svg.chances circle.dot").count() == marks.count()
+    stats = page.locator(".analysis-stats tbody tr")
+    assert stats.count() == 2
+    assert all(stats.nth(i).locator("td[data-rating]").inner_text().strip() for i in (0, 1))
+
+    # a marked turn: what was played, what was best, the equity lost; the best play's board
+    marked = page.locator(".movelist button.move:has(.mark)").first
+    marked.click()
+    judged = page.locator("#turn-analysis")
+    text = judged.inner_text()
+    assert "Played:" in text and "Best:" in text and "equity lost" in text, text
+    assert judged.locator(".mark").count() >= 1
+    played = page.inner_html("#boardbox svg")
+    page.check("#show-best")
+    assert page.inner_html("#boardbox svg") != played
+    page.uncheck("#show-best")
+    assert page.inner_html("#boardbox svg") == played
+    page.screenshot(path=str(shots / "analysis-en.png"), full_page=True)
+
+    # the same in Russian, at once
+    page.select_option("#language", "ru")
+    carol.wait_until("document.querySelector('#analysis h2').innerText === 'Анализ'")
+    text = page.locator("#turn-analysis").inner_text()
+    assert "Сыграно:" in text and "Лучше:" in text and "потеря эквити" in text, text
+    assert page.locator("#analysis figcaption").inner_text().startswith("Шансы")
+    words = page.locator("#turn-analysis .mark").first.inner_text()
+    assert any(w in words for w in ("сомнительно", "плохо")), words
+    assert page.inner_text("#download-analysis") == "Скачать анализ"
+    page.screenshot(path=str(shots / "analysis-ru.png"), full_page=True)
+
+    # a reload finds the analysis kept, and a click in the graph steps to that turn
+    carol.open(f"/replay/{game}")
+    page.wait_for_selector("#analysis[data-status=done]")
+    page.locator("svg.chances").scroll_into_view_if_needed()
+    graph = page.locator("svg.chances").bounding_box()
+    assert graph is not None
+    page.mouse.click(graph["x"] + graph["width"] - 2, graph["y"] + graph["height"] / 2)
+    carol.wait_until(f"document.body.dataset.step === '0:{turns}'")
+    assert carol.errors == []

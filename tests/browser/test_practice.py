@@ -1,0 +1,106 @@
+"""Practice against the computer in the browser (issue 19, feature 3): a practice game made
+in the lobby shows its mark, the Hint button lists the computer's best plays with their
+equities, and with the option on each of one's plays is followed by the computer's view
+of it; a game against the computer made practice during it says first that it is for good,
+in the player's language."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+from tests.browser.players import Player
+from tests.server.serverutil import ServerProcess
+
+EQUITY = re.compile("^[+\u2212]\\d\\.\\d{3}$")  # signed, a minus sign for the negative
+
+
+def until_moving(me: Player, limit_s: float = 60) -> None:
+    """Roll (the opening, then each turn) until the board has checkers to move."""
+    deadline = time.monotonic() + limit_s
+    while not me.page.locator(".board .movable").count():
+        assert time.monotonic() < deadline, me.page.inner_text("#status")
+        kinds = me.buttons()
+        action = next((a for a in ("roll-opening", "roll", "take") if a in kinds), None)
+        if action is None:
+            me.page.wait_for_timeout(50)
+        else:
+            me.press(action)
+
+
+def test_hints_in_a_practice_game(pages: Any, server: ServerProcess, shots: Path) -> None:
+    me = Player(pages("en-US"), server.url)
+    me.guest()
+    me.create(length=3, opponent="bot", bot="beginner", pace="250", practice=True)
+    assert me.page.inner_text("#practice-mark") == "Practice game · unrated"
+    until_moving(me)
+    me.page.click("#hint-button")
+    rows = me.page.locator("#hint-answer .hint-plays tbody tr")
+    rows.first.wait_for()
+    assert me.page.inner_text("#hint-answer caption").startswith("The computer's best plays with ")
+    best = rows.first.locator("td").all_inner_texts()
+    assert best[0] == "1." and best[1], best
+    assert EQUITY.match(best[2]), best
+    for row in rows.all()[1:]:
+        cells = row.locator("td").all_inner_texts()
+        assert EQUITY.match(cells[2]) and EQUITY.match(cells[3]), cells
+    me.page.screenshot(path=str(shots / "practice-hint.png"))
+    me.page.check("input[name=review]")
+    while me.page.locator(".board .movable").count() or "confirm" in me.buttons():
+        if not me.step():
+            me.page.wait_for_timeout(50)
+    me.page.locator("#hint-answer .hint-review").wait_for()
+    assert me.page.inner_text("#hint-answer .hint-review").startswith("You played ")
+    deadline = time.monotonic() + 60  # the next roll of mine, where I may double
+    while "double" not in me.buttons():
+        assert time.monotonic() < deadline, me.page.inner_text("#status")
+        if "take" in me.buttons():  # the computer doubled first: the redouble is mine
+            me.press("take")
+        me.page.wait_for_timeout(50)
+    me.page.click("#hint-button")
+    me.page.locator("#hint-answer .hint-cube").wait_for()
+    assert me.page.inner_text("#hint-answer .hint-cube").startswith(
+        "Before the roll the computer advises: "
+    )
+    options = me.page.locator("#hint-answer tbody tr").all_inner_texts()
+    assert any(o.startswith("No double") for o in options), options
+    assert any(o.startswith("Double, take") for o in options), options
+    assert me.errors == []
+
+
+def test_practice_switched_on_during_a_game_is_said_first(
+    pages: Any, server: ServerProcess
+) -> None:
+    """Said first in Russian; then marked in the room, and once the game is over (resigned)
+    in the player's history and in the replay."""
+    me = Player(pages("ru-RU"), server.url)
+    me.sign_up("practiser")
+    game = me.create(length=1, opponent="bot", bot="beginner", pace="250")
+    assert me.page.locator("#practice-mark").count() == 0
+    me.page.click("[data-practice=switch]")
+    warning = me.page.inner_text("#practice")
+    assert "навсегда станет тренировочной" in warning and "не пойдёт в рейтинг" in warning
+    me.page.click("[data-practice=yes]")
+    me.page.locator("#practice-mark").wait_for()
+    assert me.page.inner_text("#practice-mark") == "Тренировочная партия · без рейтинга"
+    assert me.page.locator("#hint-button").count() == 1
+    mark = "Тренировочная партия · без рейтинга"
+    deadline = time.monotonic() + 60
+    while "resign" not in me.buttons():
+        assert time.monotonic() < deadline, me.page.inner_text("#status")
+        if not me.step():
+            me.page.wait_for_timeout(50)
+    me.page.click("details.resign summary")
+    me.page.click("details.resign button[data-action=resign]")
+    me.wait_until("document.body.dataset.status === 'finished'")
+    me.open("/u/practiser")
+    row = me.page.locator(f'tr[data-game="{game}"]')
+    row.wait_for()
+    assert mark in row.inner_text()
+    me.open(f"/replay/{game}")
+    me.page.locator("#replay-result").wait_for()
+    me.wait_until("document.querySelector('#replay-result').textContent.length > 0")
+    assert me.page.inner_text("#replay-result").endswith(mark)
+    assert me.errors == []

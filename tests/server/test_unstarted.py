@@ -1,0 +1,61 @@
+"""A match being played whose opening roll nobody makes (a rematch nobody starts, a game both
+players left before it began) is withdrawn after a while, on every process holding its room,
+and leaves the live list (issue 21); a match that was rolled in time goes on."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from nardy.core.actions import RollOpening
+from nardy.server.bus.bus import LocalBus
+from nardy.server.games import GameStatus
+from nardy.server.lobby.matches import Lobby
+from nardy.server.room import actor
+from nardy.server.room.member import Member
+from nardy.server.room.registry import Rooms
+from nardy.server.store.store import Store
+from tests.server.gameplay import queued, settle
+
+
+def test_a_match_nobody_starts_is_withdrawn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(actor, "UNSTARTED_EXPIRY_S", 0.3)
+
+    async def run() -> None:
+        store = Store.open(f"sqlite:///{tmp_path / 'db.sqlite3'}")
+        ann, bob = (store.create_user(name, None, {}, guest=True) for name in ("ann", "bob"))
+        lobby = Lobby(store)
+        games = []
+        for _ in range(2):
+            game = lobby.create(ann, {"settings": {"match-length": 1}, "opponent": "open"}).game
+            games.append(lobby.join(bob, game.id).id)
+        idle, rolled = games
+        bus = LocalBus()
+        here, there = Rooms(store, bus), Rooms(store, bus)
+        room_here, room_there = await here.get(idle), await there.get(idle)
+        assert room_here is not None and room_there is not None
+        watcher = Member(bob.id, None, "bob")  # bob's socket on the other process
+        await room_there.join(watcher)
+        queued(watcher)
+        other = await here.get(rolled)
+        assert other is not None
+        assert await other.act(0, RollOpening(0)) is None  # this one is rolled in time
+        await asyncio.sleep(0.4)
+        await settle()
+        row = store.game(idle)
+        assert row is not None and row.status == GameStatus.CANCELLED
+        told = [m["state"]["status"] for m in queued(watcher) if m["type"] == "state"]
+        assert told and told[-1] == GameStatus.CANCELLED  # the other process heard it
+        assert room_there.row.status == GameStatus.CANCELLED
+        going = store.game(rolled)
+        assert going is not None and going.status == GameStatus.PLAYING
+        assert [g.id for g in store.live_games()] == [rolled]
+        await here.close()
+        await there.close()
+        store.close()
+
+    asyncio.run(run())
