@@ -248,12 +248,13 @@ def test_a_game_in_progress_at_revision_0006_goes_on_after_the_upgrade(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A database of the last revision before checkpoints (a snapshot with every action)
-    is upgraded; the game in progress is restored and played on."""
+    is upgraded; the game in progress is restored and played on. A money session, so that
+    nothing ends the session within the 50 actions played."""
     path = tmp_path / "old.sqlite3"
     monkeypatch.setattr(checkpoints, "CHECKPOINT_EVERY", 1)  # as 0006 stored every action
 
     async def before() -> dict[str, Any]:
-        async with playing_room(path, {"match-length": 3}) as played:
+        async with playing_room(path, {"match-length": 0}) as played:
             store, _, room = played
             await _play(room, store, 11, 30)
             assert room.match is not None

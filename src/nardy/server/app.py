@@ -26,6 +26,7 @@ from nardy.server.accounts.security import (
     new_csrf_token,
 )
 from nardy.server.analysis import http as analysis_http
+from nardy.server.collector import Collector
 from nardy.server.config import ServerConfig
 from nardy.server.http import HTTPError
 from nardy.server.lobby import http as lobby_http
@@ -84,11 +85,14 @@ def create_app(config: ServerConfig, store: Store | None = None) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         site: Site = app.state.site
+        collector = Collector()
         try:
             await site.rooms.restore()
             await site.connections.start()
+            collector.start()  # what the process holds from here on stays out of full scans
             yield
         finally:
+            await collector.stop()
             await site.connections.stop()
             await site.analysis.close()
             await site.rooms.close()

@@ -154,6 +154,9 @@ class Subscription(_ClosedAtTheEnd):
 class Bus(_ClosedAtTheEnd, ABC):
     """Publish/subscribe of JSON messages on named channels."""
 
+    crosses_processes: bool = True
+    """Whether a message may reach another process (else only this one's subscriptions)."""
+
     def __init__(self) -> None:
         self._subscriptions: dict[str, list[Subscription]] = {}
         self._closed = False
@@ -190,6 +193,10 @@ class Bus(_ClosedAtTheEnd, ABC):
     def channels(self) -> frozenset[str]:
         """The channels with a subscription in this process."""
         return frozenset(self._subscriptions)
+
+    def listeners(self, name: str) -> int:
+        """How many subscriptions of this process channel ``name`` has."""
+        return len(self._subscriptions.get(channel(name), ()))
 
     async def close(self) -> None:
         """Close every subscription and the bus."""
@@ -244,6 +251,8 @@ class Bus(_ClosedAtTheEnd, ABC):
 
 class LocalBus(Bus):
     """The bus of a single server process: delivery is a queue per subscription."""
+
+    crosses_processes = False
 
     async def _publish(self, name: str, text: str) -> None:
         self._dispatch(name, text)

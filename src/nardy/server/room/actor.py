@@ -50,7 +50,8 @@ from nardy.server.room.rematch import Rematch
 from nardy.server.room.watchers import Watchers
 from nardy.server.store import checkpoints
 from nardy.server.store.checkpoints import Checkpoint
-from nardy.server.store.store import ConflictError, GameRow, Store, User, member_name
+from nardy.server.store.commits import Commits
+from nardy.server.store.store import Append, ConflictError, GameRow, Store, User, member_name
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +60,7 @@ class Registry(Protocol):
     """What a room needs of the process's rooms (:class:`nardy.server.room.registry.Rooms`)."""
 
     store: Store
+    commits: Commits
     token: str
     grace: float
 
@@ -313,15 +315,16 @@ class Room:
             checkpoint = Checkpoint(snapshot, dice)
         clock = self.clock.after(host.match, events)
         try:
-            await off_loop(
-                self.rooms.store.append_action,
-                self.id,
-                self.seq,
-                encoded_action,
-                encoded_events,
-                checkpoint,
-                result,
-                None if clock is None else clock.to_json(),
+            await self.rooms.commits.append(
+                Append(
+                    self.id,
+                    self.seq,
+                    encoded_action,
+                    encoded_events,
+                    checkpoint,
+                    result,
+                    None if clock is None else clock.to_json(),
+                )
             )
         except ConflictError:
             # Another process committed an action of this game first: this one did not

@@ -21,6 +21,7 @@ from nardy.server.room.host import Host
 from nardy.server.room.match_host import MatchHost
 from nardy.server.room.publisher import Publisher
 from nardy.server.room.table_host import TableHost
+from nardy.server.store.commits import Commits
 from nardy.server.store.store import GameRow, Store
 
 log = logging.getLogger(__name__)
@@ -74,6 +75,8 @@ class Rooms:
         self.token = secrets.token_hex(8)
         """This process among those holding the same rooms (every news says who sent it)."""
         self.publisher = Publisher(self.bus, self.token)
+        self.commits = Commits(store)
+        """The process's group commit: every room's actions go through it."""
         self.rooms: dict[str, Room] = {}
         self._load = asyncio.Lock()
         self._pool: ProcessPoolExecutor | None = None
@@ -81,7 +84,13 @@ class Rooms:
 
     def publish(self, game_id: str, news: n.News) -> None:
         """Send news of a room to the other processes, after this process's sockets heard
-        it; never waits."""
+        it; never waits. On a bus of this process alone that no room but this registry's own
+        follows (which passes over its own news), there is nobody to tell: the news is not
+        encoded at all."""
+        if not self.bus.crosses_processes:
+            own = 1 if game_id in self.rooms else 0
+            if self.bus.listeners(game_channel(game_id)) <= own:
+                return
         self.publisher.publish(game_id, news)
 
     def bot_pool(self) -> ProcessPoolExecutor:
@@ -216,5 +225,6 @@ class Rooms:
             room.close()
         await self.publisher.close()
         await self.bus.close()
+        self.commits.close()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)

@@ -281,6 +281,54 @@ _ADVANCE = games.update().where(
 _APPEND = actions.insert()
 
 
+@dataclass(frozen=True, slots=True)
+class Append:
+    """One action to commit (:meth:`Store.append_action`'s arguments): action number
+    ``seq + 1`` of a game, its events, and what is due with it."""
+
+    game_id: str
+    seq: int
+    action: Mapping[str, Any]
+    events: Sequence[Mapping[str, Any]]
+    checkpoint: Checkpoint | None = None
+    result: Mapping[str, Any] | None = None
+    clock_state: Mapping[str, Any] | None = None
+
+
+def _append(c: sa.Connection, a: Append) -> None:
+    """Write one action in the open transaction; :class:`ConflictError` (nothing written)
+    if its game is no longer at ``a.seq`` or no longer being played."""
+    values: dict[str, Any] = {"seq": a.seq + 1}
+    if a.checkpoint is not None:
+        values.update(_checkpoint_values(a.seq + 1, a.checkpoint))
+    if a.result is not None:
+        values.update(status=GameStatus.FINISHED, result=dict(a.result), finished_at=now())
+    if a.clock_state is not None:
+        values["clock_state"] = dict(a.clock_state)
+    changed = c.execute(_ADVANCE, {**values, "at_game": a.game_id, "at_seq": a.seq}).rowcount
+    if changed != 1:
+        raise ConflictError(f"game {a.game_id} is no longer at action {a.seq}")
+    c.execute(
+        _APPEND,
+        {
+            "game_id": a.game_id,
+            "seq": a.seq + 1,
+            "action": dict(a.action),
+            "events": [dict(e) for e in a.events],
+            "created_at": now(),
+        },
+    )
+
+
+def _conflict_of(c: sa.Connection, a: Append) -> ConflictError | None:
+    """:func:`_append`, its conflict returned (the transaction goes on for the others)."""
+    try:
+        _append(c, a)
+    except ConflictError as exc:
+        return exc
+    return None
+
+
 def _available(rows: list[GameRow]) -> list[GameRow]:
     """The games of a list that are not set aside: those to join or watch."""
     return [g for g in rows if g.unavailable is None]
@@ -814,27 +862,40 @@ class Store:
         with a clock), and the result when it ended the match;
         :class:`ConflictError` if the game is no longer at ``seq`` (another process accepted
         an action first) or no longer being played."""
-        values: dict[str, Any] = {"seq": seq + 1}
-        if checkpoint is not None:
-            values.update(_checkpoint_values(seq + 1, checkpoint))
-        if result is not None:
-            values.update(status=GameStatus.FINISHED, result=dict(result), finished_at=now())
-        if clock_state is not None:
-            values["clock_state"] = dict(clock_state)
+        append = Append(game_id, seq, action, events, checkpoint, result, clock_state)
         with self._write() as c:
-            changed = c.execute(_ADVANCE, {**values, "at_game": game_id, "at_seq": seq}).rowcount
-            if changed != 1:
-                raise ConflictError(f"game {game_id} is no longer at action {seq}")
-            c.execute(
-                _APPEND,
-                {
-                    "game_id": game_id,
-                    "seq": seq + 1,
-                    "action": dict(action),
-                    "events": [dict(e) for e in events],
-                    "created_at": now(),
-                },
+            _append(c, append)
+
+    def append_actions(self, appends: Sequence[Append]) -> list[Exception | None]:
+        """Commit the actions of many games in one transaction (a group commit: one commit
+        instead of one a game), each as :meth:`append_action` would; the outcome of each in
+        order: None (committed) or the error that refuses that action alone, never raised: a
+        :class:`ConflictError` where its game moved on (nothing of it was written). Should
+        anything else fail, each action is committed again on its own, so that it fails only
+        itself. At most one action a game (a room waits for its commit before its next)."""
+        if len(appends) == 1:
+            return [self._append_alone(appends[0])]
+        # One order of the games' rows for every writer: two processes' batches never
+        # wait for each other's row locks in a cycle (PostgreSQL).
+        order = sorted(range(len(appends)), key=lambda i: appends[i].game_id)
+        outcomes: list[Exception | None] = [None] * len(appends)
+        try:
+            with self._write() as c:
+                for i in order:
+                    outcomes[i] = _conflict_of(c, appends[i])
+        except Exception:
+            return [self._append_alone(a) for a in appends]
+        return outcomes
+
+    def _append_alone(self, a: Append) -> Exception | None:
+        """One action committed by :meth:`append_action`, its error returned, not raised."""
+        try:
+            self.append_action(
+                a.game_id, a.seq, a.action, a.events, a.checkpoint, a.result, a.clock_state
             )
+        except Exception as exc:
+            return exc
+        return None
 
     # -- chouette tables and consultation games ---------------------------------------------
 
