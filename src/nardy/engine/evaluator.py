@@ -227,7 +227,9 @@ class Evaluator:
         Some positions are valued without the net and without looking ahead, the same at
         every ply: a finished game exactly; in backgammon's geometry (:attr:`bearoff`) an
         endgame bear-off by the exact database, and (``races``) a race whose distributions
-        of rolls are in reach by :func:`nardy.engine.race.outputs`. The lookahead asks for
+        of rolls are in reach by :func:`nardy.engine.race.outputs` (where they settle only
+        the win, as in a race that is over, the rest is the net's or the lookahead's). The
+        lookahead asks for
         races only of the positions it was asked about, not of those it looks at on the way:
         each of those would need distributions of its own, a hundred times the cost of the
         net. Whatever the ply, the outputs are :func:`possible` for their positions."""
@@ -237,6 +239,7 @@ class Evaluator:
         theirs = sides_array(t for _, t in pairs)
         out = np.empty((len(pairs), OUTPUTS), dtype=np.float32)
         known = mine[:, OFF] == CHECKERS
+        settled: dict[int, F32] = {}  # races, in whole or in part
         for i in np.flatnonzero(known).tolist():
             out[i] = terminal_outputs(v, *pairs[i])
         if self.bearoff:
@@ -250,14 +253,17 @@ class Evaluator:
             for i in np.flatnonzero(raced).tolist():
                 chances = race.outputs(*pairs[i])
                 if chances is not None:
-                    out[i] = chances
-                    known[i] = True
+                    settled[i] = chances
+        partly = [i for i, c in settled.items() if np.isnan(c).any()]
+        known[[i for i in settled if i not in partly]] = True
         live = np.flatnonzero(~known)
         if len(live) and ply <= 0:
             out[live] = self.forward(self.encode(mine[live], theirs[live]))
         elif len(live):
             opp = [(pairs[i][1], pairs[i][0]) for i in live.tolist()]
             out[live] = flip(self.on_roll_pairs(v, opp, ply))
+        for i, chances in settled.items():  # what the race settles, over what the net says
+            out[i] = np.where(np.isnan(chances), out[i], chances)
         return possible(v, mine, theirs, out)
 
     def played(

@@ -14,10 +14,9 @@ distribution of rolls to bear off against the loser's rolls to save the gammon. 
 distributions come from Bellman's equation over the side's own positions, as
 :mod:`nardy.engine.bearoff` builds its database: in the home board every play is considered
 (exact, the one-sided database's own figures), and while checkers are still outside the
-board that matters only the plays bringing them closest to it are (the play a racer makes:
-pips spent inside the board while a checker is still out of it bring nothing the race
-needs), and of those, while some stay outside, one (:func:`_spread`: the home board with
-most points taken), so that a side's positions stay few. Two sides' distributions are
+zone that matters only the plays bringing most of them into it, and of those the nearest
+(the plays a racer makes: a roll that brings a checker in is not spent inside the board),
+so that a side's positions stay few. Two sides' distributions are
 combined as independent: the one-sided approximation, near-exact (each side plays for the
 fewest rolls, not for the race's result).
 
@@ -78,11 +77,10 @@ def _edge(goal: Goal) -> int:
     return _OPPONENT_HOME if goal == "clear" else POINTS
 
 
-def _spread(side: Side) -> tuple[int, int, bytes]:
-    """How a racer still bringing checkers in likes his home board: as many points taken as
-    possible (every die then bears a checker off once all are in), then as few pips (the
-    position itself breaks the remaining ties)."""
-    return sum(1 for p in range(1, POINTS + 1) if side[p]), -_beyond(side, 0), side
+def _outside(side: Side, edge: int) -> tuple[int, int]:
+    """How far ``side`` is from having every checker at point ``edge`` or below: the checkers
+    still above it, then their pips to go."""
+    return sum(side[edge + 1 : BAR + 1]), _beyond(side, edge)
 
 
 class _TooMany(Exception):
@@ -118,11 +116,9 @@ def _solve(goal: Goal, side: Side, budget: list[int]) -> tuple[float, F64]:
     mean = 1.0
     for d1, d2, weight in _ROLLS:
         reached = [mine for mine, _ in BACKGAMMON.play_paths(side, _NOBODY, d1, d2)] or [side]
-        if outside:  # a racer's play: as close to the zone as the roll allows
-            least = min(_beyond(r, edge) for r in reached)
-            reached = [r for r in reached if _beyond(r, edge) == least]
-            if least:  # still outside: the racer's spare pips inside, one canonical way
-                reached = [max(reached, key=_spread)]
+        if outside:  # a racer's play: as many checkers in, then as near, as the roll allows
+            least = min(_outside(r, edge) for r in reached)
+            reached = [r for r in reached if _outside(r, edge) == least]
         finished = next((r for r in reached if _done(goal, r)), None)
         if finished is not None:  # nothing beats reaching the goal with this roll
             reached = [finished]
@@ -210,23 +206,28 @@ Solver = Callable[[Goal, Side], F64 | None]
 def outputs(mine: Side, theirs: Side, solve: Solver = rolls) -> npt.NDArray[np.float32] | None:
     """The five cubeless probabilities (:mod:`nardy.engine.net`) of a backgammon race just
     played by ``mine``, ``theirs`` to roll, both in their own numbering and neither borne
-    off entirely; None where one of them cannot be told (the net values the race)."""
+    off entirely: NaN for each that cannot be told (the net's to give), None where not even
+    the win can (the race is the net's altogether)."""
     # Theirs, on roll, wins by bearing off on its k-th roll where mine would on its k-th or
     # later; it saves the gammon (backgammon) by a checker off (out of mine's home board)
     # by the turn on which mine finishes. Mine saves them only before theirs finishes.
-    chances: list[float | None] = [_before("off", theirs, "off", mine, solve)]
-    if chances[0] is None:
+    wins = _before("off", theirs, "off", mine, solve)
+    if wins is None:
         return None  # and so the gammons, whose distributions would cost most, are not asked
-    chances += [
+    saves = [
         None if theirs[OFF] else _before("first", theirs, "off", mine, solve),
         None if theirs[OFF] else _before("clear", theirs, "off", mine, solve),
+    ]
+    losses = [
         None if mine[OFF] else _before("off", theirs, "first", mine, solve),
         None if mine[OFF] else _before("off", theirs, "clear", mine, solve),
     ]
-    out = np.zeros(5, dtype=np.float32)
-    for k, chance in enumerate(chances):
-        if chance is None and (theirs if k < 3 else mine)[OFF] == 0:
-            return None
-        if chance is not None:
-            out[k] = 1.0 - chance if k < 3 else chance
+    out = np.zeros(5, dtype=np.float32)  # a gammon of a side that has borne off: none
+    out[0] = 1.0 - wins
+    for k, chance in enumerate(saves, start=1):
+        if not theirs[OFF]:
+            out[k] = np.nan if chance is None else 1.0 - chance
+    for k, chance in enumerate(losses, start=3):
+        if not mine[OFF]:
+            out[k] = np.nan if chance is None else chance
     return out
