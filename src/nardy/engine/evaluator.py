@@ -372,7 +372,10 @@ class Evaluator:
             exact = terminal_outputs(position.variant, *mover)[None, :]
             values = exact if outcome.winner_is_me else flip(exact)
         else:
-            values = self.on_roll_pairs(position.variant, [(position.mine, position.theirs)], ply)
+            # As the opponent's just-played position, flipped: races and exact bear-offs
+            # valued as the analysis values them (:meth:`after`), at one roll ahead at least.
+            theirs = [(position.theirs, position.mine)]
+            values = flip(self.after(position.variant, theirs, max(ply, 1)))
         row: F32 = values[0]
         return row
 
