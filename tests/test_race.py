@@ -131,6 +131,19 @@ def test_what_a_position_rules_out_is_never_given_a_chance(
             assert out[4] == 0
 
 
+def test_an_answer_depends_on_the_side_alone() -> None:
+    """Whatever was asked before in the process (one analysis process or several)."""
+    saver = position_from_id(BEAR_OFF).theirs
+    alone = race.rolls("first", saver)
+    race._answers.clear()
+    for d1, d2, _ in ROLLS:  # the positions it leads to, asked first
+        for reached, _ in variant("backgammon").play_paths(saver, NOBODY, d1, d2):
+            race.rolls("first", reached)
+    after = race.rolls("first", saver)
+    assert alone is not None and after is not None
+    assert after.tolist() == alone.tolist()
+
+
 def test_a_race_too_long_to_work_out_is_left_to_the_net() -> None:
     far = pos("backgammon", {6: 3, 8: 4, 11: 4, 12: 4}, {6: 3, 8: 4, 11: 4, 12: 4})
     assert far.is_race() and race.outputs(far.mine, far.theirs) is None

@@ -20,7 +20,7 @@ so that a side's positions stay few. Two sides' distributions are
 combined as independent: the one-sided approximation, near-exact (each side plays for the
 fewest rolls, not for the race's result).
 
-A side is valued only where its positions are few (:data:`MAX_STATES` new ones at most per
+A side is valued only where its positions are few (:data:`MAX_STATES` at most per
 question); otherwise :func:`outputs` says None and the net values the race.
 """
 
@@ -40,17 +40,17 @@ F64 = npt.NDArray[np.float64]
 Goal = str
 """``"off"``, ``"first"`` or ``"clear"`` (see the module's docstring)."""
 
-MAX_STATES = 3000
-"""The most new positions of one side one question may value (a few tenths of a second);
-beyond it the side is left to the net."""
+MAX_STATES = 2000
+"""The most positions of one side one question may value (a few tenths of a second at
+most); beyond it the side is left to the net."""
 MAX_OUTSIDE = 10
 """Questions are asked only of sides with at most this many pips to go to the zone that
 matters (their home board; for the backgammon, below the opponent's home board), and for
 bearing off everything with at most :data:`~nardy.engine.bearoff.ENDGAME_CHECKERS` checkers
 left: beyond that a side's positions are too many (the check costs nothing, the attempt a
 fraction of a second)."""
-MAX_CACHED = 400_000
-"""The distributions kept per process, all questions together (then the cache starts over)."""
+MAX_CACHED = 100_000
+"""The answers kept per process, all questions together (then the cache starts over)."""
 
 _NOBODY = bytes([CHECKERS] + [0] * 25)  # an opponent with everything off: blocks nothing
 _ROLLS = tuple((a, b, (1.0 if a == b else 2.0) / 36.0) for a in range(1, 7) for b in range(a, 7))
@@ -84,15 +84,15 @@ def _outside(side: Side, edge: int) -> tuple[int, int]:
 
 
 class _TooMany(Exception):
-    """More than :data:`MAX_STATES` new positions: the question is left to the net."""
+    """More than :data:`MAX_STATES` positions: the question is left to the net."""
 
 
-_cache: dict[tuple[Goal, Side], tuple[float, F64] | None] = {}
+Memo = dict[Side, tuple[float, F64]]
 
 
-def _solve(goal: Goal, side: Side, budget: list[int]) -> tuple[float, F64]:
+def _solve(goal: Goal, side: Side, memo: Memo, budget: list[int]) -> tuple[float, F64]:
     """The mean and distribution of rolls ``side`` needs to reach ``goal``."""
-    known = _cache.get((goal, side))
+    known = memo.get(side)
     if known is not None:
         return known
     distribution = np.zeros(MAX_ROLLS)
@@ -105,9 +105,7 @@ def _solve(goal: Goal, side: Side, budget: list[int]) -> tuple[float, F64]:
         and CHECKERS - side[OFF] <= bearoff.ENDGAME_CHECKERS
     ):
         db = bearoff.endgame_database()
-        result = (db.mean_rolls(side), db.rolls_distribution(side))
-        _cache[(goal, side)] = result
-        return result
+        return db.mean_rolls(side), db.rolls_distribution(side)
     budget[0] -= 1
     if budget[0] < 0:
         raise _TooMany
@@ -122,34 +120,39 @@ def _solve(goal: Goal, side: Side, budget: list[int]) -> tuple[float, F64]:
         finished = next((r for r in reached if _done(goal, r)), None)
         if finished is not None:  # nothing beats reaching the goal with this roll
             reached = [finished]
-        best = min((_solve(goal, r, budget) for r in reached), key=lambda s: s[0])
+        best = min((_solve(goal, r, memo, budget) for r in reached), key=lambda s: s[0])
         mean += weight * best[0]
         distribution[1:] += weight * best[1][:-1]
-    result = (mean, distribution)
-    if len(_cache) >= MAX_CACHED:
-        _cache.clear()
-    _cache[(goal, side)] = result
-    return result
+    memo[side] = (mean, distribution)
+    return mean, distribution
 
 
-_refused: set[tuple[Goal, Side]] = set()
+_answers: dict[tuple[Goal, Side], F64 | None] = {}
+"""The questions answered in this process (None: refused)."""
 
 
 def rolls(goal: Goal, side: Side) -> F64 | None:
     """``[k]``: the chance that ``side`` (its own numbering, nothing of the opponent in its
     way) needs exactly ``k`` rolls to reach ``goal``; None where that takes too many of its
-    positions to work out (:data:`MAX_STATES`)."""
-    if (goal, side) in _refused or _beyond(side, _edge(goal)) > MAX_OUTSIDE:
+    positions to work out (:data:`MAX_STATES`).
+
+    Each question is worked out on its own (its positions counted afresh, none borrowed from
+    an earlier question), so that whether it is answered, and the answer, depend on the
+    side alone: never on what the process asked before (an analysis in one process or
+    several gives the same figures)."""
+    if _beyond(side, _edge(goal)) > MAX_OUTSIDE:
         return None
     if goal == "off" and CHECKERS - side[OFF] > bearoff.ENDGAME_CHECKERS:
         return None
-    try:
-        return _solve(goal, side, [MAX_STATES])[1]
-    except _TooMany:
-        if len(_refused) >= MAX_CACHED:
-            _refused.clear()
-        _refused.add((goal, side))
-        return None
+    key = (goal, side)
+    if key not in _answers:
+        if len(_answers) >= MAX_CACHED:
+            _answers.clear()
+        try:
+            _answers[key] = _solve(goal, side, {}, [MAX_STATES])[1]
+        except _TooMany:
+            _answers[key] = None
+    return _answers[key]
 
 
 def _at_least(distribution: F64) -> F64:
