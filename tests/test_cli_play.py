@@ -34,9 +34,11 @@ from nardy.core.game import Phase
 from nardy.core.match import Match
 from nardy.core.settings import Settings
 from nardy.core.setup import Start, start_match
+from nardy.engine.analysis import rank_plays
 from nardy.engine.bots import Bot, HeuristicBot, make_bot, step
 from nardy.engine.neural import NeuralBot
-from nardy.notation import decode_match_id, position_id
+from nardy.engine.stakes import Stakes
+from nardy.notation import decode_match_id, position_from_id, position_id
 from nardy.notation.record import match_records
 
 
@@ -788,21 +790,26 @@ def test_the_hint_ranks_plays_with_labelled_differences(
 def test_the_hint_ranks_by_the_match_score_as_the_bot_does(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    """Issue 12: leading 2-0 of 3 (the Crawford game) with 5-5, the money play 18/13 11/1 6/1
-    is wrong; the hint ranks by the match score (EMG, with the best play's match winning
-    chance), the measure by which the bot plays the same position."""
+    """Issue 12: leading 2-0 of 3 (the Crawford game) with 5-5, the hint ranks by the match
+    score (EMG, with the best play's match winning chance), the measure by which the bot
+    plays the same position: properties of any net (issue 20), not one net's choice."""
     start = ["--position", "rJ0jA0A2O1PAAA:sIF2ACAAAAAE", "--record", str(tmp_path / "m.jsonl")]
     args = [*start, "--dice", "5", "5", "--turn", "0", "--score", "2-0"]
     code, out, _ = play(monkeypatch, capsys, ["hint", "quit"], *args)
     assert code == 0 and "Score: You 2, Bot 0 (2-0 of 3)." in out
-    hint = re.search(r"move> hint\n  Hint: (.+?) \(EMG [-+]\d\.\d{3}, MWC (\d+\.\d)%\)\n", out)
+    hint = re.search(r"move> hint\n  Hint: (.+?) \(EMG ([-+]\d\.\d{3}), MWC (\d+\.\d)%\)\n", out)
     assert hint, out
-    # The money play (what the hint said before it ranked by the score) is not the answer.
-    assert hint.group(1) != "18/13 11/1 6/1" and 50 < float(hint.group(2)) < 100
+    assert 0 < float(hint.group(3)) < 100
     ranked = re.findall(
-        r"\n    \d\. .+?  +EMG [-+]\d\.\d{3}, ([-+]\d\.\d{3}) against the best", out
+        r"\n    \d\. .+?  +EMG ([-+]\d\.\d{3}), ([-+]\d\.\d{3}) against the best", out
     )
-    assert len(ranked) == 2 and all(float(behind) <= 0 for behind in ranked)
+    assert ranked and all(float(behind) <= 0 for _, behind in ranked)
+    # The hint is the engine's ranking at the score: 2-0 of 3 in the Crawford game.
+    position = position_from_id("rJ0jA0A2O1PAAA")
+    stakes = Stakes.at(Settings(match_length=3), (2, 0), 0, True)
+    best = rank_plays(position, 5, 5, NeuralBot(ADVISER).level.ply, stakes=stakes)[0]
+    assert str(best.play) == hint.group(1)
+    assert f"{best.equity:+.3f}" == hint.group(2)
     # The Match ID as it is: the bot is on roll, 2-0 up, and plays what the hint said.
     code, out, _ = play(monkeypatch, capsys, ["quit"], *start)
     assert code == 0 and "Score: You 0, Bot 2 (0-2 of 3)." in out

@@ -204,10 +204,9 @@ def rank_plays(
     (money by default) and by what follows each play (``chosen``: the dice are acey-deucey's
     double named after a 1-2; :meth:`Evaluator.played`).
 
-    Plays are compared at the deepest ply they reached: all at 0-ply, the most promising
-    ones at 1-ply and then ``ply`` (the evaluator's move filter, by the same measure:
-    :meth:`Stakes.equities`, match winning chances in a match), so the tail of the list has
-    shallower values (see :attr:`RankedPlay.ply`). The bot ranks the same way
+    Every play is valued at ``ply`` (:meth:`Evaluator.rank`), so that plays are compared at
+    one depth, by the same measure (:meth:`Stakes.equities`, match winning chances in a
+    match). The bot ranks the same way
     (:meth:`nardy.engine.neural.NeuralBot.choose` with the game's stakes)."""
     _check_ply(ply)
     ev = ev or load_evaluator(position.variant)

@@ -13,12 +13,18 @@ question, both batched:
 
 Values are the five cubeless probabilities of :mod:`nardy.engine.net` (win, win gammon, win
 backgammon, lose gammon, lose backgammon), always for the side named; a finished game is
-valued exactly. In long nardy "gammon" means mars and the backgammon outputs are always 0.
+valued exactly, and so (in backgammon's geometry) are endgame bear-offs and the races whose
+one-sided distributions of rolls are in reach (:mod:`nardy.engine.race`), the same at every
+ply. Whatever the net says, an outcome the position rules out is 0 (:func:`possible`): a
+gammon once the loser has borne off, a backgammon in a race once nothing of the loser is
+left in the winner's home board. In long nardy "gammon" means mars and the backgammon
+outputs are always 0.
 
-:meth:`Evaluator.rank` lists the plays of a roll best first, with pruning: every play is valued
-at 0-ply, the best :data:`PRUNE` of them (and only those within :data:`PRUNE_MARGIN` of the
-best) at 1-ply, and the best few of those at 2-ply — the move filter GNU Backgammon uses in
-spirit. A play is valued by what follows it (:meth:`Evaluator.played`,
+:meth:`Evaluator.rank` lists the plays of a roll best first, every one valued at the ply asked
+(a decision's candidates compared at one depth), or, for a rollout's own plays, with GNU
+Backgammon's move filter in spirit: every play valued at 0-ply, the best :data:`PRUNE` of
+them (and only those within :data:`PRUNE_MARGIN` of the best) at 1-ply, and the best few of
+those at 2-ply. A play is valued by what follows it (:meth:`Evaluator.played`,
 :meth:`Variant.after_play`): usually the opponent's roll, but after acey-deucey's 1-2 played in
 full the mover names a double (the best of the six, :meth:`Evaluator.named_double`), and after
 a named double played in full rolls again. Inside the lookahead every roll is an ordinary
@@ -39,10 +45,10 @@ from typing import Literal
 import numpy as np
 import numpy.typing as npt
 
-from nardy.core import CHECKERS, OFF, Position, Variant
+from nardy.core import BAR, CHECKERS, OFF, Position, Variant
 from nardy.core.position import Side
 from nardy.core.scoring import LEVELS
-from nardy.engine import bearoff
+from nardy.engine import bearoff, race
 from nardy.engine.errors import EngineError, NoNetError
 from nardy.engine.features import F32, sides_array
 from nardy.engine.net import OUTPUTS, Net, equity, flip
@@ -95,6 +101,50 @@ def consistent(outputs: F32) -> F32:
     np.minimum(o[:, 3], 1.0 - o[:, 0], out=o[:, 3])
     np.minimum(o[:, 4], o[:, 3], out=o[:, 4])
     return o
+
+
+def _back(side: npt.NDArray[np.uint8]) -> npt.NDArray[np.int64]:
+    """The point of each side's rearmost checker in its own numbering (25: the bar, or an
+    acey-deucey checker still to enter; 0: everything off)."""
+    occupied = side[:, 1:] > 0  # points 1-24 and the bar
+    last = np.where(
+        occupied.any(axis=1), occupied.shape[1] - np.argmax(occupied[:, ::-1], axis=1), 0
+    )
+    waiting = side.sum(axis=1, dtype=np.int64) < CHECKERS
+    return np.where(waiting, BAR, last).astype(np.int64)
+
+
+def no_contact(mine: npt.NDArray[np.uint8], theirs: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+    """Which rows of two ``(N, 26)`` arrays of sides (each in its own numbering, backgammon's
+    geometry) are races: every checker of each side past every checker of the other
+    (:meth:`Position.is_race`), so that no checker can be hit again."""
+    return _back(mine) + _back(theirs) < BAR
+
+
+def possible(
+    v: Variant, mine: npt.NDArray[np.uint8], theirs: npt.NDArray[np.uint8], outputs: F32
+) -> F32:
+    """Outputs of positions just played by ``mine`` (``theirs`` to roll) with what the position
+    rules out set to 0, in place, then :func:`consistent`. A side that has borne off a checker
+    can lose no gammon (no mars in long nardy) nor backgammon; where the variant has no
+    backgammons (long nardy: RULES.md 3.4 scores only oin and mars) none is possible; in a
+    race (:func:`no_contact`) a side with no checker in the other's home board (its points
+    19-24) loses no backgammon, since nothing of it can go back. The one place where a
+    net's outputs become the evaluator's probabilities."""
+    o = consistent(outputs)
+    o[theirs[:, OFF] > 0, 1:3] = 0.0
+    o[mine[:, OFF] > 0, 3:5] = 0.0
+    if not v.has_backgammons:
+        o[:, [2, 4]] = 0.0
+    else:
+        race = no_contact(mine, theirs)
+        o[race & (_back(theirs) <= HOME_EDGE), 2] = 0.0
+        o[race & (_back(mine) <= HOME_EDGE), 4] = 0.0
+    return o
+
+
+HOME_EDGE = 18
+"""A side's points above this are the other side's home board (backgammon's geometry)."""
 
 
 Measure = Callable[[F32], npt.NDArray[np.floating]]
@@ -171,29 +221,50 @@ class Evaluator:
 
     # -- after a play ------------------------------------------------------------------------
 
-    def after(self, v: Variant, pairs: Sequence[Pair], ply: int = 0) -> F32:
-        """Outputs ``(N, 5)`` of positions just reached by plays, for the side that moved."""
+    def after(self, v: Variant, pairs: Sequence[Pair], ply: int = 0, *, races: bool = True) -> F32:
+        """Outputs ``(N, 5)`` of positions just reached by plays, for the side that moved.
+
+        Some positions are valued without the net and without looking ahead, the same at
+        every ply: a finished game exactly; in backgammon's geometry (:attr:`bearoff`) an
+        endgame bear-off by the exact database, and (``races``) a race whose distributions
+        of rolls are in reach by :func:`nardy.engine.race.outputs` (where they settle only
+        the win, as in a race that is over, the rest is the net's or the lookahead's). The
+        lookahead asks for
+        races only of the positions it was asked about, not of those it looks at on the way:
+        each of those would need distributions of its own, a hundred times the cost of the
+        net. Whatever the ply, the outputs are :func:`possible` for their positions."""
         if not pairs:
             return np.zeros((0, OUTPUTS), dtype=np.float32)
         mine = sides_array(m for m, _ in pairs)
         theirs = sides_array(t for _, t in pairs)
-        done = mine[:, OFF] == CHECKERS
-        exact = bearoff.exact_bearoffs(mine, theirs) if self.bearoff else np.zeros_like(done)
-        if ply <= 0 or (done | exact).all():
-            out = consistent(self.forward(self.encode(mine, theirs)))
-        else:
-            out = np.empty((len(pairs), OUTPUTS), dtype=np.float32)
-            live = np.flatnonzero(~(done | exact))
+        out = np.empty((len(pairs), OUTPUTS), dtype=np.float32)
+        known = mine[:, OFF] == CHECKERS
+        settled: dict[int, F32] = {}  # races, in whole or in part
+        for i in np.flatnonzero(known).tolist():
+            out[i] = terminal_outputs(v, *pairs[i])
+        if self.bearoff:
+            exact = bearoff.exact_bearoffs(mine, theirs) & ~known
+            for i in np.flatnonzero(exact).tolist():
+                # The opponent rolls next; no gammon is possible (both have borne off).
+                wins = 1.0 - bearoff.on_roll_wins(pairs[i][1], pairs[i][0])
+                out[i] = (wins, 0.0, 0.0, 0.0, 0.0)
+            known |= exact
+            raced = no_contact(mine, theirs) & ~known if races else np.zeros_like(known)
+            for i in np.flatnonzero(raced).tolist():
+                chances = race.outputs(*pairs[i])
+                if chances is not None:
+                    settled[i] = chances
+        partly = [i for i, c in settled.items() if np.isnan(c).any()]
+        known[[i for i in settled if i not in partly]] = True
+        live = np.flatnonzero(~known)
+        if len(live) and ply <= 0:
+            out[live] = self.forward(self.encode(mine[live], theirs[live]))
+        elif len(live):
             opp = [(pairs[i][1], pairs[i][0]) for i in live.tolist()]
             out[live] = flip(self.on_roll_pairs(v, opp, ply))
-        for i in np.flatnonzero(done).tolist():
-            out[i] = terminal_outputs(v, *pairs[i])
-        for i in np.flatnonzero(exact).tolist():
-            # The opponent rolls next; no gammon is possible (both have borne off).
-            out[i] = (1.0 - bearoff.on_roll_wins(pairs[i][1], pairs[i][0]), 0.0, 0.0, 0.0, 0.0)
-        if not v.has_backgammons:  # long nardy has none: its net's outputs 2 and 4 are noise
-            out[:, [2, 4]] = 0.0
-        return out
+        for i, chances in settled.items():  # what the race settles, over what the net says
+            out[i] = np.where(np.isnan(chances), out[i], chances)
+        return possible(v, mine, theirs, out)
 
     def played(
         self,
@@ -265,7 +336,7 @@ class Evaluator:
                 paths = v.play_paths(mine, theirs, d1, d2)
                 groups.append(list(paths) if paths else [(mine, theirs)])
         flat = [p for group in groups for p in group]
-        outputs = self.after(v, flat, 0)
+        outputs = self.after(v, flat, 0, races=False)
         values = equity(outputs)
         chosen: list[Pair] = []
         rows = np.empty((len(groups), OUTPUTS), dtype=np.float32)
@@ -282,7 +353,7 @@ class Evaluator:
         ahead (at least one: a position before the roll has no static value of its own)."""
         chosen, outs = self.best_plays(v, pairs)
         if ply > 1:
-            outs = self.after(v, chosen, ply - 1)
+            outs = self.after(v, chosen, ply - 1, races=False)
         weights = np.array([w for _, _, w in ROLLS], dtype=np.float32)
         per = outs.reshape(len(pairs), len(ROLLS), OUTPUTS)
         result: F32 = np.einsum("nro,r->no", per, weights).astype(np.float32)
@@ -301,7 +372,10 @@ class Evaluator:
             exact = terminal_outputs(position.variant, *mover)[None, :]
             values = exact if outcome.winner_is_me else flip(exact)
         else:
-            values = self.on_roll_pairs(position.variant, [(position.mine, position.theirs)], ply)
+            # As the opponent's just-played position, flipped: races and exact bear-offs
+            # valued as the analysis values them (:meth:`after`), at one roll ahead at least.
+            theirs = [(position.theirs, position.mine)]
+            values = flip(self.after(position.variant, theirs, max(ply, 1)))
         row: F32 = values[0]
         return row
 
@@ -315,12 +389,21 @@ class Evaluator:
         ply: int = 0,
         measure: Measure | None = None,
         chosen: bool = False,
+        *,
+        same_depth: bool = True,
     ) -> list[Candidate]:
         """Every play of the roll, best first by ``measure`` (cubeless money equity by
-        default) at the deepest ply it reached (ties: the shallower value). Plays reaching
-        the same position are one candidate, valued by what follows them (:meth:`played`;
-        ``chosen``: the dice are acey-deucey's double named after a 1-2). The move filter
-        keeps the plays to look at deeper by the same measure."""
+        default). Plays reaching the same position are one candidate, valued by what follows
+        them (:meth:`played`; ``chosen``: the dice are acey-deucey's double named after a
+        1-2).
+
+        With ``same_depth`` (the default: the bots, hints and analysis) every candidate is
+        valued at ``ply``, so that plays are compared at one depth: a play the move filter
+        would have left at 0-ply is not found a blunder for a difference of the net's with
+        itself two rolls on. Without it (a rollout's own plays, where cost matters most)
+        the move filter: every play at 0-ply, the best :data:`PRUNE` of them within
+        :data:`PRUNE_MARGIN` at 1-ply and so on, each candidate at the deepest ply it
+        reached (ties: the shallower value), by the same measure."""
         self.check(position.variant)
         if not 0 <= ply <= MAX_PLY:
             raise EngineError(f"the ply is 0-{MAX_PLY}, not {ply}")
@@ -329,11 +412,13 @@ class Evaluator:
         paths = v.play_paths(position.mine, position.theirs, d1, d2)
         then = follows(v, paths, d1, d2, chosen)
         pairs: list[Pair] = list(paths) or [(position.mine, position.theirs)]
-        outs = self.played(v, pairs, 0, then, measure)
+        depth = ply if same_depth and len(pairs) > 1 else 0
+        outs = self.played(v, pairs, depth, then, measure)
         cands = [
-            Candidate(p, o, 0, float(x)) for p, o, x in zip(pairs, outs, measure(outs), strict=True)
+            Candidate(p, o, depth, float(x))
+            for p, o, x in zip(pairs, outs, measure(outs), strict=True)
         ]
-        for depth in range(1, ply + 1 if len(cands) > 1 else 1):
+        for depth in range(1, ply + 1 if len(cands) > 1 and not same_depth else 1):
             cands.sort(key=lambda c: (-c.ply, -c.value))
             best = cands[0].value
             deeper = [

@@ -18,7 +18,7 @@ casual         0     0.07   a social player
 intermediate   0     0.045  a club player
 advanced       0     0      the net alone (also called ``neural``)
 expert         1     0      one roll of lookahead
-world-class    2     0      two rolls of lookahead (a few hundred ms a move)
+world-class    2     0      two rolls of lookahead (about a second a move)
 ============== ===== ====== =========================================================
 
 The noise was chosen so that ``nardy analyze`` rates the noisy levels about as their names say

@@ -454,8 +454,8 @@ def _play_game(ev: Evaluator, start: Position, dice: Iterator[tuple[int, int]], 
 
 def _choose(ev: Evaluator, position: Position, d1: int, d2: int, ply: int) -> Pair:
     """The play the net makes with a roll at ``ply``."""
-    if ply > 0:
-        return ev.rank(position, d1, d2, ply)[0].after
+    if ply > 0:  # the move filter: a rollout makes thousands of plays
+        return ev.rank(position, d1, d2, ply, same_depth=False)[0].after
     v = position.variant
     pairs = list(v.play_paths(position.mine, position.theirs, d1, d2))
     if not pairs:

@@ -1,0 +1,164 @@
+"""How often nardy's analysis picks GNU Backgammon's 2-ply best play, on matches gnubg played.
+
+    python bench/gnubg_agreement.py generate --matches 4 --length 3 --seed 1 --out DIR
+    python bench/gnubg_agreement.py compare DIR --ply 1
+
+``generate`` has GNU Backgammon (the ``gnubg`` program, GPL, run as a separate program and
+never imported) play ``--matches`` matches against itself at 0-ply, each with its own dice
+seed, analyse each at its default analysis (2-ply, cubeful) and write the analysis as text
+(``DIR/match-SEED.txt``: ``export match text``). The matches are gnubg's, not nardy's, so the
+benchmark judges nardy on positions it did not choose (issue 20).
+
+``compare`` reads those files: for every checker play gnubg's analysis lists two or more
+candidates for (an unforced decision), gnubg's best (its first candidate) against nardy's
+best at ``--ply`` (:func:`nardy.engine.analysis.rank_plays` at the match score of the Match
+ID, as ``nardy hint`` ranks), the two compared by the positions they reach (a play nardy
+values as its best, to :data:`TIE`, counts as its best). gnubg writes each game of a match
+to a file of its own (``match-SEED.txt``, ``match-SEED_002.txt``, …). It prints the agreement,
+the decisions and the seconds nardy took, and with ``--show`` each disagreement.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import re
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from nardy.cli.engine import context_stakes, read_position
+from nardy.engine.analysis import rank_plays
+from nardy.notation import parse_position
+
+GNUBG = "/usr/games/gnubg"
+COMMANDS = """set sound enable off
+set display off
+set player 0 gnubg
+set player 1 gnubg
+set player 0 chequerplay evaluation plies 0
+set player 1 chequerplay evaluation plies 0
+set player 0 cubedecision evaluation plies 0
+set player 1 cubedecision evaluation plies 0
+set seed {seed}
+new match {length}
+analyse match
+export match text {path}
+quit
+y
+"""
+"""gnubg's commands for one match: both players gnubg at 0-ply, its default analysis."""
+
+_MOVE = re.compile(r"^Move number \d+:\s+\S.* to play (\d)(\d)\s*$", re.M)
+_IDS = re.compile(r"Position ID: (\S+)\s+Match ID\s*: (\S+)")
+_CANDIDATE = re.compile(r"^(\*?)\s+\d+\. .*?\d-ply\s+(\S.*?)\s+Eq\.: ", re.M)
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """One unforced checker play of a gnubg-played match: the position and score as gnubg's
+    IDs give them, the dice, and gnubg's best play in its own notation."""
+
+    ids: str
+    dice: tuple[int, int]
+    best: str
+
+
+def generate(matches: int, length: int, seed: int, out: Path) -> None:
+    """gnubg plays and analyses ``matches`` matches of ``length`` points (dice seeds
+    ``seed``, ``seed + 1``, …) into ``out``."""
+    out.mkdir(parents=True, exist_ok=True)
+    for i in range(matches):
+        path = out / f"match-{seed + i}.txt"
+        script = COMMANDS.format(seed=seed + i, length=length, path=path)
+        subprocess.run(
+            [GNUBG, "-t", "-q"], input=script, text=True, capture_output=True, check=True
+        )
+        if not path.is_file():
+            raise SystemExit(f"gnubg wrote no analysis for seed {seed + i}")
+        games = sorted(out.glob(f"match-{seed + i}*.txt"))
+        plays = sum(len(decisions(game.read_text())) for game in games)
+        print(f"seed {seed + i}: {len(games)} games, {plays} unforced checker plays")
+
+
+def decisions(text: str) -> list[Decision]:
+    """The unforced checker plays of one match's analysis text, in order."""
+    found = []
+    starts = [m.start() for m in _MOVE.finditer(text)] + [len(text)]
+    for start, end in itertools.pairwise(starts):
+        block = text[start:end]
+        move, ids = _MOVE.match(block), _IDS.search(block)
+        candidates = _CANDIDATE.findall(block)
+        if move is None or ids is None or len(candidates) < 2:
+            continue  # forced, no roll (a cube decision), or the game over
+        dice = (int(move.group(1)), int(move.group(2)))
+        found.append(Decision(f"{ids.group(1)}:{ids.group(2)}", dice, candidates[0][1]))
+    return found
+
+
+TIE = 0.0005
+"""Plays nardy values within this of each other (its printed precision, EMG) are as good as
+each other to it: where gnubg's best is one of them, nardy agrees (a bear-off's plays often
+tie exactly)."""
+
+
+def agrees(decision: Decision, ply: int) -> bool:
+    """Whether nardy's best play at ``ply`` is gnubg's best, or worth as much to nardy."""
+    position = parse_position(decision.ids, "backgammon")
+    stakes = context_stakes(read_position(decision.ids, position.variant))
+    ranked = rank_plays(position, *decision.dice, ply, stakes=stakes)
+    theirs = position.parse_play(decision.best, *decision.dice).position
+    return any(
+        (r.play.position.mine, r.play.position.theirs) == (theirs.mine, theirs.theirs)
+        for r in ranked
+        if ranked[0].equity - r.equity <= TIE
+    )
+
+
+def compare(folder: Path, ply: int, show: bool) -> None:
+    files = sorted(folder.glob("match-*.txt"))  # a file a game
+    if not files:
+        raise SystemExit(f"no match-*.txt in {folder}: run generate first")
+    total = same = 0
+    started = time.perf_counter()
+    for path in files:
+        for decision in decisions(path.read_text()):
+            total += 1
+            if agrees(decision, ply):
+                same += 1
+            elif show:
+                print(
+                    f"  {decision.ids} {decision.dice[0]}-{decision.dice[1]}: gnubg {decision.best}"
+                )
+    seconds = time.perf_counter() - started
+    print(
+        f"{len(files)} games, {total} unforced checker plays: nardy {ply}-ply picks gnubg "
+        f"2-ply's best in {same} ({100 * same / max(total, 1):.1f}%), {seconds:.0f} s"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    gen = sub.add_parser("generate", help="gnubg plays and analyses matches")
+    gen.add_argument("--matches", type=int, default=4)
+    gen.add_argument("--length", type=int, default=3)
+    gen.add_argument("--seed", type=int, default=1)
+    gen.add_argument("--out", type=Path, required=True)
+    cmp = sub.add_parser("compare", help="nardy's best plays against gnubg's")
+    cmp.add_argument("folder", type=Path)
+    cmp.add_argument("--ply", type=int, default=1)
+    cmp.add_argument("--show", action="store_true", help="print each disagreement")
+    args = parser.parse_args()
+    if args.command == "generate":
+        generate(args.matches, args.length, args.seed, args.out)
+    else:
+        compare(args.folder, args.ply, args.show)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,236 @@
+"""Near-exact values of backgammon races: one-sided distributions of the rolls each side needs.
+
+Once the sides can no longer hit or block each other (a *race*, :meth:`Position.is_race`),
+each side's future depends on its own checkers and dice alone. Three questions decide the
+game, each answered by the distribution of the number of rolls a side needs:
+
+* ``"off"`` — to bear off every checker: who wins;
+* ``"first"`` — to bear off its first checker: whether the loser saves the gammon;
+* ``"clear"`` — to bring every checker out of the opponent's home board (its points
+  19-24): whether the loser saves the backgammon.
+
+GNU Backgammon answers them the same way, from its one-sided bear-off database: the winner's
+distribution of rolls to bear off against the loser's rolls to save the gammon. Here the
+distributions come from Bellman's equation over the side's own positions, as
+:mod:`nardy.engine.bearoff` builds its database: in the home board every play is considered
+(exact, the one-sided database's own figures), and while checkers are still outside the
+zone that matters only the plays bringing most of them into it, and of those the nearest
+(the plays a racer makes: a roll that brings a checker in is not spent inside the board),
+so that a side's positions stay few. Two sides' distributions are
+combined as independent: the one-sided approximation, near-exact (each side plays for the
+fewest rolls, not for the race's result).
+
+A side is valued only where its positions are few (:data:`MAX_STATES` at most per
+question); otherwise :func:`outputs` says None and the net values the race.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import numpy.typing as npt
+
+from nardy.core import BACKGAMMON, BAR, CHECKERS, OFF
+from nardy.core.position import Side
+from nardy.engine import bearoff
+from nardy.engine.bearoff import MAX_ROLLS, POINTS
+
+F64 = npt.NDArray[np.float64]
+Goal = str
+"""``"off"``, ``"first"`` or ``"clear"`` (see the module's docstring)."""
+
+MAX_STATES = 2000
+"""The most positions of one side one question may value (a few tenths of a second at
+most); beyond it the side is left to the net."""
+MAX_OUTSIDE = 10
+"""Questions are asked only of sides with at most this many pips to go to the zone that
+matters (their home board; for the backgammon, below the opponent's home board), and for
+bearing off everything with at most :data:`~nardy.engine.bearoff.ENDGAME_CHECKERS` checkers
+left: beyond that a side's positions are too many (the check costs nothing, the attempt a
+fraction of a second)."""
+MAX_CACHED = 100_000
+"""The answers kept per process, all questions together (then the cache starts over)."""
+
+_NOBODY = bytes([CHECKERS] + [0] * 25)  # an opponent with everything off: blocks nothing
+_ROLLS = tuple((a, b, (1.0 if a == b else 2.0) / 36.0) for a in range(1, 7) for b in range(a, 7))
+_OPPONENT_HOME = 18
+"""Points above this are the opponent's home board (a backgammon while a checker stays)."""
+
+
+def _beyond(side: Side, edge: int) -> int:
+    """Pips the checkers of ``side`` still have to travel to reach point ``edge`` or below."""
+    return sum((p - edge) * side[p] for p in range(edge + 1, BAR + 1))
+
+
+def _done(goal: Goal, side: Side) -> bool:
+    if goal == "off":
+        return side[OFF] == CHECKERS
+    if goal == "first":
+        return side[OFF] > 0
+    return _beyond(side, _OPPONENT_HOME) == 0
+
+
+def _edge(goal: Goal) -> int:
+    """The zone a side must reach before the goal's last step: its home board, or (to save
+    the backgammon) anything below the opponent's home board."""
+    return _OPPONENT_HOME if goal == "clear" else POINTS
+
+
+def _outside(side: Side, edge: int) -> tuple[int, int]:
+    """How far ``side`` is from having every checker at point ``edge`` or below: the checkers
+    still above it, then their pips to go."""
+    return sum(side[edge + 1 : BAR + 1]), _beyond(side, edge)
+
+
+class _TooMany(Exception):
+    """More than :data:`MAX_STATES` positions: the question is left to the net."""
+
+
+Memo = dict[Side, tuple[float, F64]]
+
+
+def _solve(goal: Goal, side: Side, memo: Memo, budget: list[int]) -> tuple[float, F64]:
+    """The mean and distribution of rolls ``side`` needs to reach ``goal``."""
+    known = memo.get(side)
+    if known is not None:
+        return known
+    distribution = np.zeros(MAX_ROLLS)
+    if _done(goal, side):
+        distribution[0] = 1.0
+        return 0.0, distribution
+    if (
+        goal == "off"
+        and _beyond(side, POINTS) == 0
+        and CHECKERS - side[OFF] <= bearoff.ENDGAME_CHECKERS
+    ):
+        db = bearoff.endgame_database()
+        return db.mean_rolls(side), db.rolls_distribution(side)
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise _TooMany
+    edge = _edge(goal)
+    outside = _beyond(side, edge) > 0
+    mean = 1.0
+    for d1, d2, weight in _ROLLS:
+        reached = [mine for mine, _ in BACKGAMMON.play_paths(side, _NOBODY, d1, d2)] or [side]
+        if outside:  # a racer's play: as many checkers in, then as near, as the roll allows
+            least = min(_outside(r, edge) for r in reached)
+            reached = [r for r in reached if _outside(r, edge) == least]
+        finished = next((r for r in reached if _done(goal, r)), None)
+        if finished is not None:  # nothing beats reaching the goal with this roll
+            reached = [finished]
+        best = min((_solve(goal, r, memo, budget) for r in reached), key=lambda s: s[0])
+        mean += weight * best[0]
+        distribution[1:] += weight * best[1][:-1]
+    memo[side] = (mean, distribution)
+    return mean, distribution
+
+
+_answers: dict[tuple[Goal, Side], F64 | None] = {}
+"""The questions answered in this process (None: refused)."""
+
+
+def rolls(goal: Goal, side: Side) -> F64 | None:
+    """``[k]``: the chance that ``side`` (its own numbering, nothing of the opponent in its
+    way) needs exactly ``k`` rolls to reach ``goal``; None where that takes too many of its
+    positions to work out (:data:`MAX_STATES`).
+
+    Each question is worked out on its own (its positions counted afresh, none borrowed from
+    an earlier question), so that whether it is answered, and the answer, depend on the
+    side alone: never on what the process asked before (an analysis in one process or
+    several gives the same figures)."""
+    if _beyond(side, _edge(goal)) > MAX_OUTSIDE:
+        return None
+    if goal == "off" and CHECKERS - side[OFF] > bearoff.ENDGAME_CHECKERS:
+        return None
+    key = (goal, side)
+    if key not in _answers:
+        if len(_answers) >= MAX_CACHED:
+            _answers.clear()
+        try:
+            _answers[key] = _solve(goal, side, {}, [MAX_STATES])[1]
+        except _TooMany:
+            _answers[key] = None
+    return _answers[key]
+
+
+def _at_least(distribution: F64) -> F64:
+    """``[k]``: the chance of needing ``k`` rolls or more."""
+    tail: F64 = np.cumsum(distribution[::-1])[::-1]
+    return tail
+
+
+def first_wins(first: F64, second: F64) -> float:
+    """The chance that a side needing ``first`` rolls, on roll, gets there before (or on the
+    same turn number as) a side needing ``second`` rolls, who rolls after it."""
+    return float(np.dot(first, _at_least(second)))
+
+
+def fewest_rolls(goal: Goal, side: Side) -> int:
+    """A lower bound of the rolls ``side`` needs to reach ``goal``: a roll moves four checkers
+    and 24 pips at the most, and a checker is off only once all are home."""
+    if _done(goal, side):
+        return 0
+    if goal == "off":
+        moves = CHECKERS - side[OFF]
+        pips = sum(p * side[p] for p in range(1, BAR + 1))
+    else:
+        edge = _edge(goal)
+        moves = sum(side[edge + 1 :])
+        pips = _beyond(side, edge)
+        if goal == "first":  # and then one checker off, one pip at least
+            moves, pips = moves + 1, pips + 1
+    return max(1, -(-moves // 4), -(-pips // 24))
+
+
+def _before(goal_a: Goal, a: Side, goal_b: Goal, b: Side, solve: Solver) -> float | None:
+    """The chance that ``a``, on roll, reaches ``goal_a`` on its ``k``-th roll no later than
+    ``b``, rolling second, reaches ``goal_b`` on its ``k``-th (first: the turn is ``a``'s);
+    None where it cannot be told. A side whose distribution is out of reach is still known
+    to need at least :func:`fewest_rolls`, which settles many a race that is over."""
+    first, second = solve(goal_a, a), solve(goal_b, b)
+    if first is not None and second is not None:
+        return first_wins(first, second)
+    if first is not None and _last(first) <= fewest_rolls(goal_b, b):
+        return 1.0
+    if second is not None and fewest_rolls(goal_a, a) > _last(second):
+        return 0.0
+    return None
+
+
+def _last(distribution: F64) -> int:
+    return int(np.flatnonzero(distribution)[-1])
+
+
+Solver = Callable[[Goal, Side], F64 | None]
+
+
+def outputs(mine: Side, theirs: Side, solve: Solver = rolls) -> npt.NDArray[np.float32] | None:
+    """The five cubeless probabilities (:mod:`nardy.engine.net`) of a backgammon race just
+    played by ``mine``, ``theirs`` to roll, both in their own numbering and neither borne
+    off entirely: NaN for each that cannot be told (the net's to give), None where not even
+    the win can (the race is the net's altogether)."""
+    # Theirs, on roll, wins by bearing off on its k-th roll where mine would on its k-th or
+    # later; it saves the gammon (backgammon) by a checker off (out of mine's home board)
+    # by the turn on which mine finishes. Mine saves them only before theirs finishes.
+    wins = _before("off", theirs, "off", mine, solve)
+    if wins is None:
+        return None  # and so the gammons, whose distributions would cost most, are not asked
+    saves = [
+        None if theirs[OFF] else _before("first", theirs, "off", mine, solve),
+        None if theirs[OFF] else _before("clear", theirs, "off", mine, solve),
+    ]
+    losses = [
+        None if mine[OFF] else _before("off", theirs, "first", mine, solve),
+        None if mine[OFF] else _before("off", theirs, "clear", mine, solve),
+    ]
+    out = np.zeros(5, dtype=np.float32)  # a gammon of a side that has borne off: none
+    out[0] = 1.0 - wins
+    for k, chance in enumerate(saves, start=1):
+        if not theirs[OFF]:
+            out[k] = np.nan if chance is None else 1.0 - chance
+    for k, chance in enumerate(losses, start=3):
+        if not mine[OFF]:
+            out[k] = np.nan if chance is None else chance
+    return out

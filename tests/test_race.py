@@ -1,0 +1,151 @@
+"""Races valued by one-sided distributions of rolls and outcomes the position rules out
+(issue 20, defects 1 and 2): what a serious player checks first in an analysis."""
+
+from __future__ import annotations
+
+import functools
+import random
+
+import numpy as np
+import pytest
+from conftest import pos
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from oracle import gnubg_oracle
+
+from nardy.core import BAR, CHECKERS, OFF, Position, variant
+from nardy.core.position import Side
+from nardy.engine import race
+from nardy.engine.analysis import evaluate, rank_plays
+from nardy.engine.evaluator import ROLLS, evaluator, no_contact
+from nardy.engine.features import sides_array
+from nardy.notation.position_id import position_from_id
+
+BEAR_OFF = "3+qCAQBPAAAAAA"
+"""Issue 20: X to play 3-1 with four on the 1-point and one on the 3-point, O with two
+checkers still on its 11-point and none off. 3/off and 3/off 1/off leave X two rolls from
+home either way (one with a double): the same gammon chances."""
+LOST = "DwAAoOxNgBoAAA"
+"""Issue 20: X, on roll, 120 pips with nothing in O's home board and no contact; O four
+checkers from the end. X loses, nearly always a gammon, never a backgammon."""
+NOBODY = bytes([CHECKERS] + [0] * 25)
+
+
+@functools.cache
+def _saves_within(side: Side, rolls: int) -> float:
+    """Brute force, every play of every roll: the best chance that ``side`` bears a checker
+    off within ``rolls`` rolls."""
+    if side[OFF]:
+        return 1.0
+    if rolls == 0:
+        return 0.0
+    total = 0.0
+    for d1, d2, weight in ROLLS:
+        reached = variant("backgammon").play_paths(side, NOBODY, d1, d2)
+        total += weight * max(_saves_within(mine, rolls - 1) for mine, _ in reached)
+    return total
+
+
+def test_the_gammon_of_the_bear_off_is_the_brute_force_one() -> None:
+    position = position_from_id(BEAR_OFF)
+    # X finishes in one roll with a double, else in two; O rolls first each time.
+    exact = 1.0 - (
+        _saves_within(position.theirs, 1) / 6 + 5 * _saves_within(position.theirs, 2) / 6
+    )
+    for play in position.legal_plays(3, 1):
+        chances = race.outputs(play.position.mine, play.position.theirs)
+        assert chances is not None
+        assert chances.tolist() == pytest.approx([1.0, exact, 0.0, 0.0, 0.0], abs=1e-6)
+
+
+@pytest.mark.parametrize("ply", [0, 1, 2])
+def test_plays_with_the_same_outcomes_are_worth_the_same_at_every_ply(ply: int) -> None:
+    ranked = rank_plays(position_from_id(BEAR_OFF), 3, 1, ply)
+    assert len(ranked) == 2 and {r.ply for r in ranked} == {ply}
+    assert abs(ranked[0].equity - ranked[1].equity) < 0.01
+
+
+def test_the_bear_off_agrees_with_gnubg() -> None:
+    gnubg = gnubg_oracle()
+    position = position_from_id(BEAR_OFF)
+    for play in position.legal_plays(3, 1):
+        after = play.position  # the mover's side first; gnubg's board: (not on roll, on roll)
+        theirs = evaluate(after.swap(), 1)  # O on roll
+        board = (tuple(after.mine[1:]), tuple(after.theirs[1:]))
+        win, gammon, backgammon, lose_gammon, lose_backgammon, _ = gnubg.evaluate(board)
+        assert theirs[0] == pytest.approx(win, abs=0.005)
+        assert theirs[3] == pytest.approx(lose_gammon, abs=0.015)
+        assert (
+            (theirs[1], theirs[2], theirs[4]) == (gammon, backgammon, lose_backgammon) == (0, 0, 0)
+        )
+
+
+@pytest.mark.parametrize("ply", [0, 1, 2])
+def test_no_backgammon_where_none_is_possible(ply: int) -> None:
+    chances = evaluate(position_from_id(LOST), ply)
+    assert chances[0] == 0 and chances[4] == 0  # gnubg: 0 too
+    assert chances[3] > 0.95
+
+
+def _random_position(name: str, seed: int, turns: int) -> Position:
+    """Where ``turns`` random plays from the start lead (or the last position before the
+    game ended)."""
+    rng = random.Random(seed)
+    position = variant(name).start()
+    for _ in range(turns):
+        plays = position.legal_plays(rng.randint(1, 6), rng.randint(1, 6))
+        after = rng.choice(plays).position.swap() if plays else position.swap()
+        if after.outcome() is not None:
+            break
+        position = after
+    return position
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.sampled_from(["backgammon", "nackgammon", "acey-deucey", "long"]),
+    st.integers(0, 2**32),
+    st.integers(1, 160),
+    st.integers(0, 1),
+)
+def test_what_a_position_rules_out_is_never_given_a_chance(
+    name: str, seed: int, turns: int, ply: int
+) -> None:
+    position = _random_position(name, seed, turns)
+    mine, theirs = position.theirs, position.mine  # the side that has just played
+    out = evaluator(name).after(position.variant, [(mine, theirs)], ply)[0].astype(np.float64)
+    assert ((out >= 0) & (out <= 1)).all()
+    assert out[1] <= out[0] and out[2] <= out[1]
+    assert out[3] <= 1 - out[0] + 1e-6 and out[4] <= out[3]
+    if theirs[OFF]:
+        assert out[1] == out[2] == 0
+    if mine[OFF]:
+        assert out[3] == out[4] == 0
+    if not position.variant.has_backgammons:
+        assert out[2] == out[4] == 0  # long nardy: oin and mars only
+    elif no_contact(sides_array([mine]), sides_array([theirs]))[0]:
+        assert position.is_race()
+        if not any(theirs[19 : BAR + 1]):
+            assert out[2] == 0
+        if not any(mine[19 : BAR + 1]):
+            assert out[4] == 0
+
+
+def test_an_answer_depends_on_the_side_alone() -> None:
+    """Whatever was asked before in the process (one analysis process or several)."""
+    saver = position_from_id(BEAR_OFF).theirs
+    alone = race.rolls("first", saver)
+    race._answers.clear()
+    for d1, d2, _ in ROLLS:  # the positions it leads to, asked first
+        for reached, _ in variant("backgammon").play_paths(saver, NOBODY, d1, d2):
+            race.rolls("first", reached)
+    after = race.rolls("first", saver)
+    assert alone is not None and after is not None
+    assert after.tolist() == alone.tolist()
+
+
+def test_a_race_too_long_to_work_out_is_left_to_the_net() -> None:
+    far = pos("backgammon", {6: 3, 8: 4, 11: 4, 12: 4}, {6: 3, 8: 4, 11: 4, 12: 4})
+    assert far.is_race() and race.outputs(far.mine, far.theirs) is None
+    assert race.rolls("off", far.mine) is None
+    assert race.fewest_rolls("off", far.mine) == 6  # 142 pips, 24 a roll at most
