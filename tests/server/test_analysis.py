@@ -208,7 +208,7 @@ def test_a_finished_match_is_analysed_as_nardy_analyze_judges_it(server: ServerP
     assert r.status_code == 202 and r.json()["status"] in ("queued", "running", "done"), r.text
     view = _analysed(anyone, game)  # anyone who may see the replay sees the analysis
     assert view["ply"] == ANALYSIS_PLY and view["done"] == view["total"] > 10
-    # the same judgement as nardy analyze --ply 2 of the downloaded records
+    # the same judgement as nardy analyze (its default ply) of the downloaded records
     records = anyone.get(f"/api/games/{game}/record.json").json()
     expected = analysis_json(analyze(records, ply=ANALYSIS_PLY))
     got = view["analysis"]

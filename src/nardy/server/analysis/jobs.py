@@ -31,9 +31,9 @@ from nardy.server.store.store import Store, now
 
 log = logging.getLogger(__name__)
 
-ANALYSIS_PLY = 2
-"""The lookahead of the analysis in the browser: ``nardy analyze --ply 2`` (a 7-point match
-of backgammon in about 20 s on two cores; docs/analysis.md, "In the browser")."""
+ANALYSIS_PLY = 1
+"""The lookahead of the analysis in the browser: ``nardy analyze``'s default, 1-ply (a
+7-point match in 7-8 s on this 2-core machine; docs/analysis.md, "In the browser")."""
 QUEUE_LIMIT = 20
 """The most jobs one process holds, queued and running."""
 HEARTBEAT_SECONDS = 10.0
