@@ -8,6 +8,7 @@ import contextlib
 import itertools
 import json
 import time
+from collections import deque
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,10 @@ from tests.server.serverutil import Client, ServerProcess, receive
 
 Policy = Callable[[dict[str, Any], int], dict[str, Any]]
 
+ACTIONS_PER_SECOND = 150
+"""How fast a seat's actions go at most: under the socket's limit of 200 messages a second
+(:data:`nardy.server.sockets.MESSAGE_RATE`), which a fast server lets a test reach."""
+
 
 class Seat:
     """One client's socket in a room, with the last state it heard."""
@@ -34,6 +39,7 @@ class Seat:
         self.state: dict[str, Any] = welcome["state"]
         self.heard: list[dict[str, Any]] = [welcome]
         self._refs = itertools.count(1)
+        self._sent: deque[float] = deque(maxlen=ACTIONS_PER_SECOND)
 
     @property
     def seq(self) -> int:
@@ -58,6 +64,9 @@ class Seat:
     def act(self, action: dict[str, Any], timeout: float = 10) -> dict[str, Any]:
         """Send an action; the reply that carries its ``ref``: the ``events`` message of its
         acceptance, the ``refused`` or the ``error``."""
+        if len(self._sent) == ACTIONS_PER_SECOND:  # paced, as a client is, under the limit
+            time.sleep(max(0.0, self._sent[0] + 1.0 - time.monotonic()))
+        self._sent.append(time.monotonic())
         ref = next(self._refs)
         self.send_raw({"type": "action", "action": action, "ref": ref})
         while True:
