@@ -6,6 +6,7 @@ the winning chances; in English and in Russian."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,8 @@ def test_a_finished_match_is_analysed_in_its_replay_in_english_and_russian(
     judged = page.locator("#turn-analysis")
     text = judged.inner_text()
     assert "Played:" in text and "Best:" in text and "equity lost" in text, text
+    # signed as the hints sign an equity: a minus sign, never a hyphen
+    assert re.search("\\(equity ([+\u2212]\\d|0)\\.\\d{3}\\)", text) and "-" not in text, text
     assert judged.locator(".mark").count() >= 1
     played = page.inner_html("#boardbox svg")
     page.check("#show-best")
