@@ -6,6 +6,7 @@ the winning chances; in English and in Russian."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,8 @@ def test_a_finished_match_is_analysed_in_its_replay_in_english_and_russian(
     judged = page.locator("#turn-analysis")
     text = judged.inner_text()
     assert "Played:" in text and "Best:" in text and "equity lost" in text, text
+    # signed as the hints sign an equity: a minus sign, never a hyphen
+    assert re.search("\\(equity ([+\u2212]\\d|0)\\.\\d{3}\\)", text) and "-" not in text, text
     assert judged.locator(".mark").count() >= 1
     played = page.inner_html("#boardbox svg")
     page.check("#show-best")
@@ -65,13 +68,18 @@ def test_a_finished_match_is_analysed_in_its_replay_in_english_and_russian(
     assert any(w in words for w in ("сомнительно", "плохо")), words
     assert page.inner_text("#download-analysis") == "Скачать анализ"
     page.screenshot(path=str(shots / "analysis-ru.png"), full_page=True)
+    # the table of figures, wider in Russian, once widened the page past the window
+    assert page.evaluate(
+        "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+    )
 
     # a reload finds the analysis kept, and a click in the graph steps to that turn
     carol.open(f"/replay/{game}")
     page.wait_for_selector("#analysis[data-status=done]")
-    page.locator("svg.chances").scroll_into_view_if_needed()
-    graph = page.locator("svg.chances").bounding_box()
-    assert graph is not None
-    page.mouse.click(graph["x"] + graph["width"] - 2, graph["y"] + graph["height"] / 2)
+    graph = page.locator("svg.chances")
+    box = graph.bounding_box()
+    assert box is not None
+    # a click where the graph is when clicked: the panel may still grow above it
+    graph.click(position={"x": box["width"] - 2, "y": box["height"] / 2})
     carol.wait_until(f"document.body.dataset.step === '0:{turns}'")
     assert carol.errors == []

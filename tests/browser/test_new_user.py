@@ -80,6 +80,15 @@ def test_the_lobby_offers_only_what_applies(pages: Any, server: ServerProcess) -
         assert page.is_hidden("select[name=pace]") and page.is_hidden("select[name=bot]")
     page.check("input[name=opponent][value=bot]")
     assert page.is_visible("select[name=pace]") and page.is_visible("select[name=bot]")
+    # and at a table, only where the computer takes a seat
+    bot_menus = ("select[name=table-pace]", "select[name=table-bot]")
+    assert all(page.is_hidden(menu) for menu in bot_menus)  # a chouette of people
+    page.select_option("select[name=bots]", "1")
+    assert all(page.is_visible(menu) for menu in bot_menus)
+    page.check("input[name=kind][value=consultation]")  # the other side: two people
+    assert all(page.is_hidden(menu) for menu in bot_menus)
+    page.select_option("select[name=side1]", "0")  # the other side: the computer
+    assert all(page.is_visible(menu) for menu in bot_menus)
 
 
 def test_the_home_menu_names_the_corner_drawn_in_game_two(

@@ -104,3 +104,37 @@ def test_practice_switched_on_during_a_game_is_said_first(
     me.wait_until("document.querySelector('#replay-result').textContent.length > 0")
     assert me.page.inner_text("#replay-result").endswith(mark)
     assert me.errors == []
+
+
+def fits_across(me: Player) -> bool:
+    """Whether the page is no wider than its window (nothing to scroll sideways)."""
+    return bool(
+        me.page.evaluate(
+            "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+        )
+    )
+
+
+def test_the_hint_table_in_georgian_stays_inside_the_panel(
+    pages: Any, server: ServerProcess, shots: Path
+) -> None:
+    """The hint table's Georgian heading ("ჩამორჩენა საუკეთესოსგან", one long word) widened
+    the room's panel past the window: the page scrolled sideways at 1280 pixels. The panel
+    keeps its width; a table wider than it scrolls in its own box."""
+    me = Player(pages("ka-GE", viewport={"width": 1280, "height": 900}), server.url)
+    me.guest()
+    me.create(length=3, opponent="bot", bot="beginner", pace="250", practice=True)
+    until_moving(me)
+    me.page.click("#hint-button")
+    me.page.locator("#hint-answer .hint-plays tbody tr").first.wait_for()
+    me.page.screenshot(path=str(shots / "practice-hint-ka.png"), full_page=True)
+    assert fits_across(me)
+    panel = me.page.locator("aside.panel").bounding_box()
+    hints = me.page.locator("#hint-answer .hint-plays").bounding_box()
+    assert panel is not None and hints is not None
+    assert hints["x"] + hints["width"] <= panel["x"] + panel["width"] + 1
+    # and the table shows all its columns: none is hidden in its box
+    assert me.page.evaluate(
+        "(t => t.scrollWidth <= t.clientWidth)(document.querySelector('#hint-answer .hint-plays'))"
+    )
+    assert me.errors == []

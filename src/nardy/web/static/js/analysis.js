@@ -72,11 +72,13 @@ function words(table, key) {
 /** A number in the reader's language with `digits` decimals; "—" for none. */
 export function decimal(x, digits = 3, sign = false) {
   if (x === null || x === undefined) return "—";
-  return new Intl.NumberFormat(language(), {
+  const parts = new Intl.NumberFormat(language(), {
     minimumFractionDigits: digits,
     maximumFractionDigits: digits,
     signDisplay: sign ? "exceptZero" : "auto",
-  }).format(x);
+  }).formatToParts(x);
+  // a minus sign, not the hyphen some languages' formats write: as the hints and ratings show it
+  return parts.map((part) => (part.type === "minusSign" ? "\u2212" : part.value)).join("");
 }
 
 /** A mark as a key: `nardy analyze` writes a play's "very bad" with a space. */

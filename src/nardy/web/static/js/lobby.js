@@ -183,8 +183,8 @@ export async function lobbyPage(main, { user, navigate }) {
         <label class="for-consultation" hidden><span data-i18n="lobby.length"></span><select name="length">${LENGTHS.map((n) => `<option value="${n}">${escapeHtml(lengthName(n))}</option>`).join("")}</select></label>
         <label class="for-consultation" hidden><span data-i18n="lobby.side-0"></span><select name="side0">${span(CONSULTATION_SIDE).map((n) => `<option>${n}</option>`).join("")}</select></label>
         <label class="for-consultation" hidden><span data-i18n="lobby.side-1"></span><select name="side1"><option value="0" data-i18n="lobby.side-bot"></option>${span(CONSULTATION_SIDE).map((n) => `<option${n === 2 ? " selected" : ""}>${n}</option>`).join("")}</select></label>
-        <label><span data-i18n="lobby.bot-pace"></span><select name="table-pace">${PACES}</select></label>
-        <label><span data-i18n="lobby.bot-level"></span><select name="table-bot">${BOT_LEVELS.map((b) => `<option value="${b}"${b === "intermediate" ? " selected" : ""}>${escapeHtml(botName(b))}</option>`).join("")}</select></label>
+        <label class="for-table-bot"><span data-i18n="lobby.bot-pace"></span><select name="table-pace">${PACES}</select></label>
+        <label class="for-table-bot"><span data-i18n="lobby.bot-level"></span><select name="table-bot">${BOT_LEVELS.map((b) => `<option value="${b}"${b === "intermediate" ? " selected" : ""}>${escapeHtml(botName(b))}</option>`).join("")}</select></label>
         <button class="primary" id="create-table-button" data-i18n="lobby.create-table"></button>
       </form>
       <div class="card tables">
@@ -275,27 +275,33 @@ export async function lobbyPage(main, { user, navigate }) {
   });
   const tableForm = main.querySelector("#create-table");
   let tableKey = api.requestKey(); // one per table the player means to open
+  // how many of the table's seats the computer takes: a chouette's chosen number (at most all
+  // but one), a consultation's one when its second side is the computer
+  const tableBots = (data) =>
+    data.get("kind") === GAME_KIND.CHOUETTE ? Math.min(Number(data.get("bots")), Number(data.get("seats")) - 1) : Number(data.get("side1")) === 0 ? 1 : 0;
   const showKind = () => {
-    const kind = new FormData(tableForm).get("kind");
+    const data = new FormData(tableForm);
+    const kind = data.get("kind");
     for (const el of tableForm.querySelectorAll(".for-chouette")) el.hidden = kind !== GAME_KIND.CHOUETTE;
     for (const el of tableForm.querySelectorAll(".for-consultation")) el.hidden = kind !== GAME_KIND.CONSULTATION;
+    // the computer's pace and strength only where the computer sits at the table
+    for (const el of tableForm.querySelectorAll(".for-table-bot")) el.hidden = !tableBots(data);
   };
+  showKind();
   tableForm.addEventListener("change", showKind);
   tableForm.addEventListener("submit", async (e) => {
     e.preventDefault();
     const data = new FormData(tableForm);
     const kind = data.get("kind");
     const request = { kind, settings: { variant: data.get("variant") } };
-    let bots = 0;
+    const bots = tableBots(data);
     if (kind === GAME_KIND.CHOUETTE) {
       request.settings["match-length"] = 0; // a chouette is money play
       request.seats = Number(data.get("seats"));
-      bots = Math.min(Number(data.get("bots")), request.seats - 1);
       request.bots = bots;
     } else {
       request.settings["match-length"] = Number(data.get("length"));
       request.sides = [Number(data.get("side0")), Number(data.get("side1"))];
-      bots = request.sides[1] === 0 ? 1 : 0;
     }
     if (bots) {
       request.bot = data.get("table-bot");
