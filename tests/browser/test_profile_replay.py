@@ -252,10 +252,14 @@ def test_live_games_are_watched_and_a_seek_is_withdrawn(
     fan = Player(pages("en-US"), server.url)
     fan.sign_up("fan")
     fan.page.wait_for_selector(f'#live [data-watch="{game}"]')
+    assert "erin \u2013 Computer (" in fan.page.inner_text("#live")  # named as the room names it
     fan.page.screenshot(path=str(shots / "lobby-live.png"), full_page=True)
     fan.page.click(f'#live [data-watch="{game}"]')
     fan.page.wait_for_selector("body[data-seq]")
-    assert fan.page.inner_text("#status") == "You are watching."
+    # whose turn it is, as the players are told it
+    assert fan.page.inner_text("#status") in ("erin to play.", "Computer (beginner) to play."), (
+        fan.page.inner_text("#status")
+    )
     # the spectator sees every action as it is made, and can do nothing
     for _ in range(8):
         before = erin.seq()

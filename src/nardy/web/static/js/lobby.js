@@ -47,7 +47,7 @@ function describe(game) {
     if (game.bot) people.push(tn("lobby.table-bots-n", game.seating.bots ?? 1, { level: botName(game.bot) }));
     return `${escapeHtml(kindName(game))}, ${escapeHtml(variantName(s.variant))} · ${escapeHtml(people.join(", "))}`;
   }
-  const who = game.players.filter(Boolean).map((p) => (p.bot ? botName(p.bot) : p.username)).join(" – ");
+  const who = game.players.filter(Boolean).map((p) => (p.bot ? t("room.bot", { level: botName(p.bot) }) : p.username)).join(" – ");
   const clock = game.clock ? ` · ${escapeHtml(t("lobby.clock-seek", { delay: game.clock.delay, minutes: Number((game.clock.reserve / 60).toFixed(2)) }))}` : "";
   return `${escapeHtml(variantName(s.variant))}, ${escapeHtml(lengthName(s["match-length"]))}${clock} · ${escapeHtml(who)}`;
 }

@@ -35,7 +35,11 @@ export function statusText(state, { seating, name }) {
     return offered(state, you, seating, name, (p) => t("room.you-beavered", p), (p) => t("room.beavers", p));
   }
   if (!decides && phase === PHASE.CHOOSE_DOUBLE) return t("room.chooses-double", { who: name(board.turn) });
-  if (you.seat === null) return t("room.watching");
+  if (you.seat === null) {
+    // a spectator is told whose turn it is, as the players are (the panel says what they may do)
+    const who = waitedFor(state, you, seating, name);
+    return who ? t("room.their-turn", { who }) : t("room.watching");
+  }
   if (!decides) return seating.aside(state, name) ?? t("room.their-turn", { who: waitedFor(state, you, seating, name) });
   if (phase === PHASE.MOVING) return touching() ? t("room.your-move-touch") : t("room.your-move");
   if (phase === PHASE.DOUBLED || phase === PHASE.BEAVERED) return t("room.doubled", { value: board.pending?.value ?? 2 * board.cube.value });
