@@ -77,9 +77,14 @@ def test_a_finished_match_is_analysed_in_its_replay_in_english_and_russian(
     carol.open(f"/replay/{game}")
     page.wait_for_selector("#analysis[data-status=done]")
     graph = page.locator("svg.chances")
-    box = graph.bounding_box()
-    assert box is not None
-    # a click where the graph is when clicked: the panel may still grow above it
-    graph.click(position={"x": box["width"] - 2, "y": box["height"] / 2})
+    # a click where the graph is when clicked; the panel may still grow above it after the
+    # reload, moving the graph under the pointer, so the click is made again until it lands
+    for _ in range(5):
+        box = graph.bounding_box()
+        assert box is not None
+        graph.click(position={"x": box["width"] - 2, "y": box["height"] / 2})
+        if page.evaluate(f"document.body.dataset.step === '0:{turns}'"):
+            break
+        page.wait_for_timeout(500)
     carol.wait_until(f"document.body.dataset.step === '0:{turns}'")
     assert carol.errors == []
