@@ -118,9 +118,9 @@ def fits_across(me: Player) -> bool:
 def test_the_hint_table_in_georgian_stays_inside_the_panel(
     pages: Any, server: ServerProcess, shots: Path
 ) -> None:
-    """The hint table's Georgian heading ("ჩამორჩენა საუკეთესოსგან", one long word) widened
-    the room's panel past the window: the page scrolled sideways at 1280 pixels. The panel
-    keeps its width; a table wider than it scrolls in its own box."""
+    """The hint table's Georgian heading (once "ჩამორჩენა საუკეთესოსგან", with one long word)
+    widened the room's panel past the window: the page scrolled sideways at 1280 pixels. The
+    panel keeps its width, every column shows, and no heading breaks mid-word."""
     me = Player(pages("ka-GE", viewport={"width": 1280, "height": 900}), server.url)
     me.guest()
     me.create(length=3, opponent="bot", bot="beginner", pace="250", practice=True)
