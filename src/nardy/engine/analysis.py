@@ -226,6 +226,15 @@ def rank_plays(
     ]
 
 
+def rank_of(ranked: Sequence[RankedPlay], reached: Pair) -> int:
+    """Where the play that ``reached`` a position (the mover's and the opponent's sides, as
+    :attr:`~nardy.core.game.TurnRecord.after` holds them) stands among the plays
+    :func:`rank_plays` ranked: 0 for the best."""
+    return next(
+        i for i, r in enumerate(ranked) if (r.play.position.mine, r.play.position.theirs) == reached
+    )
+
+
 def _plays_by_result(position: Position, d1: int, d2: int) -> dict[Pair, Play]:
     """The legal plays of a roll by the position each reaches, as the evaluator keys them."""
     return {(p.position.mine, p.position.theirs): p for p in position.legal_plays(d1, d2)}
@@ -896,8 +905,7 @@ def _judge(ev: Evaluator, before: Position, task: _TurnTask, ply: int) -> Checke
     of a roll is, :func:`rank_plays`): a play as good as the best is the best."""
     assert task.dice is not None and task.after is not None
     ranked = rank_plays(before, *task.dice, ply, ev, task.stakes, task.chosen)
-    best = ranked[0]
-    mine = next(r for r in ranked if (r.play.position.mine, r.play.position.theirs) == task.after)
+    best, mine = ranked[0], ranked[rank_of(ranked, task.after)]
     best_play = task.play if mine.equity >= best.equity else str(best.play)
     return CheckerPlay(
         task.turn,

@@ -18,7 +18,7 @@ from typing import Any
 from nardy.core.errors import NardyError
 from nardy.core.game import Game, Phase
 from nardy.core.match import Match
-from nardy.engine.analysis import DEFAULT_PLY, cube_analysis, rank_plays
+from nardy.engine.analysis import DEFAULT_PLY, cube_analysis, rank_of, rank_plays
 from nardy.engine.analysis_json import cube_json, hint_json, number
 from nardy.engine.stakes import Stakes
 from nardy.server.store.checkpoints import Committed, match_of
@@ -128,10 +128,7 @@ def _review(game: Game, seat: int) -> dict[str, Any]:
     stakes = Stakes.at(game.settings, game.score, seat, game.crawford, value, owner)
     before = record.before
     ranked = rank_plays(before, *record.dice, DEFAULT_PLY, stakes=stakes, chosen=record.chosen)
-    reached = (record.after.mine, record.after.theirs)
-    rank = next(
-        i for i, r in enumerate(ranked) if (r.play.position.mine, r.play.position.theirs) == reached
-    )
+    rank = rank_of(ranked, (record.after.mine, record.after.theirs))
     made = ranked[rank]
     document = hint_json(before, stakes, record.dice, DEFAULT_PLY, ranked, ranked[:SHOWN])
     document["played"] = {
