@@ -248,8 +248,7 @@ class Evaluator:
                 chances = race.outputs(*pairs[i])
                 if chances is not None:
                     settled[i] = chances
-        partly = [i for i, c in settled.items() if np.isnan(c).any()]
-        known[[i for i in settled if i not in partly]] = True
+        known[[i for i, c in settled.items() if not np.isnan(c).any()]] = True  # in whole
         live = np.flatnonzero(~known)
         if len(live) and ply <= 0:
             out[live] = self.forward(self.encode(mine[live], theirs[live]))
