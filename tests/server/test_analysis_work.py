@@ -13,6 +13,7 @@ from nardy.core.view import position_view
 from nardy.engine.analysis import analyze
 from nardy.engine.analysis_json import analysis_json
 from nardy.engine.bots import HeuristicBot, play_game
+from nardy.engine.met import match_equity
 from nardy.notation.record import game_record
 from nardy.server.analysis.work import analyse_records
 
@@ -52,3 +53,29 @@ def test_each_variant_is_analysed_with_the_boards_and_chances_the_replay_draws(
         d1, d2 = plays[turn]["dice"]
         after = record.before.apply(plays[turn]["best"], d1, d2)
         assert boards["best"][str(turn)] == position_view(after, record.player).to_json()
+
+
+@pytest.mark.parametrize(
+    ("score", "crawford", "seed", "crawford_next"),
+    [((2, 1), False, 1, True), ((4, 0), True, 4, False), ((4, 1), False, 4, False)],
+)
+def test_the_chance_after_a_match_game_knows_whether_the_crawford_game_comes_next(
+    score: tuple[int, int], crawford: bool, seed: int, crawford_next: bool
+) -> None:
+    # before the Crawford game, the Crawford game itself, and a post-Crawford game: only
+    # the first can lead to a Crawford game (the seeds leave a player one point away)
+    settings = Settings(variant="backgammon", match_length=5)
+    game = Game(settings, SeededDice(seed), crawford=crawford, score=score)
+    play_game(game, (HeuristicBot(), HeuristicBot()))
+    records = [game_record(game, players=("Ann", "Bob"), score=score)]
+    result = analyse_records(records, 0)
+
+    assert game.result is not None and game.result.winner is not None
+    s0, s1 = score
+    if game.result.winner == 0:
+        s0 += game.result.points
+    else:
+        s1 += game.result.points
+    assert max(s0, s1) == 4  # the match goes on, one of them one point away
+    expected = match_equity(5 - s0, 5 - s1, crawford_next)
+    assert result["boards"][0]["chances"][-1] == pytest.approx(expected, abs=1e-4)

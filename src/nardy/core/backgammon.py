@@ -79,16 +79,15 @@ class Backgammon(Variant):
     def blocking_rule(self, me: int, op: int, start: int, end: int, die: int, ctx: int) -> Refusal:
         waiting = CHECKERS - sum(unpack(me)) if self.enters_from_outside else 0
         if me >> (8 * BAR) and start != BAR:
-            return Refusal("enter from the bar first (RULES.md 1.2)", True, Reason.BAR_FIRST)
+            return Refusal("enter from the bar first (RULES.md 1.2)", Reason.BAR_FIRST)
         if start == BAR and not me >> (8 * BAR) and not waiting:
-            return Refusal("you have no checker on the bar", True, Reason.NOT_ON_BAR)
+            return Refusal("you have no checker on the bar", Reason.NOT_ON_BAR)
         if end == OFF:
             mine = (me | me >> 1 | me >> 2 | me >> 3) & POINTS_MASK
             highest = (mine.bit_length() - 1) >> 3 if mine else 0
             return bear_off_refusal(highest, home=highest <= 6 and not waiting)
         return Refusal(
             f"point {end} is blocked: the opponent holds it with two or more checkers",
-            True,
             Reason.BLOCKED,
             (("point", end),),
         )

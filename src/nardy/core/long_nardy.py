@@ -126,9 +126,9 @@ class LongNardy(Variant):
                 if ctx.may_leave_head == 1
                 else "the head rule: at most two checkers leave the head this turn (RULES.md 3.2)"
             )
-            return Refusal(text, True, Reason.HEAD, (("limit", ctx.may_leave_head),))
+            return Refusal(text, Reason.HEAD, (("limit", ctx.may_leave_head),))
         if start == BAR:
-            return Refusal(f"{self.name} has no bar", True, Reason.NO_BAR)
+            return Refusal(f"{self.name} has no bar", Reason.NO_BAR)
         if end == OFF:
             mine = occupied(me)
             highest = (mine.bit_length() - 1) >> 3 if mine else 0
@@ -136,14 +136,12 @@ class LongNardy(Variant):
         if count(op, end):
             return Refusal(
                 f"point {end} is taken: the opponent has a checker there",
-                True,
                 Reason.TAKEN,
                 (("point", end),),
             )
         return Refusal(
             "the six-block rule: six points in a row need an opponent checker ahead of them "
             "(RULES.md 3.2)",
-            True,
             Reason.SIX_BLOCK,
         )
 

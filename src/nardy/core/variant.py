@@ -40,9 +40,17 @@ class Refusal(NamedTuple):
     checkers do not make at all."""
 
     text: str
-    rule: bool
     reason: RefusalReason
     details: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def rule(self) -> bool:
+        """A rule of play refuses the move, not the dice or the checkers missing for it."""
+        return self.reason not in _NOT_RULES
+
+
+_NOT_RULES = frozenset({RefusalReason.DICE_PLAYED, RefusalReason.NO_CHECKER, RefusalReason.NO_DIE})
+"""The refusals of a move that the dice or the checkers do not make at all."""
 
 
 def bear_off_refusal(highest: int, home: bool) -> Refusal:
@@ -52,12 +60,10 @@ def bear_off_refusal(highest: int, home: bool) -> Refusal:
     if not home:
         return Refusal(
             "bear-off not yet allowed: every checker must be in the home board first",
-            True,
             RefusalReason.BEAR_OFF_EARLY,
         )
     return Refusal(
         f"a larger die bears off only from the highest point ({highest})",
-        True,
         RefusalReason.BEAR_OFF_HIGHEST,
         (("point", highest),),
     )
@@ -316,7 +322,7 @@ class Variant:
             remaining.remove(die)
         dice = f"{d1}-{d2}"
         if not remaining:
-            return Refusal(f"all the dice of {dice} are played", False, RefusalReason.DICE_PLAYED)
+            return Refusal(f"all the dice of {dice} are played", RefusalReason.DICE_PLAYED)
         usable = [
             die
             for die in sorted(set(remaining))
@@ -327,16 +333,15 @@ class Variant:
             if d1 != d2 and most == 1:
                 larger = max(d1, d2)
                 why = f"the larger die must be played: with {dice} play the {larger}"
-                return Refusal(why, True, RefusalReason.LARGER_DIE, (("die", larger),))
+                return Refusal(why, RefusalReason.LARGER_DIE, (("die", larger),))
             if d1 != d2:
                 why = f"both dice must be played: with {dice} this leaves a die unplayable"
-                return Refusal(why, True, RefusalReason.BOTH_DICE)
+                return Refusal(why, RefusalReason.BOTH_DICE)
             why = f"as many dice as possible must be played: {most} of the {dice}"
-            return Refusal(why, True, RefusalReason.MOST_DICE, (("most", most),))
+            return Refusal(why, RefusalReason.MOST_DICE, (("most", most),))
         if start != BAR and not count(me, start):
             return Refusal(
                 f"you have no checker on {start}",
-                False,
                 RefusalReason.NO_CHECKER,
                 (("point", start),),
             )
@@ -354,7 +359,7 @@ class Variant:
             left = "-".join(map(str, remaining))
             played = f" ({left} left)" if done else ""
             text = f"no die of {distance}: the dice are {dice}{played}"
-            return Refusal(text, False, RefusalReason.NO_DIE, (("from", start), ("to", end)))
+            return Refusal(text, RefusalReason.NO_DIE, (("from", start), ("to", end)))
         return self.blocking_rule(me, op, start, end, min(fits), ctx)
 
     def _hop_stops(

@@ -8,7 +8,7 @@ its roll, and :func:`cube_analysis` its cube decision (:mod:`nardy.engine.cube`)
 turn the way GNU Backgammon's analysis does:
 
 * **checker play** — the play made against the best play of the roll, both valued at the
-  analysis ply (the played one at that ply even where the search pruned it); the difference
+  analysis ply (every play of the roll is, :func:`rank_plays`); the difference
   is the *equity loss*. Forced plays (one legal result) are not judged;
 * **cube** — before each roll where the player could double, his proper cube action from the
   probabilities at the analysis ply (at least 1: a position before its roll has no 0-ply
@@ -224,6 +224,15 @@ def rank_plays(
         RankedPlay(plays[c.after], c.outputs, c.ply, c.value, stakes.mwc(c.outputs))
         for c in candidates
     ]
+
+
+def rank_of(ranked: Sequence[RankedPlay], reached: Pair) -> int:
+    """Where the play that ``reached`` a position (the mover's and the opponent's sides, as
+    :attr:`~nardy.core.game.TurnRecord.after` holds them) stands among the plays
+    :func:`rank_plays` ranked: 0 for the best."""
+    return next(
+        i for i, r in enumerate(ranked) if (r.play.position.mine, r.play.position.theirs) == reached
+    )
 
 
 def _plays_by_result(position: Position, d1: int, d2: int) -> dict[Pair, Play]:
@@ -892,18 +901,12 @@ def _judge_resignations(
 
 
 def _judge(ev: Evaluator, before: Position, task: _TurnTask, ply: int) -> CheckerPlay:
-    """The play made against the best play of the roll, both at the deepest ply reached."""
+    """The play made against the best play of the roll, both valued at ``ply`` (every play
+    of a roll is, :func:`rank_plays`): a play as good as the best is the best."""
     assert task.dice is not None and task.after is not None
     ranked = rank_plays(before, *task.dice, ply, ev, task.stakes, task.chosen)
-    best = ranked[0]
-    mine = next(r for r in ranked if (r.play.position.mine, r.play.position.theirs) == task.after)
-    played = mine.equity
-    if mine.ply < best.ply:  # pruned: valued as deep as the best after all
-        then = before.variant.after_play(*task.dice, len(mine.play.moves), task.chosen)
-        measure = task.stakes.equities
-        deeper = ev.played(before.variant, [task.after], best.ply, then, measure)[0]
-        played = task.stakes.equity(deeper)
-    best_play = task.play if best is mine or played >= best.equity else str(best.play)
+    best, mine = ranked[0], ranked[rank_of(ranked, task.after)]
+    best_play = task.play if mine.equity >= best.equity else str(best.play)
     return CheckerPlay(
         task.turn,
         task.player,
@@ -911,8 +914,8 @@ def _judge(ev: Evaluator, before: Position, task: _TurnTask, ply: int) -> Checke
         position_id(before),
         task.play,
         best_play,
-        played,
-        max(best.equity, played),
+        mine.equity,
+        best.equity,
         best.ply,
         len(ranked),
         task.stakes.unit,

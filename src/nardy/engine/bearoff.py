@@ -37,8 +37,12 @@ F64 = npt.NDArray[np.float64]
 Home = tuple[int, ...]
 """Checkers on points 1-6."""
 
-_ROLLS = tuple((a, b, (1.0 if a == b else 2.0) / 36.0) for a in range(1, 7) for b in range(a, 7))
-_NOBODY = bytes([CHECKERS] + [0] * 25)  # an opponent with everything off: blocks nothing
+ROLLS: tuple[tuple[int, int, float], ...] = tuple(
+    (a, b, (1.0 if a == b else 2.0) / 36.0) for a in range(1, 7) for b in range(a, 7)
+)
+"""The 21 distinct rolls with their probabilities."""
+NOBODY = bytes([CHECKERS] + [0] * 25)
+"""An opponent with everything off: blocks nothing (a side's own race against the dice)."""
 
 
 def _homes(checkers: int, points: int = POINTS) -> Iterator[tuple[int, ...]]:
@@ -99,9 +103,18 @@ class BearoffDatabase:
         """The chance that the side on roll (``mine``) bears off first in a race where both
         sides only bear off: it wins on its ``k``-th roll if the other side needs ``k`` or
         more, having had ``k - 1``."""
-        me = self.distribution[self.index(mine)]
-        other_needs_at_least = np.cumsum(self.distribution[self.index(theirs)][::-1])[::-1]
-        return float(np.dot(me, other_needs_at_least))
+        return first_wins(
+            self.distribution[self.index(mine)], self.distribution[self.index(theirs)]
+        )
+
+
+def first_wins(first: F64, second: F64) -> float:
+    """The chance that a side needing ``first`` rolls (a distribution: ``[k]`` the chance of
+    exactly ``k``), on roll, gets there before (or on the same turn number as) a side needing
+    ``second`` rolls, who rolls after it: it finishes on its ``k``-th roll if the other needs
+    ``k`` or more, having had ``k - 1``."""
+    at_least = np.cumsum(second[::-1])[::-1]
+    return float(np.dot(first, at_least))
 
 
 def build(checkers: int = CHECKERS) -> BearoffDatabase:
@@ -120,8 +133,8 @@ def build(checkers: int = CHECKERS) -> BearoffDatabase:
         side = bytes([CHECKERS - sum(home), *home, *[0] * (BAR - POINTS)])
         expected = 1.0
         row = distribution[i]
-        for d1, d2, weight in _ROLLS:
-            reached = [index[mine[1 : POINTS + 1]] for mine, _ in play_paths(side, _NOBODY, d1, d2)]
+        for d1, d2, weight in ROLLS:
+            reached = [index[mine[1 : POINTS + 1]] for mine, _ in play_paths(side, NOBODY, d1, d2)]
             best = min(reached, key=means.__getitem__)
             expected += weight * means[best]
             row[1:] += weight * distribution[best, :-1]

@@ -53,9 +53,7 @@ from nardy.engine.errors import EngineError, NoNetError
 from nardy.engine.features import F32, sides_array
 from nardy.engine.net import OUTPUTS, Net, equity, flip
 
-ROLLS: tuple[tuple[int, int, float], ...] = tuple(
-    (a, b, (1.0 if a == b else 2.0) / 36.0) for a in range(1, 7) for b in range(a, 7)
-)
+ROLLS = bearoff.ROLLS
 """The 21 distinct rolls with their probabilities."""
 
 PRUNE = {1: 8, 2: 3}
@@ -137,14 +135,10 @@ def possible(
     if not v.has_backgammons:
         o[:, [2, 4]] = 0.0
     else:
-        race = no_contact(mine, theirs)
-        o[race & (_back(theirs) <= HOME_EDGE), 2] = 0.0
-        o[race & (_back(mine) <= HOME_EDGE), 4] = 0.0
+        raced = no_contact(mine, theirs)
+        o[raced & (_back(theirs) <= race.OPPONENT_HOME), 2] = 0.0
+        o[raced & (_back(mine) <= race.OPPONENT_HOME), 4] = 0.0
     return o
-
-
-HOME_EDGE = 18
-"""A side's points above this are the other side's home board (backgammon's geometry)."""
 
 
 Measure = Callable[[F32], npt.NDArray[np.floating]]
@@ -254,8 +248,7 @@ class Evaluator:
                 chances = race.outputs(*pairs[i])
                 if chances is not None:
                     settled[i] = chances
-        partly = [i for i, c in settled.items() if np.isnan(c).any()]
-        known[[i for i in settled if i not in partly]] = True
+        known[[i for i, c in settled.items() if not np.isnan(c).any()]] = True  # in whole
         live = np.flatnonzero(~known)
         if len(live) and ply <= 0:
             out[live] = self.forward(self.encode(mine[live], theirs[live]))

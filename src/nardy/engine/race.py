@@ -34,7 +34,7 @@ import numpy.typing as npt
 from nardy.core import BACKGAMMON, BAR, CHECKERS, OFF
 from nardy.core.position import Side
 from nardy.engine import bearoff
-from nardy.engine.bearoff import MAX_ROLLS, POINTS
+from nardy.engine.bearoff import MAX_ROLLS, NOBODY, POINTS, ROLLS, first_wins
 
 F64 = npt.NDArray[np.float64]
 Goal = str
@@ -52,9 +52,7 @@ fraction of a second)."""
 MAX_CACHED = 100_000
 """The answers kept per process, all questions together (then the cache starts over)."""
 
-_NOBODY = bytes([CHECKERS] + [0] * 25)  # an opponent with everything off: blocks nothing
-_ROLLS = tuple((a, b, (1.0 if a == b else 2.0) / 36.0) for a in range(1, 7) for b in range(a, 7))
-_OPPONENT_HOME = 18
+OPPONENT_HOME = 18
 """Points above this are the opponent's home board (a backgammon while a checker stays)."""
 
 
@@ -68,13 +66,13 @@ def _done(goal: Goal, side: Side) -> bool:
         return side[OFF] == CHECKERS
     if goal == "first":
         return side[OFF] > 0
-    return _beyond(side, _OPPONENT_HOME) == 0
+    return _beyond(side, OPPONENT_HOME) == 0
 
 
 def _edge(goal: Goal) -> int:
     """The zone a side must reach before the goal's last step: its home board, or (to save
     the backgammon) anything below the opponent's home board."""
-    return _OPPONENT_HOME if goal == "clear" else POINTS
+    return OPPONENT_HOME if goal == "clear" else POINTS
 
 
 def _outside(side: Side, edge: int) -> tuple[int, int]:
@@ -112,8 +110,8 @@ def _solve(goal: Goal, side: Side, memo: Memo, budget: list[int]) -> tuple[float
     edge = _edge(goal)
     outside = _beyond(side, edge) > 0
     mean = 1.0
-    for d1, d2, weight in _ROLLS:
-        reached = [mine for mine, _ in BACKGAMMON.play_paths(side, _NOBODY, d1, d2)] or [side]
+    for d1, d2, weight in ROLLS:
+        reached = [mine for mine, _ in BACKGAMMON.play_paths(side, NOBODY, d1, d2)] or [side]
         if outside:  # a racer's play: as many checkers in, then as near, as the roll allows
             least = min(_outside(r, edge) for r in reached)
             reached = [r for r in reached if _outside(r, edge) == least]
@@ -153,18 +151,6 @@ def rolls(goal: Goal, side: Side) -> F64 | None:
         except _TooMany:
             _answers[key] = None
     return _answers[key]
-
-
-def _at_least(distribution: F64) -> F64:
-    """``[k]``: the chance of needing ``k`` rolls or more."""
-    tail: F64 = np.cumsum(distribution[::-1])[::-1]
-    return tail
-
-
-def first_wins(first: F64, second: F64) -> float:
-    """The chance that a side needing ``first`` rolls, on roll, gets there before (or on the
-    same turn number as) a side needing ``second`` rolls, who rolls after it."""
-    return float(np.dot(first, _at_least(second)))
 
 
 def fewest_rolls(goal: Goal, side: Side) -> int:

@@ -16,9 +16,9 @@ from enum import StrEnum
 from typing import Any
 
 from nardy.core.errors import NardyError
-from nardy.core.game import Game, Phase
+from nardy.core.game import Game, Phase, TurnRecord
 from nardy.core.match import Match
-from nardy.engine.analysis import DEFAULT_PLY, cube_analysis, rank_plays
+from nardy.engine.analysis import DEFAULT_PLY, cube_analysis, rank_of, rank_plays
 from nardy.engine.analysis_json import cube_json, hint_json, number
 from nardy.engine.stakes import Stakes
 from nardy.server.store.checkpoints import Committed, match_of
@@ -107,31 +107,29 @@ def _cube(game: Game, *, answering: bool) -> dict[str, Any]:
     return cube_json(position, stakes, DEFAULT_PLY, outputs, d, answering=answering)
 
 
-def _last_play(game: Game, seat: int) -> int | None:
-    """The index in the game's records of ``seat``'s last turn with a play of the dice."""
-    for index in range(len(game.records) - 1, -1, -1):
-        record = game.records[index]
-        if record.player == seat and record.dice is not None and record.play is not None:
-            return index
-    return None
+def _last_play(game: Game, seat: int) -> TurnRecord | None:
+    """``seat``'s last turn in the game with a play of the dice."""
+    return next(
+        (
+            r
+            for r in reversed(game.records)
+            if r.player == seat and r.dice is not None and r.play is not None
+        ),
+        None,
+    )
 
 
 def _review(game: Game, seat: int) -> dict[str, Any]:
     """``seat``'s last play against the plays of that roll ranked as the bot ranks them: the
     best first (``plays``) and the one made (``played``: its rank among all, its equity and
     how far it is behind the best, zero for the best itself)."""
-    index = _last_play(game, seat)
-    assert index is not None
-    record = game.records[index]
-    assert record.dice is not None and record.play is not None
+    record = _last_play(game, seat)
+    assert record is not None and record.dice is not None and record.play is not None
     value, owner = record.cube_after  # the cube moves before the roll only: the play's stake
     stakes = Stakes.at(game.settings, game.score, seat, game.crawford, value, owner)
     before = record.before
     ranked = rank_plays(before, *record.dice, DEFAULT_PLY, stakes=stakes, chosen=record.chosen)
-    reached = (record.after.mine, record.after.theirs)
-    rank = next(
-        i for i, r in enumerate(ranked) if (r.play.position.mine, r.play.position.theirs) == reached
-    )
+    rank = rank_of(ranked, (record.after.mine, record.after.theirs))
     made = ranked[rank]
     document = hint_json(before, stakes, record.dice, DEFAULT_PLY, ranked, ranked[:SHOWN])
     document["played"] = {

@@ -25,13 +25,14 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from nardy.core.errors import NardyError
+from nardy.engine.analysis import DEFAULT_PLY
 from nardy.server.http import off_loop
 from nardy.server.store.analyses import ACTIVE, Analyses, AnalysisRow, JobStatus, Outcome
 from nardy.server.store.store import Store, now
 
 log = logging.getLogger(__name__)
 
-ANALYSIS_PLY = 1
+ANALYSIS_PLY = DEFAULT_PLY
 """The lookahead of the analysis in the browser: ``nardy analyze``'s default, 1-ply (a
 7-point match in 7-8 s on this 2-core machine; docs/analysis.md, "In the browser")."""
 QUEUE_LIMIT = 20

@@ -67,15 +67,12 @@ def _chances(ev: Evaluator, game: Game, judged: dict[str, Any]) -> list[float | 
     settings = game.settings
     length = settings.match_length
     score = judged["score"]
-
-    def at_score(s0: int, s1: int, crawford: bool) -> float:
-        return match_equity(length - s0, length - s1, crawford) if length else 0.5
-
-    chances: list[float | None] = [number(at_score(score[0], score[1], game.crawford))]
+    start = match_equity(length - score[0], length - score[1], game.crawford) if length else 0.5
+    chances: list[float | None] = [number(start)]
     last = len(game.records) - 1
     for i, record in enumerate(game.records):
         if i == last:  # the game's end: its result, not an estimate
-            chances.append(number(_after_game(game, judged, at_score)))
+            chances.append(number(_after_game(game, judged)))
             continue
         on_roll = game.records[i + 1].player  # acey-deucey's 1-2: the roller again
         after = record.after if on_roll == record.player else record.after.swap()
@@ -88,16 +85,17 @@ def _chances(ev: Evaluator, game: Game, judged: dict[str, Any]) -> list[float | 
     return chances
 
 
-def _after_game(game: Game, judged: dict[str, Any], at_score: Callable[..., float]) -> float:
+def _after_game(game: Game, judged: dict[str, Any]) -> float:
     """Player 0's chances once the game is over: 1 or 0 (½ for a draw) in money play, his
-    match winning chance at the new score in a match."""
+    match winning chance at the new score in a match. The next game is the Crawford game
+    only where the match has the rule and nobody was one point away before this game: after
+    the Crawford game every game is a post-Crawford one."""
     won = judged["winner"]
     length = game.settings.match_length
-    if won is None:
-        return 0.5 if not length else at_score(*judged["score"], False)
     if not length:
-        return 1.0 if won == 0 else 0.0
+        return 0.5 if won is None else float(won == 0)
     s0, s1 = judged["score"]
-    s0, s1 = (s0 + judged["points"], s1) if won == 0 else (s0, s1 + judged["points"])
-    # the game after a player reaches one point away is the Crawford game, once
-    return at_score(min(s0, length), min(s1, length), game.settings.crawford and not game.crawford)
+    crawford_next = game.settings.crawford and min(length - s0, length - s1) >= 2
+    if won is not None:
+        s0, s1 = (s0 + judged["points"], s1) if won == 0 else (s0, s1 + judged["points"])
+    return match_equity(length - s0, length - s1, crawford_next)
