@@ -828,20 +828,19 @@ class Store:
     def expire_unstarted(self, game_id: str) -> GameRow | None:
         """Withdraw a two-player match being played whose opening roll nobody has made (no
         action yet): its row, or None where it has started meanwhile (or is not one)."""
-        with self._write() as c:
-            changed = c.execute(
-                games.update()
-                .where(
-                    games.c.id == game_id,
+        try:
+            return self._change_game(
+                game_id,
+                (
                     games.c.kind == GameKind.MATCH,
                     games.c.status == GameStatus.PLAYING,
                     games.c.seq == 0,
-                )
-                .values(status=GameStatus.CANCELLED, finished_at=now())
-            ).rowcount
-            if changed != 1:
-                return None
-            return _game(c.execute(games.select().where(games.c.id == game_id)).one())
+                ),
+                {"status": GameStatus.CANCELLED, "finished_at": now()},
+                "the game has started",
+            )
+        except ConflictError:
+            return None
 
     def _select(self, query: sa.Select[Any]) -> list[GameRow]:
         with self.engine.connect() as c:
