@@ -632,11 +632,7 @@ class Room:
         host.committed = committed.after(news.action, checkpoint)
         self.row = row
         self.seq = news.seq
-        if self.over:
-            self.presence.absent.clear()
-        for member in self.members:
-            if member.user_id is not None:
-                member.seat = self.seat_of(member.user_id)
+        self._seat_people()
         return True
 
     def _seeded(self, news: n.Seeded) -> bool:
@@ -682,18 +678,24 @@ class Room:
         self.row = row
         self.seq = row.seq
         self.clock.load(row, self.host.match)
-        if self.over:
-            self.presence.absent.clear()
-        else:
+        if not self.over:
             self._presence()  # the state says who has not come yet
-        for member in self.members:
-            if member.user_id is not None:
-                member.seat = self.seat_of(member.user_id)
+        self._seat_people()
         for message in self._watching():  # someone sat down at a table, or left it
             self.broadcast(message)
         if chat:
             await self.chat.load(self.members, self.over)
         self._expire_unstarted()
+
+    def _seat_people(self) -> None:
+        """The room's people after the game moved on, read again or applied from news (the
+        lock held): nobody is absent from a game that is over, and each member sits where
+        the game's row seats them now."""
+        if self.over:
+            self.presence.absent.clear()
+        for member in self.members:
+            if member.user_id is not None:
+                member.seat = self.seat_of(member.user_id)
 
     def _expire_unstarted(self) -> None:
         """A match being played without its opening roll is withdrawn UNSTARTED_EXPIRY_S
