@@ -51,7 +51,15 @@ from nardy.server.room.watchers import Watchers
 from nardy.server.store import checkpoints
 from nardy.server.store.checkpoints import Checkpoint
 from nardy.server.store.commits import Commits
-from nardy.server.store.store import Append, ConflictError, GameRow, Store, User, member_name
+from nardy.server.store.store import (
+    Append,
+    ConflictError,
+    GameRow,
+    Store,
+    User,
+    member_name,
+    now,
+)
 
 log = logging.getLogger(__name__)
 
@@ -699,9 +707,8 @@ class Room:
 
     def _expire_unstarted(self) -> None:
         """A match being played without its opening roll is withdrawn UNSTARTED_EXPIRY_S
-        after this process found it so, unless somebody rolls it by then (once per room;
-        after a restart the wait begins again: a seek's row says when it was created, not
-        when it started)."""
+        after it started (its row says when: a restart does not begin the wait again),
+        unless somebody rolls it by then (once per room)."""
         row = self.row
         if self._expiry is not None or row.kind != GameKind.MATCH:
             return
@@ -710,7 +717,9 @@ class Room:
         self._expiry = asyncio.create_task(self._expire(), name=f"expiry {self.id}")
 
     async def _expire(self) -> None:
-        await asyncio.sleep(UNSTARTED_EXPIRY_S)
+        started = self.row.started_at
+        waited = 0.0 if started is None else (now() - started).total_seconds()
+        await asyncio.sleep(max(0.0, UNSTARTED_EXPIRY_S - waited))
         async with self.lock:
             if self.seq != 0:
                 return

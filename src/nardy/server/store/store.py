@@ -165,6 +165,8 @@ class GameRow:
     """A quick pairing's seek ("Play now"): paired by rating, not listed with the seeks."""
     seen_at: datetime.datetime | None = None
     """A public seek's creator's last sign of life (:meth:`Store.touch_seeks`)."""
+    started_at: datetime.datetime | None = None
+    """When the game began to be played (its players found; None while it waits)."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat (0 or 1) this user plays, or None for a spectator."""
@@ -242,6 +244,7 @@ def _game(row: sa.Row[Any]) -> GameRow:
         practice=bool(m["practice"]),
         quick=bool(m["quick"]),
         seen_at=_utc(m["seen_at"]),
+        started_at=_utc(m["started_at"]),
     )
 
 
