@@ -163,8 +163,6 @@ class GameRow:
     """A practice game against the bot: its human player may ask for hints; never rated."""
     quick: bool = False
     """A quick pairing's seek ("Play now"): paired by rating, not listed with the seeks."""
-    seen_at: datetime.datetime | None = None
-    """A public seek's creator's last sign of life (:meth:`Store.touch_seeks`)."""
     started_at: datetime.datetime | None = None
     """When the game began to be played (its players found; None while it waits)."""
 
@@ -243,7 +241,6 @@ def _game(row: sa.Row[Any]) -> GameRow:
         snapshot_seq=m["snapshot_seq"],
         practice=bool(m["practice"]),
         quick=bool(m["quick"]),
-        seen_at=_utc(m["seen_at"]),
         started_at=_utc(m["started_at"]),
     )
 
