@@ -51,7 +51,15 @@ from nardy.server.room.watchers import Watchers
 from nardy.server.store import checkpoints
 from nardy.server.store.checkpoints import Checkpoint
 from nardy.server.store.commits import Commits
-from nardy.server.store.store import Append, ConflictError, GameRow, Store, User, member_name
+from nardy.server.store.store import (
+    Append,
+    ConflictError,
+    GameRow,
+    Store,
+    User,
+    member_name,
+    now,
+)
 
 log = logging.getLogger(__name__)
 
@@ -632,11 +640,7 @@ class Room:
         host.committed = committed.after(news.action, checkpoint)
         self.row = row
         self.seq = news.seq
-        if self.over:
-            self.presence.absent.clear()
-        for member in self.members:
-            if member.user_id is not None:
-                member.seat = self.seat_of(member.user_id)
+        self._seat_people()
         return True
 
     def _seeded(self, news: n.Seeded) -> bool:
@@ -682,24 +686,29 @@ class Room:
         self.row = row
         self.seq = row.seq
         self.clock.load(row, self.host.match)
-        if self.over:
-            self.presence.absent.clear()
-        else:
+        if not self.over:
             self._presence()  # the state says who has not come yet
-        for member in self.members:
-            if member.user_id is not None:
-                member.seat = self.seat_of(member.user_id)
+        self._seat_people()
         for message in self._watching():  # someone sat down at a table, or left it
             self.broadcast(message)
         if chat:
             await self.chat.load(self.members, self.over)
         self._expire_unstarted()
 
+    def _seat_people(self) -> None:
+        """The room's people after the game moved on, read again or applied from news (the
+        lock held): nobody is absent from a game that is over, and each member sits where
+        the game's row seats them now."""
+        if self.over:
+            self.presence.absent.clear()
+        for member in self.members:
+            if member.user_id is not None:
+                member.seat = self.seat_of(member.user_id)
+
     def _expire_unstarted(self) -> None:
         """A match being played without its opening roll is withdrawn UNSTARTED_EXPIRY_S
-        after this process found it so, unless somebody rolls it by then (once per room;
-        after a restart the wait begins again: a seek's row says when it was created, not
-        when it started)."""
+        after it started (its row says when: a restart does not begin the wait again),
+        unless somebody rolls it by then (once per room)."""
         row = self.row
         if self._expiry is not None or row.kind != GameKind.MATCH:
             return
@@ -708,7 +717,9 @@ class Room:
         self._expiry = asyncio.create_task(self._expire(), name=f"expiry {self.id}")
 
     async def _expire(self) -> None:
-        await asyncio.sleep(UNSTARTED_EXPIRY_S)
+        started = self.row.started_at
+        waited = 0.0 if started is None else (now() - started).total_seconds()
+        await asyncio.sleep(max(0.0, UNSTARTED_EXPIRY_S - waited))
         async with self.lock:
             if self.seq != 0:
                 return

@@ -194,6 +194,13 @@ def _text(data: Mapping[str, Any], name: str) -> str:
     return value
 
 
+def _bool(data: Mapping[str, Any], name: str) -> bool:
+    value = data.get(name)
+    if not isinstance(value, bool):
+        raise NewsError(f"{name!r} is not true or false: {value!r}")
+    return value
+
+
 def _seat(value: object) -> Player | None:
     if value is None or type(value) is int or isinstance(value, str):
         return value
@@ -210,11 +217,10 @@ def parse(data: Mapping[str, Any]) -> News:
             action, events = data.get("action"), data.get("events")
             if not isinstance(action, dict) or not isinstance(events, list):
                 raise NewsError("events news needs an action object and an events list")
-            clock, checkpoint = data.get("clock"), data.get("checkpoint")
+            clock = data.get("clock")
             if clock is not None and not isinstance(clock, dict):
                 raise NewsError(f"'clock' is not a clock's state: {clock!r}")
-            if checkpoint is not None and not isinstance(checkpoint, bool):
-                raise NewsError(f"'checkpoint' is not true or false: {checkpoint!r}")
+            checkpoint = None if data.get("checkpoint") is None else _bool(data, "checkpoint")
             return Events(origin, _int(data, "seq"), action, events, clock, checkpoint)
         case "chat":
             said = protocol.Said(
@@ -225,15 +231,9 @@ def parse(data: Mapping[str, Any]) -> News:
             )
             return ChatLineSaid(origin, _int(data, "id"), said)
         case "mute":
-            muted = data.get("muted")
-            if not isinstance(muted, bool):
-                raise NewsError(f"'muted' is not true or false: {muted!r}")
-            return Mute(origin, _int(data, "user"), muted)
+            return Mute(origin, _int(data, "user"), _bool(data, "muted"))
         case "presence":
-            here = data.get("here")
-            if not isinstance(here, bool):
-                raise NewsError(f"'here' is not true or false: {here!r}")
-            return Presence(origin, _int(data, "seat"), here)
+            return Presence(origin, _int(data, "seat"), _bool(data, "here"))
         case "watching":
             return Watching(origin, _int(data, "spectators"))
         case "rematch-offered":

@@ -163,8 +163,8 @@ class GameRow:
     """A practice game against the bot: its human player may ask for hints; never rated."""
     quick: bool = False
     """A quick pairing's seek ("Play now"): paired by rating, not listed with the seeks."""
-    seen_at: datetime.datetime | None = None
-    """A public seek's creator's last sign of life (:meth:`Store.touch_seeks`)."""
+    started_at: datetime.datetime | None = None
+    """When the game began to be played (its players found; None while it waits)."""
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat (0 or 1) this user plays, or None for a spectator."""
@@ -241,7 +241,7 @@ def _game(row: sa.Row[Any]) -> GameRow:
         snapshot_seq=m["snapshot_seq"],
         practice=bool(m["practice"]),
         quick=bool(m["quick"]),
-        seen_at=_utc(m["seen_at"]),
+        started_at=_utc(m["started_at"]),
     )
 
 
@@ -828,20 +828,19 @@ class Store:
     def expire_unstarted(self, game_id: str) -> GameRow | None:
         """Withdraw a two-player match being played whose opening roll nobody has made (no
         action yet): its row, or None where it has started meanwhile (or is not one)."""
-        with self._write() as c:
-            changed = c.execute(
-                games.update()
-                .where(
-                    games.c.id == game_id,
+        try:
+            return self._change_game(
+                game_id,
+                (
                     games.c.kind == GameKind.MATCH,
                     games.c.status == GameStatus.PLAYING,
                     games.c.seq == 0,
-                )
-                .values(status=GameStatus.CANCELLED, finished_at=now())
-            ).rowcount
-            if changed != 1:
-                return None
-            return _game(c.execute(games.select().where(games.c.id == game_id)).one())
+                ),
+                {"status": GameStatus.CANCELLED, "finished_at": now()},
+                "the game has started",
+            )
+        except ConflictError:
+            return None
 
     def _select(self, query: sa.Select[Any]) -> list[GameRow]:
         with self.engine.connect() as c:
