@@ -14,7 +14,7 @@ from nardy.notation.record import match_records
 from nardy.server.analysis.jobs import AnalysisJobs
 from nardy.server.games import GameStatus
 from nardy.server.http import HTTPError, handles_errors
-from nardy.server.lobby.http import _game_and_match
+from nardy.server.lobby.http import game_and_match
 from nardy.server.site import site_of
 from nardy.server.store.analyses import AnalysisRow, JobStatus, Outcome
 
@@ -47,7 +47,7 @@ async def start(request: Request) -> Response:
     """Queue the analysis of a finished match (202), or say where it stands (200)."""
     site = site_of(request)
     user = await site.require_user(request)
-    found, match = await _game_and_match(request)
+    found, match = await game_and_match(request)
     if found.status != GameStatus.FINISHED:
         raise HTTPError(409, "not-finished", "only a finished match is analysed")
     asked = await site.analysis.request(found.id, user.id, lambda: match_records(match))
@@ -62,14 +62,14 @@ async def start(request: Request) -> Response:
 @handles_errors
 async def show(request: Request) -> Response:
     """The match's analysis as it stands (``status`` ``none`` before anyone asked)."""
-    found, _ = await _game_and_match(request)
+    found, _ = await game_and_match(request)
     return JSONResponse(await _view(site_of(request).analysis, found.id))
 
 
 @handles_errors
 async def download(request: Request) -> Response:
     """The finished analysis, as ``nardy analyze --format json`` writes it, to keep."""
-    found, _ = await _game_and_match(request)
+    found, _ = await game_and_match(request)
     row = await site_of(request).analysis.job(found.id)
     if row is None or row[0].status != JobStatus.DONE or row[0].result is None:
         raise HTTPError(404, "not-analysed", "this match has not been analysed")

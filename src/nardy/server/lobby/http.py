@@ -248,8 +248,9 @@ async def _with_rating(site: Site, game: GameRow, user_id: int) -> dict[str, Any
     return view
 
 
-async def _game_and_match(request: Request) -> tuple[GameRow, Match]:
-    """The game of the path, if the requester may see it, and its match once started."""
+async def game_and_match(request: Request) -> tuple[GameRow, Match]:
+    """The game of the path, if the requester may see it, and its match once started (the
+    replay's endpoints and the analysis's share it)."""
     found = await _visible_game(request)
     if found.kind != GameKind.MATCH:  # a table's game object is a chouette or a consultation
         raise HTTPError(404, "not-a-match", "a table has no two-player match to show")
@@ -260,7 +261,7 @@ async def _game_and_match(request: Request) -> tuple[GameRow, Match]:
 
 
 async def _match_of(request: Request) -> Match:
-    return (await _game_and_match(request))[1]
+    return (await game_and_match(request))[1]
 
 
 @handles_errors
@@ -332,7 +333,7 @@ async def replay(request: Request) -> Response:
     """What the replay viewer steps through: the game, its variant's rule facts (what the
     board is drawn with) and each game of its match, turn by turn (docs/protocol.md,
     "Replay")."""
-    found, match = await _game_and_match(request)
+    found, match = await game_and_match(request)
     site = site_of(request)
     return JSONResponse(
         {
