@@ -5,7 +5,7 @@
 // decision before the roll, take or pass); and the option to hear after each of one's
 // plays how the bot would have played it. Spectators see the mark only.
 
-import { t } from "/js/i18n.js";
+import { decimal, t } from "/js/i18n.js";
 import { refusalText } from "/js/refusals.js";
 import { escapeHtml } from "/js/ui.js";
 import { ACTION, GAME_KIND, GAME_STATUS, HINT_KIND } from "/js/vocab.js";
@@ -34,10 +34,8 @@ const ACTIONS = {
   beaver: () => t("practice.beaver"),
 };
 
-/** An equity as the engine's tables show it: signed, three places. */
-export function signed(value) {
-  return value === null || value === undefined ? "—" : `${value >= 0 ? "+" : "−"}${Math.abs(value).toFixed(3)}`;
-}
+/** An equity as the engine's tables show it: signed (+0.000 too), three places. */
+const signed = (value) => decimal(value, 3, "always");
 
 /** A play in the reader's notation words (the engine writes "bar" and "off"). */
 function playText(play) {
