@@ -13,7 +13,7 @@ import { escapeHtml } from "/js/ui.js";
 const POLL_MS = 1000;
 
 /** A mark's sign, after the chess and gnubg habit, and its words. */
-export const MARKS = {
+const MARKS = {
   doubtful: { sign: "?!", words: () => t("analysis.mark-doubtful") },
   bad: { sign: "?", words: () => t("analysis.mark-bad") },
   "very-bad": { sign: "??", words: () => t("analysis.mark-very-bad") },

@@ -51,7 +51,7 @@ function decisionOf(state) {
 }
 
 /** Whether the state is a game against the bot, and the viewer plays in it. */
-export function practisable(state) {
+function practisable(state) {
   const players = state?.players || [];
   return state?.kind === GAME_KIND.MATCH && players.some((p) => p?.bot) && state.you.seat !== null;
 }

@@ -60,7 +60,7 @@ function offered(state, you, seating, name, mine, theirs) {
 /** Whom the game waits for, when it is not the viewer: the sides (or people) it awaits
  * for a decision of the game (at a table not a proposal or a vote) other than the viewer's
  * own. */
-export function waitedFor(state, you, seating, name) {
+function waitedFor(state, you, seating, name) {
   const actors = (state.board?.awaiting?.actors || []).filter((a) => seating.decides(a.actions)).map((a) => a.player);
   const others = actors.filter((who) => who !== you.seat && who !== you.side);
   return (others.length ? others : you.side === null ? actors : [1 - you.side]).map(name).join(", ");
