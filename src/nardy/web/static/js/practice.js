@@ -13,14 +13,6 @@ import { ACTION, GAME_KIND, GAME_STATUS, HINT_KIND } from "/js/vocab.js";
 const REF = "hint:";
 const REVIEW_KEY = "nardy.practice-review"; // this browser's choice, kept across games
 
-// The hints' own refusals (the room's others are worded by refusals.js).
-const REFUSALS = {
-  "not-a-bot-game": () => t("practice.refused-not-bot"),
-  "not-practice": () => t("practice.refused-not-practice"),
-  "no-hint": () => t("practice.refused-no-hint"),
-  "hint-pending": () => t("practice.refused-pending"),
-};
-
 // The engine's cube actions (`action` of a cube hint, nardy.engine.analysis_json) in words.
 const ACTIONS = {
   "no-double": () => t("practice.no-double"),
@@ -105,7 +97,7 @@ export class Practice {
       if (ref === this.asking) this.asking = null;
       if (message.type === "hint") this.shown = { hint: message.hint, at: decisionOf(this.state) };
       else if (message.type === "refused" || message.type === "error") {
-        this.shown = { text: REFUSALS[message.code] ? REFUSALS[message.code]() : refusalText(message.code, message.message) };
+        this.shown = { text: refusalText(message.code, message.message) };
       }
       this.draw(this.state);
       return true;
