@@ -7,7 +7,7 @@
 
 import * as api from "/js/api.js";
 import { decimal, t, translate } from "/js/i18n.js";
-import { errorText } from "/js/names.js";
+import { errorText, localPlay } from "/js/names.js";
 import { escapeHtml } from "/js/ui.js";
 
 const POLL_MS = 1000;
@@ -241,10 +241,10 @@ export class AnalysisPanel {
     const p = judged.play;
     if (p) {
       const best = p.best === p.played || !p.best;
-      lines.push(`<p data-kind="play">${escapeHtml(t("analysis.played", { play: p.played || t("replay.no-move"), equity: decimal(p["played-equity"], 3, "exceptZero") }))}${marked(p.mark)}</p>`);
+      lines.push(`<p data-kind="play">${escapeHtml(t("analysis.played", { play: p.played ? localPlay(p.played) : t("replay.no-move"), equity: decimal(p["played-equity"], 3, "exceptZero") }))}${marked(p.mark)}</p>`);
       lines.push(best
         ? `<p class="small" data-i18n="analysis.was-best"></p>`
-        : `<p data-kind="best">${escapeHtml(t("analysis.best", { play: p.best, equity: decimal(p["best-equity"], 3, "exceptZero"), loss: decimal(p.loss) }))}</p>`);
+        : `<p data-kind="best">${escapeHtml(t("analysis.best", { play: localPlay(p.best), equity: decimal(p["best-equity"], 3, "exceptZero"), loss: decimal(p.loss) }))}</p>`);
     }
     if (judged.roll && judged.roll.luck !== null) {
       const luck = judged.roll.mark ? ` (${words(LUCK, markKey(judged.roll.mark))})` : "";

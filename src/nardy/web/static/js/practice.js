@@ -6,6 +6,7 @@
 // plays how the bot would have played it. Spectators see the mark only.
 
 import { decimal, t } from "/js/i18n.js";
+import { localPlay } from "/js/names.js";
 import { refusalText } from "/js/refusals.js";
 import { escapeHtml } from "/js/ui.js";
 import { ACTION, GAME_KIND, GAME_STATUS, HINT_KIND } from "/js/vocab.js";
@@ -29,11 +30,8 @@ const ACTIONS = {
 /** An equity as the engine's tables show it: signed (+0.000 too), three places. */
 const signed = (value) => decimal(value, 3, "always");
 
-/** A play in the reader's notation words (the engine writes "bar" and "off"). */
-function playText(play) {
-  if (!play) return t("practice.no-move");
-  return play.replace(/\bbar\b/g, t("notation.bar")).replace(/\boff\b/g, t("notation.off"));
-}
+/** A play in the reader's words, or that there was none. */
+const playText = (play) => (play ? localPlay(play) : t("practice.no-move"));
 
 /** The decision a state waits for (the game, whose turn, the dice, the phase): advice on
  * the decision now is shown while it is the same one, through the single moves of a turn. */
