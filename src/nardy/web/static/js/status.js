@@ -42,7 +42,7 @@ export function statusText(state, { seating, name }) {
   }
   if (!decides) return seating.aside(state, name) ?? t("room.their-turn", { who: waitedFor(state, you, seating, name) });
   if (phase === PHASE.MOVING) return touching() ? t("room.your-move-touch") : t("room.your-move");
-  if (phase === PHASE.DOUBLED || phase === PHASE.BEAVERED) return t("room.doubled", { value: board.pending?.value ?? 2 * board.cube.value });
+  if (phase === PHASE.DOUBLED || phase === PHASE.BEAVERED) return t("room.doubled", { value: board.pending.value });
   if (phase === PHASE.CHOOSE_DOUBLE) return t("room.choose-double");
   if (phase === PHASE.RESIGNED) return t("room.resign-offered");
   return t("room.your-turn");
