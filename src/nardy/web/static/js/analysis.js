@@ -6,14 +6,14 @@
 // The server judges; this draws what it sent.
 
 import * as api from "/js/api.js";
-import { language, t, translate } from "/js/i18n.js";
-import { errorText } from "/js/names.js";
+import { decimal, t, translate } from "/js/i18n.js";
+import { errorText, localPlay } from "/js/names.js";
 import { escapeHtml } from "/js/ui.js";
 
 const POLL_MS = 1000;
 
 /** A mark's sign, after the chess and gnubg habit, and its words. */
-export const MARKS = {
+const MARKS = {
   doubtful: { sign: "?!", words: () => t("analysis.mark-doubtful") },
   bad: { sign: "?", words: () => t("analysis.mark-bad") },
   "very-bad": { sign: "??", words: () => t("analysis.mark-very-bad") },
@@ -67,18 +67,6 @@ const PROPER = {
 
 function words(table, key) {
   return table[key] ? table[key]() : key ?? "—";
-}
-
-/** A number in the reader's language with `digits` decimals; "—" for none. */
-export function decimal(x, digits = 3, sign = false) {
-  if (x === null || x === undefined) return "—";
-  const parts = new Intl.NumberFormat(language(), {
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-    signDisplay: sign ? "exceptZero" : "auto",
-  }).formatToParts(x);
-  // a minus sign, not the hyphen some languages' formats write: as the hints and ratings show it
-  return parts.map((part) => (part.type === "minusSign" ? "\u2212" : part.value)).join("");
 }
 
 /** A mark as a key: `nardy analyze` writes a play's "very bad" with a space. */
@@ -226,7 +214,7 @@ export class AnalysisPanel {
         <td class="num">${decimal(s["error-rate"] === null ? null : s["error-rate"] * 1000, 1)}</td>
         <td data-rating="${escapeHtml(s.rating ?? "")}">${escapeHtml(words(RATINGS, s.rating))}</td>
         <td class="num">${MARK_ORDER.map((m) => count(m)).join(" / ")}</td>
-        <td class="num">${decimal(s["luck-rate"] === null ? null : s["luck-rate"] * 1000, 1, true)}</td>
+        <td class="num">${decimal(s["luck-rate"] === null ? null : s["luck-rate"] * 1000, 1, "exceptZero")}</td>
         <td>${escapeHtml(words(LUCK_RATINGS, s["luck-rating"]))}</td></tr>`;
     });
     return `<table class="analysis-stats">
@@ -253,14 +241,14 @@ export class AnalysisPanel {
     const p = judged.play;
     if (p) {
       const best = p.best === p.played || !p.best;
-      lines.push(`<p data-kind="play">${escapeHtml(t("analysis.played", { play: p.played || t("replay.no-move"), equity: decimal(p["played-equity"], 3, true) }))}${marked(p.mark)}</p>`);
+      lines.push(`<p data-kind="play">${escapeHtml(t("analysis.played", { play: p.played ? localPlay(p.played) : t("replay.no-move"), equity: decimal(p["played-equity"], 3, "exceptZero") }))}${marked(p.mark)}</p>`);
       lines.push(best
         ? `<p class="small" data-i18n="analysis.was-best"></p>`
-        : `<p data-kind="best">${escapeHtml(t("analysis.best", { play: p.best, equity: decimal(p["best-equity"], 3, true), loss: decimal(p.loss) }))}</p>`);
+        : `<p data-kind="best">${escapeHtml(t("analysis.best", { play: localPlay(p.best), equity: decimal(p["best-equity"], 3, "exceptZero"), loss: decimal(p.loss) }))}</p>`);
     }
     if (judged.roll && judged.roll.luck !== null) {
       const luck = judged.roll.mark ? ` (${words(LUCK, markKey(judged.roll.mark))})` : "";
-      lines.push(`<p class="small" data-kind="luck">${escapeHtml(t("analysis.roll-luck", { luck: decimal(judged.roll.luck, 3, true) }) + luck)}</p>`);
+      lines.push(`<p class="small" data-kind="luck">${escapeHtml(t("analysis.roll-luck", { luck: decimal(judged.roll.luck, 3, "exceptZero") }) + luck)}</p>`);
     }
     return `<div class="turn-analysis" id="turn-analysis">${lines.join("")}</div>`;
   }

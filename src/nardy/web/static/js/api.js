@@ -11,8 +11,10 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body, extra = {}) {
-  const headers = { Accept: "application/json", ...extra };
+/** `key`: an idempotency key, so that the same request sent twice does its work once. */
+async function call(method, path, body, key = null) {
+  const headers = { Accept: "application/json" };
+  if (key) headers["Idempotency-Key"] = key;
   if (method !== "GET") {
     if (csrf === null) await session();
     headers["Content-Type"] = "application/json";
@@ -48,9 +50,9 @@ export const guest = () => call("POST", "/api/guest");
 export const signOut = () => call("POST", "/api/signout");
 export const savePreferences = (changes) => call("PUT", "/api/me/preferences", changes);
 /** A new game; `key` (an idempotency key) makes the same request sent twice make one game. */
-export const createGame = (request, key) => call("POST", "/api/games", request, key ? { "Idempotency-Key": key } : {});
+export const createGame = (request, key) => call("POST", "/api/games", request, key);
 /** Quick pairing: the game found, or one's quick seek waiting (asked again with `seek`). */
-export const playNow = (request, key) => call("POST", "/api/quick", request, key ? { "Idempotency-Key": key } : {});
+export const playNow = (request, key) => call("POST", "/api/quick", request, key);
 /** This browser is still open: the user's seeks stay. */
 export const stillHere = () => call("POST", "/api/me/here");
 /** A fresh idempotency key, for one intent (a click on Start, however often it lands). */
@@ -62,7 +64,7 @@ export const acceptInvitation = (token) => call("POST", `/api/invitations/${enco
 export const liveGames = () => call("GET", "/api/games/live");
 export const myGames = () => call("GET", "/api/me/games");
 export const game = (id) => call("GET", `/api/games/${encodeURIComponent(id)}`);
-export const createTable = (request, key) => call("POST", "/api/tables", request, key ? { "Idempotency-Key": key } : {});
+export const createTable = (request, key) => call("POST", "/api/tables", request, key);
 export const tables = () => call("GET", "/api/tables");
 export const joinTable = (id, body) => call("POST", `/api/tables/${encodeURIComponent(id)}/join`, body);
 export const cancelGame = (id) => call("POST", `/api/games/${encodeURIComponent(id)}/cancel`);

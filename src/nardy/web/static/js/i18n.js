@@ -60,6 +60,19 @@ export function t(key, params = {}) {
   return fill(text, params);
 }
 
+/** A number in the reader's language with `digits` decimals, "—" for none; `sign` as
+ * Intl's signDisplay ("always" for an equity the hints show, "exceptZero", "auto"). A minus
+ * sign, not the hyphen some languages' formats write, as the engine's tables show it. */
+export function decimal(x, digits = 3, sign = "auto") {
+  if (x === null || x === undefined) return "—";
+  const parts = new Intl.NumberFormat(current, {
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+    signDisplay: sign,
+  }).formatToParts(x);
+  return parts.map((part) => (part.type === "minusSign" ? "\u2212" : part.value)).join("");
+}
+
 /** The text of a counted phrase: the form of this language's plural category for n. */
 export function tn(key, n, params = {}) {
   const forms = strings[key];

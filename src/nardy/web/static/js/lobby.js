@@ -37,6 +37,10 @@ function lengthName(n) {
   return n === 0 ? t("lobby.money") : tn("lobby.points", n);
 }
 
+/** The computer's strengths a game or table may choose (intermediate unless one is chosen). */
+const botOptions = () =>
+  BOT_LEVELS.map((b) => `<option value="${b}"${b === "intermediate" ? " selected" : ""}>${escapeHtml(botName(b))}</option>`).join("");
+
 const kindName = (game) => (game.kind === GAME_KIND.CHOUETTE ? t("table.chouette") : t("table.consultation"));
 
 /** A game in a list, in words (HTML): its kind, variant, length, clock and people. */
@@ -160,7 +164,7 @@ export async function lobbyPage(main, { user, navigate }) {
           <label><input type="radio" name="opponent" value="${OPPONENT.INVITE}"><span data-i18n="lobby.invite"></span></label>
           <label><input type="radio" name="opponent" value="${OPPONENT.BOT}"><span data-i18n="lobby.bot"></span></label>
           <label class="sub for-bot"><span data-i18n="lobby.bot-pace"></span><select name="pace">${PACES}</select></label>
-          <label class="sub for-bot"><span data-i18n="lobby.bot-level"></span><select name="bot">${BOT_LEVELS.map((b) => `<option value="${b}"${b === "intermediate" ? " selected" : ""}>${escapeHtml(botName(b))}</option>`).join("")}</select></label>
+          <label class="sub for-bot"><span data-i18n="lobby.bot-level"></span><select name="bot">${botOptions()}</select></label>
           <label class="sub for-bot"><input type="checkbox" name="practice"><span data-i18n="lobby.practice"></span></label>
         </fieldset>
         <button class="primary" id="create-button" data-i18n="lobby.create-button"></button>
@@ -184,7 +188,7 @@ export async function lobbyPage(main, { user, navigate }) {
         <label class="for-consultation" hidden><span data-i18n="lobby.side-0"></span><select name="side0">${span(CONSULTATION_SIDE).map((n) => `<option>${n}</option>`).join("")}</select></label>
         <label class="for-consultation" hidden><span data-i18n="lobby.side-1"></span><select name="side1"><option value="0" data-i18n="lobby.side-bot"></option>${span(CONSULTATION_SIDE).map((n) => `<option${n === 2 ? " selected" : ""}>${n}</option>`).join("")}</select></label>
         <label class="for-table-bot"><span data-i18n="lobby.bot-pace"></span><select name="table-pace">${PACES}</select></label>
-        <label class="for-table-bot"><span data-i18n="lobby.bot-level"></span><select name="table-bot">${BOT_LEVELS.map((b) => `<option value="${b}"${b === "intermediate" ? " selected" : ""}>${escapeHtml(botName(b))}</option>`).join("")}</select></label>
+        <label class="for-table-bot"><span data-i18n="lobby.bot-level"></span><select name="table-bot">${botOptions()}</select></label>
         <button class="primary" id="create-table-button" data-i18n="lobby.create-table"></button>
       </form>
       <div class="card tables">

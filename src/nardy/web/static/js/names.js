@@ -52,6 +52,11 @@ export function variantName(key) {
   return VARIANTS[key] ? VARIANTS[key]() : key;
 }
 
+/** A play in the reader's words for the bar and off ("bar/22*", "6/off"). */
+export function localPlay(play) {
+  return play.replace(/\bbar\b/g, t("notation.bar")).replace(/\boff\b/g, t("notation.off"));
+}
+
 /** What went wrong, in the reader's language, from the server's stable error code. */
 export function errorText(err) {
   return ERRORS[err.code] ? ERRORS[err.code]() : t("error.generic", { reason: err.message });

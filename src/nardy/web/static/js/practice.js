@@ -5,21 +5,14 @@
 // decision before the roll, take or pass); and the option to hear after each of one's
 // plays how the bot would have played it. Spectators see the mark only.
 
-import { t } from "/js/i18n.js";
+import { decimal, t } from "/js/i18n.js";
+import { localPlay } from "/js/names.js";
 import { refusalText } from "/js/refusals.js";
 import { escapeHtml } from "/js/ui.js";
 import { ACTION, GAME_KIND, GAME_STATUS, HINT_KIND } from "/js/vocab.js";
 
 const REF = "hint:";
 const REVIEW_KEY = "nardy.practice-review"; // this browser's choice, kept across games
-
-// The hints' own refusals (the room's others are worded by refusals.js).
-const REFUSALS = {
-  "not-a-bot-game": () => t("practice.refused-not-bot"),
-  "not-practice": () => t("practice.refused-not-practice"),
-  "no-hint": () => t("practice.refused-no-hint"),
-  "hint-pending": () => t("practice.refused-pending"),
-};
 
 // The engine's cube actions (`action` of a cube hint, nardy.engine.analysis_json) in words.
 const ACTIONS = {
@@ -34,16 +27,11 @@ const ACTIONS = {
   beaver: () => t("practice.beaver"),
 };
 
-/** An equity as the engine's tables show it: signed, three places. */
-export function signed(value) {
-  return value === null || value === undefined ? "—" : `${value >= 0 ? "+" : "−"}${Math.abs(value).toFixed(3)}`;
-}
+/** An equity as the engine's tables show it: signed (+0.000 too), three places. */
+const signed = (value) => decimal(value, 3, "always");
 
-/** A play in the reader's notation words (the engine writes "bar" and "off"). */
-function playText(play) {
-  if (!play) return t("practice.no-move");
-  return play.replace(/\bbar\b/g, t("notation.bar")).replace(/\boff\b/g, t("notation.off"));
-}
+/** A play in the reader's words, or that there was none. */
+const playText = (play) => (play ? localPlay(play) : t("practice.no-move"));
 
 /** The decision a state waits for (the game, whose turn, the dice, the phase): advice on
  * the decision now is shown while it is the same one, through the single moves of a turn. */
@@ -53,7 +41,7 @@ function decisionOf(state) {
 }
 
 /** Whether the state is a game against the bot, and the viewer plays in it. */
-export function practisable(state) {
+function practisable(state) {
   const players = state?.players || [];
   return state?.kind === GAME_KIND.MATCH && players.some((p) => p?.bot) && state.you.seat !== null;
 }
@@ -107,7 +95,7 @@ export class Practice {
       if (ref === this.asking) this.asking = null;
       if (message.type === "hint") this.shown = { hint: message.hint, at: decisionOf(this.state) };
       else if (message.type === "refused" || message.type === "error") {
-        this.shown = { text: REFUSALS[message.code] ? REFUSALS[message.code]() : refusalText(message.code, message.message) };
+        this.shown = { text: refusalText(message.code, message.message) };
       }
       this.draw(this.state);
       return true;

@@ -28,6 +28,11 @@ const TEXTS = {
   "not-absent": () => t("refusal.not-absent"),
   "grace-period": () => t("refusal.grace-period"),
   "game-unavailable": () => t("refusal.game-unavailable"),
+  // the hints' (the practice panel shows them in its answer)
+  "not-a-bot-game": () => t("practice.refused-not-bot"),
+  "not-practice": () => t("practice.refused-not-practice"),
+  "no-hint": () => t("practice.refused-no-hint"),
+  "hint-pending": () => t("practice.refused-pending"),
   // the chat's (its panel shows them with the rest)
   "not-signed-in": () => t("chat.not-signed-in"),
   "chat-rate-limited": () => t("chat.rate-limited"),

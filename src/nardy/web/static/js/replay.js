@@ -11,7 +11,7 @@ import * as api from "/js/api.js";
 import { Board } from "/js/board.js";
 import { diceShown } from "/js/glides.js";
 import { onLanguage, t, tn, translate } from "/js/i18n.js";
-import { botName, errorText, variantName } from "/js/names.js";
+import { botName, errorText, localPlay, variantName } from "/js/names.js";
 import { BOARD_TABLE, escapeHtml, startSides } from "/js/room.js";
 import { FORFEIT_SAID } from "/js/say.js";
 import { canVerify, verifyRecord } from "/js/verify.js";
@@ -22,11 +22,6 @@ const CUBE_WORDS = {
   pass: () => t("replay.cube-pass"),
   beaver: () => t("replay.cube-beaver"),
 };
-
-/** A play in the reader's words for the bar and off ("bar/22*", "6/off"). */
-export function localPlay(play) {
-  return play.replace(/\bbar\b/g, t("notation.bar")).replace(/\boff\b/g, t("notation.off"));
-}
 
 export class Replay {
   constructor(main, gameId, { user, prefs }) {

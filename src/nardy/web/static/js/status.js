@@ -12,6 +12,12 @@ const FINISHED = {
   absent: (params) => t("room.finished-absent", params),
 };
 
+/** A cube offered, by the pending offer's kind: what its offerer and everyone else read. */
+const OFFERS = {
+  double: { mine: (p) => t("room.you-doubled", p), theirs: (p) => t("room.doubles", p) },
+  beaver: { mine: (p) => t("room.you-beavered", p), theirs: (p) => t("room.beavers", p) },
+};
+
 /** The status line's text; `name(who)` names a side or a person. */
 export function statusText(state, { seating, name }) {
   if (state.status === GAME_STATUS.FINISHED) {
@@ -28,12 +34,8 @@ export function statusText(state, { seating, name }) {
   const phase = board?.awaiting?.phase;
   const decides = you.seat !== null && seating.decides(you.actions);
   // what everyone sees of a cube offered or a 1-2 played, the players and the spectators
-  if (!decides && board?.pending?.kind === "double") {
-    return offered(state, you, seating, name, (p) => t("room.you-doubled", p), (p) => t("room.doubles", p));
-  }
-  if (!decides && board?.pending?.kind === "beaver") {
-    return offered(state, you, seating, name, (p) => t("room.you-beavered", p), (p) => t("room.beavers", p));
-  }
+  const offer = OFFERS[board?.pending?.kind];
+  if (!decides && offer) return offered(state, you, seating, name, offer);
   if (!decides && phase === PHASE.CHOOSE_DOUBLE) return t("room.chooses-double", { who: name(board.turn) });
   if (you.seat === null) {
     // a spectator is told whose turn it is, as the players are (the panel says what they may do)
@@ -42,7 +44,7 @@ export function statusText(state, { seating, name }) {
   }
   if (!decides) return seating.aside(state, name) ?? t("room.their-turn", { who: waitedFor(state, you, seating, name) });
   if (phase === PHASE.MOVING) return touching() ? t("room.your-move-touch") : t("room.your-move");
-  if (phase === PHASE.DOUBLED || phase === PHASE.BEAVERED) return t("room.doubled", { value: board.pending?.value ?? 2 * board.cube.value });
+  if (phase === PHASE.DOUBLED || phase === PHASE.BEAVERED) return t("room.doubled", { value: board.pending.value });
   if (phase === PHASE.CHOOSE_DOUBLE) return t("room.choose-double");
   if (phase === PHASE.RESIGNED) return t("room.resign-offered");
   return t("room.your-turn");
@@ -50,7 +52,7 @@ export function statusText(state, { seating, name }) {
 
 /** A double or beaver waiting for its answer, said to whoever does not answer it: its
  * offerer (`mine`) or anyone else (`theirs`), with the cube's value and who answers. */
-function offered(state, you, seating, name, mine, theirs) {
+function offered(state, you, seating, name, { mine, theirs }) {
   const { by, value } = state.board.pending;
   const answers = waitedFor(state, you, seating, name);
   const own = by === you.side || by === you.seat;
@@ -60,7 +62,7 @@ function offered(state, you, seating, name, mine, theirs) {
 /** Whom the game waits for, when it is not the viewer: the sides (or people) it awaits
  * for a decision of the game (at a table not a proposal or a vote) other than the viewer's
  * own. */
-export function waitedFor(state, you, seating, name) {
+function waitedFor(state, you, seating, name) {
   const actors = (state.board?.awaiting?.actors || []).filter((a) => seating.decides(a.actions)).map((a) => a.player);
   const others = actors.filter((who) => who !== you.seat && who !== you.side);
   return (others.length ? others : you.side === null ? actors : [1 - you.side]).map(name).join(", ");
