@@ -106,3 +106,49 @@ def test_the_conflict_reaches_the_room_that_committed(
     with pytest.raises(ConflictError):
         store.append_action(games[1], 0, {"type": "roll"}, [])
     store.close()
+
+
+def test_a_batch_writes_what_each_action_alone_would(
+    tmp_path: Path, database_url: str | None
+) -> None:
+    """Actions of one batch that change different columns (a checkpoint, the clock, the
+    result, none) leave the games' rows and logs as committing each alone does."""
+    alone, alone_games = _store(tmp_path / "alone", database_url, 4)
+    batch, batch_games = _store(tmp_path / "batch", database_url, 4)
+
+    def appends(ids: list[str]) -> list[Append]:
+        action, events = {"type": "roll"}, [{"type": "rolled", "dice": [3, 1]}]
+        return [
+            Append(ids[0], 0, action, events),
+            Append(ids[1], 0, action, events, clock_state={"left": [60, 60]}),
+            Append(ids[2], 0, action, events, Checkpoint({"s": 1}, {"d": 2})),
+            Append(ids[3], 0, action, events, result={"winner": 0}, clock_state={"left": [1]}),
+        ]
+
+    for a in appends(alone_games):
+        assert alone.append_actions([a]) == [None]
+    assert batch.append_actions(appends(batch_games)) == [None] * 4
+
+    def written(store: Store, game_id: str) -> tuple[object, ...]:
+        row = store.game(game_id)
+        assert row is not None
+        actions, events = store.actions_between(game_id, 0, 1)
+        return (
+            row.seq,
+            row.status,
+            row.result,
+            row.clock_state,
+            actions,
+            events,
+            row.snapshot,
+            row.dice,
+            row.snapshot_seq,
+            row.finished_at is None,
+        )
+
+    for mine, theirs in zip(batch_games, alone_games, strict=True):
+        assert written(batch, mine) == written(alone, theirs)
+    assert written(batch, batch_games[2])[6:9] == ({"s": 1}, {"d": 2}, 1)
+    assert written(batch, batch_games[3])[1:3] == ("finished", {"winner": 0})
+    alone.close()
+    batch.close()

@@ -269,16 +269,23 @@ def _checkpoint_values(seq: int, checkpoint: Checkpoint) -> dict[str, Any]:
     }
 
 
-# The two statements of every action (Store.append_action), built once: building a
-# statement anew each time cost more CPU than SQLite's work (bench/load.py; docs/server.md).
-# The columns set are the keys of the parameters given (the new seq, and where due the
-# checkpoint, the result and the clock), the game matched by at_game and at_seq.
+# The statements of every action (Store.append_action, and _LOCK for a batch of them),
+# built once: building a statement anew each time cost more CPU than SQLite's work
+# (bench/load.py; docs/server.md). The columns set are the keys of the parameters given (the
+# new seq, and where due the checkpoint, the result and the clock), the game matched by
+# at_game and at_seq.
 _ADVANCE = games.update().where(
     games.c.id == sa.bindparam("at_game"),
     games.c.seq == sa.bindparam("at_seq"),
     games.c.status == GameStatus.PLAYING,
 )
 _APPEND = actions.insert()
+_LOCK = (
+    sa.select(games.c.id, games.c.seq, games.c.status)
+    .where(games.c.id.in_(sa.bindparam("ids", expanding=True)))
+    .order_by(games.c.id)
+    .with_for_update()
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -295,38 +302,70 @@ class Append:
     clock_state: Mapping[str, Any] | None = None
 
 
-def _append(c: sa.Connection, a: Append) -> None:
-    """Write one action in the open transaction; :class:`ConflictError` (nothing written)
-    if its game is no longer at ``a.seq`` or no longer being played."""
-    values: dict[str, Any] = {"seq": a.seq + 1}
+def _advance(a: Append) -> dict[str, Any]:
+    """The parameters of :data:`_ADVANCE` that move a's game on to action ``a.seq + 1``."""
+    values: dict[str, Any] = {"seq": a.seq + 1, "at_game": a.game_id, "at_seq": a.seq}
     if a.checkpoint is not None:
         values.update(_checkpoint_values(a.seq + 1, a.checkpoint))
     if a.result is not None:
         values.update(status=GameStatus.FINISHED, result=dict(a.result), finished_at=now())
     if a.clock_state is not None:
         values["clock_state"] = dict(a.clock_state)
-    changed = c.execute(_ADVANCE, {**values, "at_game": a.game_id, "at_seq": a.seq}).rowcount
-    if changed != 1:
-        raise ConflictError(f"game {a.game_id} is no longer at action {a.seq}")
-    c.execute(
-        _APPEND,
-        {
-            "game_id": a.game_id,
-            "seq": a.seq + 1,
-            "action": dict(a.action),
-            "events": [dict(e) for e in a.events],
-            "created_at": now(),
-        },
-    )
+    return values
 
 
-def _conflict_of(c: sa.Connection, a: Append) -> ConflictError | None:
-    """:func:`_append`, its conflict returned (the transaction goes on for the others)."""
-    try:
-        _append(c, a)
-    except ConflictError as exc:
-        return exc
-    return None
+def _action_row(a: Append) -> dict[str, Any]:
+    """The parameters of :data:`_APPEND`: a's row of the action log."""
+    return {
+        "game_id": a.game_id,
+        "seq": a.seq + 1,
+        "action": dict(a.action),
+        "events": [dict(e) for e in a.events],
+        "created_at": now(),
+    }
+
+
+def _moved_on(a: Append) -> ConflictError:
+    return ConflictError(f"game {a.game_id} is no longer at action {a.seq}")
+
+
+def _append(c: sa.Connection, a: Append) -> None:
+    """Write one action in the open transaction; :class:`ConflictError` (nothing written)
+    if its game is no longer at ``a.seq`` or no longer being played."""
+    if c.execute(_ADVANCE, _advance(a)).rowcount != 1:
+        raise _moved_on(a)
+    c.execute(_APPEND, _action_row(a))
+
+
+def _append_many(c: sa.Connection, appends: Sequence[Append]) -> list[ConflictError | None]:
+    """Write many games' actions (one a game) in the open transaction with a few
+    statements, not two an action: each statement's own cost in SQLAlchemy and the driver
+    was most of the group commit's CPU (bench/load.py). The games' rows are read first, and
+    locked in the order of their ids (PostgreSQL: two processes' batches never wait for
+    each other's locks in a cycle), so an action whose game moved on is told apart before
+    anything is written, and the rest are written with one statement for each set of
+    columns they change and one for the log."""
+    at = {
+        row.id: (row.seq, row.status)
+        for row in c.execute(_LOCK, {"ids": [a.game_id for a in appends]})
+    }
+    outcomes: list[ConflictError | None] = []
+    advances: dict[tuple[str, ...], list[dict[str, Any]]] = {}
+    rows: list[dict[str, Any]] = []
+    for a in appends:
+        if at.get(a.game_id) != (a.seq, GameStatus.PLAYING):
+            outcomes.append(_moved_on(a))
+            continue
+        outcomes.append(None)
+        values = _advance(a)
+        advances.setdefault(tuple(sorted(values)), []).append(values)
+        rows.append(_action_row(a))
+    for same_columns in advances.values():
+        if c.execute(_ADVANCE, same_columns).rowcount != len(same_columns):
+            raise StoreError("a game locked for the batch moved on")  # never: rows are locked
+    if rows:
+        c.execute(_APPEND, rows)
+    return outcomes
 
 
 def _available(rows: list[GameRow]) -> list[GameRow]:
@@ -874,17 +913,11 @@ class Store:
         itself. At most one action a game (a room waits for its commit before its next)."""
         if len(appends) == 1:
             return [self._append_alone(appends[0])]
-        # One order of the games' rows for every writer: two processes' batches never
-        # wait for each other's row locks in a cycle (PostgreSQL).
-        order = sorted(range(len(appends)), key=lambda i: appends[i].game_id)
-        outcomes: list[Exception | None] = [None] * len(appends)
         try:
             with self._write() as c:
-                for i in order:
-                    outcomes[i] = _conflict_of(c, appends[i])
+                return list(_append_many(c, appends))
         except Exception:
             return [self._append_alone(a) for a in appends]
-        return outcomes
 
     def _append_alone(self, a: Append) -> Exception | None:
         """One action committed by :meth:`append_action`, its error returned, not raised."""
