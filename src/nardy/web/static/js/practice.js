@@ -33,6 +33,10 @@ const signed = (value) => decimal(value, 3, "always");
 /** A play in the reader's words, or that there was none. */
 const playText = (play) => (play ? localPlay(play) : t("practice.no-move"));
 
+/** A play as a table cell's markup: a narrow panel may break a long move after a slash
+ * ("ბარი/22*" is wider than a phone's column), never inside a point's number. */
+const playCell = (play) => escapeHtml(playText(play)).replaceAll("/", "/<wbr>");
+
 /** The decision a state waits for (the game, whose turn, the dice, the phase): advice on
  * the decision now is shown while it is the same one, through the single moves of a turn. */
 function decisionOf(state) {
@@ -142,7 +146,7 @@ export class Practice {
     if (shown.text) return `<p>${escapeHtml(shown.text)}</p>`;
     const hint = shown.hint;
     if (hint.kind === HINT_KIND.PLAYS || hint.kind === HINT_KIND.REVIEW) {
-      const rows = hint.plays.map((p, i) => `<tr><td>${i + 1}.</td><td>${escapeHtml(playText(p.play))}</td><td>${escapeHtml(signed(p.equity))}</td><td>${i ? escapeHtml(signed(p.difference)) : ""}</td></tr>`).join("");
+      const rows = hint.plays.map((p, i) => `<tr><td>${i + 1}.</td><td>${playCell(p.play)}</td><td>${escapeHtml(signed(p.equity))}</td><td>${i ? escapeHtml(signed(p.difference)) : ""}</td></tr>`).join("");
       const table = `<table class="hint-plays"><caption>${escapeHtml(t("practice.plays", { dice: hint.dice.join("-") }))}</caption>
         <thead><tr><th></th><th>${escapeHtml(t("practice.play"))}</th><th>${escapeHtml(t("practice.equity"))}</th><th>${escapeHtml(t("practice.difference"))}</th></tr></thead><tbody>${rows}</tbody></table>`;
       if (hint.kind === HINT_KIND.PLAYS) return table;
