@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import json
-from typing import get_args
+from typing import Any, get_args
 
 import pytest
 from hypothesis import given
@@ -115,6 +115,29 @@ def test_every_server_message_is_versioned_json() -> None:
         "message": "wait",
         "ref": 4,
     }
+
+
+@given(
+    st.dictionaries(st.text(max_size=8).map(lambda k: f"s{k}"), json_values, max_size=5),
+    st.dictionaries(st.text(max_size=8).map(lambda k: f"o{k}"), json_values, max_size=3),
+    st.none() | st.integers() | st.text(max_size=10),
+)
+def test_a_state_spliced_from_its_shared_text_reads_as_the_whole(
+    shared: dict[str, Any], own: dict[str, Any], ref: protocol.Ref
+) -> None:
+    """A reader's state encoded from the room's shared text and its own fields reads
+    exactly as the same state encoded whole, in both messages that carry one."""
+    spliced = protocol.ReaderState(json.dumps(shared), own)
+    whole = {**shared, **own}
+    pairs: list[tuple[protocol.ServerMessage, protocol.ServerMessage]] = [
+        (protocol.State(spliced, ref), protocol.State(whole, ref)),
+        (
+            protocol.Events(3, {"type": "roll"}, [], spliced, ref),
+            protocol.Events(3, {"type": "roll"}, [], whole, ref),
+        ),
+    ]
+    for message, plain in pairs:
+        assert json.loads(protocol.encode(message)) == json.loads(protocol.encode(plain))
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,7 @@ The action inside an ``action`` message is the core's wire form, read into the c
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -299,6 +299,35 @@ class Chat:
     said: Said
 
 
+_COMPACT = (",", ":")
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderState:
+    """A state as one reader sees it, ready to encode: ``shared`` is the JSON text of the
+    fields every reader sees alike (an object, encoded once for a whole room), ``own`` the
+    fields of this reader alone (named differently from the shared ones). Every action's
+    message is sent to both seats and the spectators; the shared part is most of its bytes
+    and of its encoding's cost."""
+
+    shared: str
+    own: dict[str, Any]
+
+    @classmethod
+    def shared_text(cls, shared: Mapping[str, Any]) -> str:
+        """The JSON text of a state's shared fields, as :attr:`shared` holds it."""
+        return json.dumps(dict(shared), separators=_COMPACT)
+
+    def text(self) -> str:
+        """The JSON text of the whole state: the shared object with the own fields added."""
+        own = json.dumps(self.own, separators=_COMPACT)
+        if own == "{}":
+            return self.shared
+        if self.shared == "{}":
+            return own
+        return f"{self.shared[:-1]},{own[1:]}"
+
+
 @dataclass(frozen=True, slots=True)
 class Events:
     """Action number ``seq`` was accepted (and committed): what happened, and the state
@@ -308,7 +337,7 @@ class Events:
     seq: int
     action: dict[str, Any]
     events: list[dict[str, Any]]
-    state: dict[str, Any]
+    state: dict[str, Any] | ReaderState
     ref: Ref = None
 
 
@@ -318,7 +347,7 @@ class State:
     that is not one action (a seed, people sitting down, a reload); ``ref`` is that of the
     message that caused it, on the socket that sent it."""
 
-    state: dict[str, Any]
+    state: dict[str, Any] | ReaderState
     ref: Ref = None
 
 
@@ -468,4 +497,10 @@ def encode(message: ServerMessage) -> str:
             body = {"type": "rematch", "game": game}
         case Hint(seq, hint, ref):
             body = {"type": "hint", "seq": seq, "hint": hint, "ref": ref}
-    return json.dumps({"v": VERSION, **body}, separators=(",", ":"))
+    reader = body.get("state")
+    if not isinstance(reader, ReaderState):
+        return json.dumps({"v": VERSION, **body}, separators=_COMPACT)
+    # The shared part is spliced in as text, not encoded again for each reader.
+    del body["state"]
+    text = json.dumps({"v": VERSION, **body}, separators=_COMPACT)
+    return f'{text[:-1]},"state":{reader.text()}}}'

@@ -108,6 +108,10 @@ class RoomState:
     actors: Actors = ()
     sides: Mapping[str, int] = dataclasses.field(default_factory=dict)
     proposals: Shown = ([], [])
+    # The public part's JSON text, once encoded (every viewer's message splices it in).
+    _public_text: list[str] = dataclasses.field(
+        default_factory=list, init=False, repr=False, compare=False
+    )
 
     def side_of(self, seat: Seat) -> int | None:
         """The side a viewer plays on the board: a seat's own; a person at a table, the side
@@ -125,9 +129,18 @@ class RoomState:
     def seen_by(self, seat: Seat) -> dict[str, Any]:
         """The state as ``seat`` sees it: the public part, ``you`` (seat, side, the actions
         open to you) and your own side's recent proposals."""
+        return {**self.public, **self._own(seat)}
+
+    def read_by(self, seat: Seat) -> protocol.ReaderState:
+        """:meth:`seen_by`, ready to encode: the public part's text is encoded once for all
+        the viewers of this state."""
+        if not self._public_text:
+            self._public_text.append(protocol.ReaderState.shared_text(self.public))
+        return protocol.ReaderState(self._public_text[0], self._own(seat))
+
+    def _own(self, seat: Seat) -> dict[str, Any]:
         side = self.side_of(seat)
         return {
-            **self.public,
             "you": {"seat": seat, "side": side, "actions": self.actions_of(seat)},
             "proposals": [] if side is None else self.proposals[side],
         }
@@ -168,8 +181,8 @@ def events_seen_by(
         side = state.side_of(seat)
         if side is None or side != state.side_of(action.get("player")):
             hidden = {"type": Propose.kind, "player": action.get("player")}
-            return protocol.Events(seq, hidden, [], state.seen_by(seat))
-    return protocol.Events(seq, dict(action), events, state.seen_by(seat))
+            return protocol.Events(seq, hidden, [], state.read_by(seat))
+    return protocol.Events(seq, dict(action), events, state.read_by(seat))
 
 
 class PerViewer:
@@ -198,7 +211,7 @@ class PerViewer:
         cls, state: RoomState, ref: protocol.Ref = None, sender: str | None = None
     ) -> PerViewer:
         """The whole state, each viewer's own."""
-        return cls(lambda seat: protocol.State(state.seen_by(seat)), ref, sender)
+        return cls(lambda seat: protocol.State(state.read_by(seat)), ref, sender)
 
     @classmethod
     def events(
