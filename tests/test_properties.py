@@ -25,6 +25,10 @@ from hypothesis import strategies as st
 
 import nardy
 from nardy import BACKGAMMON, Position, position_from_id, position_id
+from nardy.core.dice import FixedDice
+from nardy.core.errors import IllegalPlayError
+from nardy.core.game import Game, Phase
+from nardy.core.settings import Settings
 
 VARIANTS = ["backgammon", "nackgammon", "acey-deucey", "long"]
 VARIANT = pytest.mark.parametrize("variant", VARIANTS)
@@ -112,6 +116,62 @@ def test_every_play_uses_the_most_dice_and_matches_the_reference(
         assert plays_reach(plays) == expected, (turn.position, turn.d1, turn.d2)
         for play in plays:
             assert len(play.moves) == most, (turn.position, turn.d1, turn.d2, str(play))
+
+
+@VARIANT
+@props(2)
+@given(data=st.data())
+def test_single_moves_confirm_exactly_where_a_legal_play_ends(
+    variant: str, data: st.DataObject
+) -> None:
+    """RULES.md 1.9: moving checker by checker, a turn may be confirmed exactly at the
+    positions the roll's legal plays reach, and never on the way; every single move offered
+    leads on to one of them (the game's search of the roll is kept from move to move, and
+    the roll's whole plays are not built for it)."""
+    turns = data.draw(game_turns(variant, 60))
+    for turn in data.draw(st.lists(st.sampled_from(turns), min_size=1, max_size=3)):
+        expected = plays_reach(turn.position.legal_plays(turn.d1, turn.d2))
+        game = Game(
+            Settings(variant=variant),
+            FixedDice([turn.d1, turn.d2]),
+            position=turn.position,
+            first_player=0,
+        )
+        game.roll(0)
+        if game.phase is not Phase.MOVING:  # no legal move: the turn passed by itself
+            assert expected == {(turn.position.mine, turn.position.theirs)}
+            continue
+        ends: set[tuple[bytes, bytes]] = set()
+        whole = _confirmable_ends(game, ends)
+        assert ends <= expected, (turn.position, turn.d1, turn.d2)
+        assert ends == expected or not whole, (turn.position, turn.d1, turn.d2)
+
+
+WIDEST = 5
+"""How many of the single moves offered at each step the search below follows (a double's
+tree is wide): all of them where there are no more."""
+
+
+def _confirmable_ends(game: Game, ends: set[tuple[bytes, bytes]]) -> bool:
+    """Add to ``ends`` the positions where the turn under way, moved on from here by single
+    moves, may be confirmed, checking that it may not be confirmed before; True where every
+    way was followed."""
+    following = sorted(set(game.next_moves()), key=str)
+    if not following:
+        reached = game.position
+        ends.add((reached.mine, reached.theirs))
+        confirmed = Game.restore(game.snapshot(), FixedDice([1, 1]))
+        confirmed.confirm(0)
+        assert confirmed.phase is not Phase.MOVING or confirmed.turn == 1
+        return True
+    with pytest.raises(IllegalPlayError):
+        game.confirm(0)
+    whole = len(following) <= WIDEST
+    for move in following[:WIDEST]:
+        game.move(0, move.start, move.end)
+        whole = _confirmable_ends(game, ends) and whole
+        game.undo(0)
+    return whole
 
 
 @VARIANT

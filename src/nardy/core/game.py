@@ -29,7 +29,7 @@ from nardy.core.moves import Move, Play, format_moves, parse_moves, parse_play
 from nardy.core.position import CHECKERS, OFF, Position, ResultKind
 from nardy.core.scoring import points
 from nardy.core.settings import Settings
-from nardy.core.variant import Variant
+from nardy.core.variant import TurnSearch, Variant
 
 
 class GameError(NardyError):
@@ -226,6 +226,8 @@ class Game:
         self._last_roll = False
         self._legal: tuple[tuple[Position, int, int], list[Play]] | None = None
         self._reached: _Reached | None = None
+        # What the single moves of this roll have searched, for the next one (_moved).
+        self._search: tuple[tuple[Position, tuple[int, int]], TurnSearch] | None = None
         self._last_played: TurnRecord | None = None
         self.log: list[ev.Event] = []
         """Every event of the game so far, in order (what :meth:`apply` returned)."""
@@ -556,7 +558,7 @@ class Game:
     def _start_moving(self, dice: tuple[int, int]) -> None:
         self._current.dice = dice
         self.phase = Phase.MOVING
-        if not self.legal_plays()[0].moves:
+        if not self._after_moves()[1]:  # no single move can start a legal play
             self._confirm()
 
     def move(self, player: int, start: int, end: int) -> Move:
@@ -830,11 +832,21 @@ class Game:
         the board, the awaiting and the next move all ask it after every single move."""
         key = (self._position, dice, tuple(self._current.moves))
         if self._reached is None or self._reached[0] != key:
-            self._reached = (key, self.variant.next_moves(self._position, *dice, key[2]))
+            roll = (self._position, dice)
+            if self._search is None or self._search[0] != roll:
+                self._search = (roll, TurnSearch())
+            search = self._search[1]
+            self._reached = (key, self.variant.next_moves(self._position, *dice, key[2], search))
         return self._reached[1]
 
     def _completed_play(self) -> Play | None:
         reached = self._after_moves()[0]
+        if self._current.moves:
+            # Where a legal play ends is known from the search of the single moves: the
+            # roll's whole plays need not be built (a player moving checker by checker).
+            assert self._search is not None
+            ends = self.variant.ends_a_play(reached, self._search[1])
+            return Play(tuple(m for m, _ in self._current.moves), reached) if ends else None
         for play in self.legal_plays():
             if play.position == reached:
                 return Play(tuple(m for m, _ in self._current.moves) or play.moves, reached)

@@ -69,6 +69,21 @@ def bear_off_refusal(highest: int, home: bool) -> Refusal:
     )
 
 
+class TurnSearch:
+    """What the single moves of one roll from one position found so far, for the next
+    calls of :meth:`Variant.next_moves` on the same roll: the positions the legal plays
+    reach (packed, mover first), the turn's context, and whether each position on the way,
+    with the dice left, can still reach one of them. A single move's answer deep in a
+    double's search is then a lookup, not a search again."""
+
+    __slots__ = ("completes", "ctx", "targets")
+
+    def __init__(self) -> None:
+        self.targets: set[tuple[int, int]] | None = None
+        self.ctx: Any = None
+        self.completes: dict[tuple[int, int, tuple[int, ...]], bool] = {}
+
+
 class Variant:
     """The rules of one variant. Subclasses fill in the geometry and single-die steps."""
 
@@ -269,26 +284,38 @@ class Variant:
         return frontier
 
     def next_moves(
-        self, pos: Position, d1: int, d2: int, done: Sequence[tuple[Move, int]]
+        self,
+        pos: Position,
+        d1: int,
+        d2: int,
+        done: Sequence[tuple[Move, int]],
+        search: TurnSearch | None = None,
     ) -> tuple[Position, list[tuple[Move, int]]]:
         """Moving one checker at a time: the position after the single moves ``done`` (each
         with the die it used), and every single move (with its die) that can follow on the
         way to a legal play. Raises :class:`IllegalPlayError` if ``done`` itself is not such a
         way. The play is complete when the position is one that a legal play reaches.
+
+        ``search``, the same one for every call of one roll of one position (its caller
+        keeps it per roll), keeps what these calls would find again: the legal plays'
+        positions and which positions on the way can still reach one.
         """
-        targets = {
-            (pack(m), pack(self.to_mine(t)))
-            for m, t in self.play_paths(pos.mine, pos.theirs, d1, d2)
-        }
         me, op = pack(pos.mine), pack(self.to_mine(pos.theirs))
-        ctx = self.turn_context(me, op, d1, d2)
+        search = TurnSearch() if search is None else search
+        if search.targets is None:
+            search.targets = {
+                (pack(m), pack(self.to_mine(t)))
+                for m, t in self.play_paths(pos.mine, pos.theirs, d1, d2)
+            }
+            search.ctx = self.turn_context(me, op, d1, d2)
+        targets, ctx, memo = search.targets, search.ctx, search.completes
         remaining = [d1] * 4 if d1 == d2 else [d1, d2]
         for move, die in done:
             step = self._single(me, op, ctx, move, die)
             if (
                 die not in remaining
                 or step is None
-                or not self._completes(*step, _without(remaining, die), targets, ctx)
+                or not self._completes(*step, _without(remaining, die), targets, ctx, memo)
             ):
                 raise IllegalPlayError(f"{move} with a {die} is not a legal move here")
             (me, op), remaining = step, _without(remaining, die)
@@ -296,7 +323,7 @@ class Variant:
             (Move(s, t, o1 != op), die)
             for die in sorted(set(remaining))
             for s, t, me1, o1 in self.steps(me, op, die, ctx, BAR)
-            if self._completes(me1, o1, _without(remaining, die), targets, ctx)
+            if self._completes(me1, o1, _without(remaining, die), targets, ctx, memo)
         ]
         return Position(self, unpack(me), self.from_mine(unpack(op))), following
 
@@ -392,17 +419,34 @@ class Variant:
         ``die`` (packed sides, as in :meth:`steps`)."""
         raise NotImplementedError
 
+    def ends_a_play(self, pos: Position, search: TurnSearch) -> bool:
+        """Whether ``pos`` is a position that a legal play of the searched roll reaches
+        (``search`` filled by :meth:`next_moves` for that roll)."""
+        assert search.targets is not None, "next_moves has searched this roll"
+        return (pack(pos.mine), pack(self.to_mine(pos.theirs))) in search.targets
+
     def _completes(
-        self, me: int, op: int, remaining: list[int], targets: set[tuple[int, int]], ctx: Any
+        self,
+        me: int,
+        op: int,
+        remaining: list[int],
+        targets: set[tuple[int, int]],
+        ctx: Any,
+        memo: dict[tuple[int, int, tuple[int, ...]], bool],
     ) -> bool:
-        """Whether some order of the remaining dice leads from here to a legal play."""
+        """Whether some order of the remaining dice leads from here to a legal play (the
+        answers so far of this roll in ``memo``)."""
         if (me, op) in targets:
             return True
-        return any(
-            self._completes(me1, o1, _without(remaining, die), targets, ctx)
-            for die in set(remaining)
-            for _, _, me1, o1 in self.steps(me, op, die, ctx, BAR)
-        )
+        key = (me, op, tuple(sorted(remaining)))
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = any(
+                self._completes(me1, o1, _without(remaining, die), targets, ctx, memo)
+                for die in set(remaining)
+                for _, _, me1, o1 in self.steps(me, op, die, ctx, BAR)
+            )
+        return found
 
     def parse_play(self, pos: Position, text: str, d1: int, d2: int) -> Play:
         """The legal play of ``d1``-``d2`` that ``text`` describes (:func:`parse_play`)."""
