@@ -162,8 +162,8 @@ def run(args: argparse.Namespace) -> int:
         proxy_headers=bool(config.forwarded_allow_ips),
         forwarded_allow_ips=list(config.forwarded_allow_ips) or None,
         timeout_graceful_shutdown=5,  # open game sockets do not hold a restart up
-        # websockets' Sans-I/O protocol, not its legacy one (uvicorn's "auto"): 16% less CPU
-        # an action at 800 games, and permessage-deflate with a 4 KB window rather than 32 KB
+        # websockets' Sans-I/O protocol, not its legacy one (uvicorn's "auto"): about 15% less
+        # CPU an action, and permessage-deflate with a 4 KB window rather than 32 KB
         # (docs/benchmarks.md, "The WebSocket layer").
         ws="websockets-sansio",
     )

@@ -300,12 +300,11 @@ class Variant:
         keeps it per roll), keeps what these calls would find again: the legal plays'
         positions and which positions on the way can still reach one.
         """
-        me, op = pack(pos.mine), pack(self.to_mine(pos.theirs))
+        me, op = self._packed(pos.mine, pos.theirs)
         search = TurnSearch() if search is None else search
         if search.targets is None:
             search.targets = {
-                (pack(m), pack(self.to_mine(t)))
-                for m, t in self.play_paths(pos.mine, pos.theirs, d1, d2)
+                self._packed(m, t) for m, t in self.play_paths(pos.mine, pos.theirs, d1, d2)
             }
             search.ctx = self.turn_context(me, op, d1, d2)
         targets, ctx, memo = search.targets, search.ctx, search.completes
@@ -339,7 +338,7 @@ class Variant:
         """Why the single move ``start``/``end`` may not follow the accepted single moves
         ``done`` with ``d1``-``d2``: the rule that refuses it, in words (RULES.md 1.2, 1.3,
         3.2). Only for explaining a refusal; it assumes the move is not legal."""
-        me, op = pack(pos.mine), pack(self.to_mine(pos.theirs))
+        me, op = self._packed(pos.mine, pos.theirs)
         ctx = self.turn_context(me, op, d1, d2)
         remaining = [d1] * 4 if d1 == d2 else [d1, d2]
         for move, die in done:
@@ -423,7 +422,12 @@ class Variant:
         """Whether ``pos`` is a position that a legal play of the searched roll reaches
         (``search`` filled by :meth:`next_moves` for that roll)."""
         assert search.targets is not None, "next_moves has searched this roll"
-        return (pack(pos.mine), pack(self.to_mine(pos.theirs))) in search.targets
+        return self._packed(pos.mine, pos.theirs) in search.targets
+
+    def _packed(self, mine: Side, theirs: Side) -> tuple[int, int]:
+        """A position's sides as the single-move search holds them: packed, the
+        opponent's checkers in the mover's numbering."""
+        return pack(mine), pack(self.to_mine(theirs))
 
     def _completes(
         self,

@@ -13,6 +13,7 @@ two seats and its spectators; each person at a table), never once per socket
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -95,7 +96,7 @@ class Proposals:
         return first, second
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class RoomState:
     """The room's state at one moment, built once for everybody: ``public`` is what every
     viewer sees alike (game, seq, kind, status, settings, rules, board, score, length, the
@@ -108,10 +109,6 @@ class RoomState:
     actors: Actors = ()
     sides: Mapping[str, int] = dataclasses.field(default_factory=dict)
     proposals: Shown = ([], [])
-    # The public part's JSON text, once encoded (every viewer's message splices it in).
-    _public_text: list[str] = dataclasses.field(
-        default_factory=list, init=False, repr=False, compare=False
-    )
 
     def side_of(self, seat: Seat) -> int | None:
         """The side a viewer plays on the board: a seat's own; a person at a table, the side
@@ -134,9 +131,12 @@ class RoomState:
     def read_by(self, seat: Seat) -> protocol.ReaderState:
         """:meth:`seen_by`, ready to encode: the public part's text is encoded once for all
         the viewers of this state."""
-        if not self._public_text:
-            self._public_text.append(protocol.ReaderState.shared_text(self.public))
-        return protocol.ReaderState(self._public_text[0], self._own(seat))
+        return protocol.ReaderState(self.public_text, self._own(seat))
+
+    @functools.cached_property
+    def public_text(self) -> str:
+        """The public part's JSON text, encoded once: every viewer's message splices it in."""
+        return protocol.ReaderState.shared_text(self.public)
 
     def _own(self, seat: Seat) -> dict[str, Any]:
         side = self.side_of(seat)
