@@ -107,6 +107,7 @@ def test_a_finished_match_is_in_both_histories_replays_and_its_dice_verify(
     page.keyboard.press("Home")
     assert page.get_attribute("body", "data-step") == "0:0"
     assert page.inner_text("#side-bottom .pips") == pips[0] == "167 pips"
+    assert page.inner_text("#replay-where") == f"The starting position ({turns} turns follow)."
     page.keyboard.press("ArrowRight")
     assert page.inner_text("#side-bottom .pips") + page.inner_text("#side-top .pips") == pips[1]
     assert page.get_attribute("#download-mat", "href") == f"/api/games/{game}/record.mat"

@@ -130,7 +130,14 @@ class Client:
         cookie = "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
         headers = {"Cookie": cookie} if cookie else {}
         origin = origin or self.server.url
-        return connect(url, additional_headers=headers, origin=origin, open_timeout=10)  # type: ignore[arg-type]
+        # held open across calls (a seat), not in a with block: websockets' direct form
+        return connect(
+            url,
+            additional_headers=headers,
+            origin=origin,
+            open_timeout=10,
+            legacy=True,  # type: ignore[arg-type]
+        )
 
 
 def receive(ws: ClientConnection, timeout: float = 10) -> dict[str, Any]:

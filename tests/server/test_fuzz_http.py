@@ -415,7 +415,9 @@ def _socket(site: Site, who: str, game: str) -> ClientConnection:
     cookie = "; ".join(f"{k}={v}" for k, v in client.cookies.items())
     url = f"ws://127.0.0.1:{site.server.port}/ws/games/{game}"
     origin = Origin(site.server.url)
-    return connect(url, additional_headers={"Cookie": cookie}, origin=origin, open_timeout=10)
+    return connect(
+        url, additional_headers={"Cookie": cookie}, origin=origin, open_timeout=10, legacy=True
+    )
 
 
 class Socket:

@@ -54,7 +54,7 @@ def _program_socket(
 ) -> ClientConnection:
     """The room's socket as a program opens it: no Origin, only these headers."""
     url = f"ws://127.0.0.1:{server.port}/ws/games/{game}"
-    return connect(url, additional_headers=headers or {}, open_timeout=10)
+    return connect(url, additional_headers=headers or {}, open_timeout=10, legacy=True)
 
 
 def test_without_an_origin_the_session_cookie_alone_opens_no_socket(
@@ -118,7 +118,7 @@ def test_a_host_the_site_does_not_answer_to_is_refused(server: ServerProcess) ->
     def room(host: str) -> ClientConnection:  # the socket's URL gives its Host header
         sock = socket.create_connection(("127.0.0.1", server.port), timeout=10)
         url, origin = f"ws://{host}/ws/games/{game}", f"http://{host}"
-        return connect(url, sock=sock, additional_headers=cookie, origin=origin)  # type: ignore[arg-type]
+        return connect(url, sock=sock, additional_headers=cookie, origin=origin, legacy=True)  # type: ignore[arg-type]
 
     with pytest.raises(InvalidStatus, match=r"HTTP 40[03]"):  # uvicorn turns the 400 to 403
         room(evil)

@@ -217,7 +217,7 @@ export class Replay {
     const where = this.main.querySelector("#replay-where");
     where.textContent = turn
       ? t("replay.where", { n: this.step, total: this.lastStep, who: this.name(turn.player), what: this.describe(turn) })
-      : t("replay.start", { total: this.lastStep });
+      : tn("replay.start", this.lastStep);
     const items = [`<li><button type="button" class="move${this.step === 0 ? " current" : ""}" data-to="0">${escapeHtml(t("replay.start-item"))}</button></li>`];
     game.turns.forEach((tr, i) => {
       const current = this.step === i + 1;
