@@ -16,12 +16,20 @@ ID, as ``nardy hint`` ranks), the two compared by the positions they reach (a pl
 values as its best, to :data:`TIE`, counts as its best). gnubg writes each game of a match
 to a file of its own (``match-SEED.txt``, ``match-SEED_002.txt``, …). It prints the agreement,
 the decisions and the seconds nardy took, and with ``--show`` each disagreement.
+
+It also judges the play gnubg made (at 0-ply: the play marked ``*``) as both programs'
+analyses do: the equity each says it lost against its own best, the correlation of the two
+losses over the decisions, the plays each marks bad or very bad (a loss over 0.08,
+:func:`nardy.engine.analysis.skill`), and the false marks, nardy's bad or very bad where
+gnubg's loss is under :data:`FALSE_MARK` (issue 20's targets: correlation at least 0.90, no
+false marks).
 """
 
 from __future__ import annotations
 
 import argparse
 import itertools
+import math
 import re
 import subprocess
 import sys
@@ -32,7 +40,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from nardy.cli.engine import context_stakes, read_position
-from nardy.engine.analysis import rank_plays
+from nardy.engine.analysis import rank_plays, skill
 from nardy.notation import parse_position
 
 GNUBG = "/usr/games/gnubg"
@@ -55,17 +63,20 @@ y
 
 _MOVE = re.compile(r"^Move number \d+:\s+\S.* to play (\d)(\d)\s*$", re.M)
 _IDS = re.compile(r"Position ID: (\S+)\s+Match ID\s*: (\S+)")
-_CANDIDATE = re.compile(r"^(\*?)\s+\d+\. .*?\d-ply\s+(\S.*?)\s+Eq\.: ", re.M)
+_CANDIDATE = re.compile(r"^(\*?)\s+\d+\. .*?\d-ply\s+(\S.*?)\s+Eq\.: ([+-]?\d+\.\d+)", re.M)
 
 
 @dataclass(frozen=True, slots=True)
 class Decision:
     """One unforced checker play of a gnubg-played match: the position and score as gnubg's
-    IDs give them, the dice, and gnubg's best play in its own notation."""
+    IDs give them, the dice, gnubg's best play in its own notation, and the play made with
+    the equity gnubg's analysis says it lost (None where the analysis does not list it)."""
 
     ids: str
     dice: tuple[int, int]
     best: str
+    played: str | None
+    played_loss: float | None
 
 
 def generate(matches: int, length: int, seed: int, out: Path) -> None:
@@ -96,7 +107,12 @@ def decisions(text: str) -> list[Decision]:
         if move is None or ids is None or len(candidates) < 2:
             continue  # forced, no roll (a cube decision), or the game over
         dice = (int(move.group(1)), int(move.group(2)))
-        found.append(Decision(f"{ids.group(1)}:{ids.group(2)}", dice, candidates[0][1]))
+        best = float(candidates[0][2])
+        made = [(play, best - float(eq)) for star, play, eq in candidates if star]
+        played, loss = made[0] if made else (None, None)
+        found.append(
+            Decision(f"{ids.group(1)}:{ids.group(2)}", dice, candidates[0][1], played, loss)
+        )
     return found
 
 
@@ -106,17 +122,48 @@ each other to it: where gnubg's best is one of them, nardy agrees (a bear-off's 
 tie exactly)."""
 
 
-def agrees(decision: Decision, ply: int) -> bool:
-    """Whether nardy's best play at ``ply`` is gnubg's best, or worth as much to nardy."""
+FALSE_MARK = 0.02
+"""A nardy mark of bad or very bad on a play gnubg says loses less than this is false."""
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """nardy's view of one decision: whether its best is gnubg's best, and the equity it says
+    the play made lost against its best (None where gnubg's analysis does not list it)."""
+
+    agrees: bool
+    played_loss: float | None
+
+
+def judge(decision: Decision, ply: int) -> Judgement:
+    """nardy at ``ply`` on ``decision``: its best play against gnubg's best (a play worth as
+    much to nardy as its best counts as its best), and the loss of the play made."""
     position = parse_position(decision.ids, "backgammon")
     stakes = context_stakes(read_position(decision.ids, position.variant))
     ranked = rank_plays(position, *decision.dice, ply, stakes=stakes)
-    theirs = position.parse_play(decision.best, *decision.dice).position
-    return any(
-        (r.play.position.mine, r.play.position.theirs) == (theirs.mine, theirs.theirs)
-        for r in ranked
-        if ranked[0].equity - r.equity <= TIE
-    )
+
+    def value(play: str) -> float:
+        reached = position.parse_play(play, *decision.dice).position
+        return next(
+            r.equity
+            for r in ranked
+            if (r.play.position.mine, r.play.position.theirs) == (reached.mine, reached.theirs)
+        )
+
+    top = ranked[0].equity
+    agrees = top - value(decision.best) <= TIE
+    loss = None if decision.played is None else max(0.0, top - value(decision.played))
+    return Judgement(agrees, loss)
+
+
+def correlation(xs: list[float], ys: list[float]) -> float:
+    """Pearson's correlation of two equally long series (nan where either is constant)."""
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxy = sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True))
+    sxx = sum((x - mx) ** 2 for x in xs)
+    syy = sum((y - my) ** 2 for y in ys)
+    return sxy / math.sqrt(sxx * syy) if sxx and syy else math.nan
 
 
 def compare(folder: Path, ply: int, show: bool) -> None:
@@ -124,20 +171,39 @@ def compare(folder: Path, ply: int, show: bool) -> None:
     if not files:
         raise SystemExit(f"no match-*.txt in {folder}: run generate first")
     total = same = 0
+    theirs: list[float] = []  # the losses of the plays made, gnubg's and nardy's
+    ours: list[float] = []
     started = time.perf_counter()
     for path in files:
         for decision in decisions(path.read_text()):
             total += 1
-            if agrees(decision, ply):
+            judged = judge(decision, ply)
+            if judged.agrees:
                 same += 1
             elif show:
                 print(
                     f"  {decision.ids} {decision.dice[0]}-{decision.dice[1]}: gnubg {decision.best}"
                 )
+            if decision.played_loss is not None and judged.played_loss is not None:
+                theirs.append(decision.played_loss)
+                ours.append(judged.played_loss)
     seconds = time.perf_counter() - started
     print(
         f"{len(files)} games, {total} unforced checker plays: nardy {ply}-ply picks gnubg "
         f"2-ply's best in {same} ({100 * same / max(total, 1):.1f}%), {seconds:.0f} s"
+    )
+    if not theirs:
+        return
+    bad = {"bad", "very bad"}
+    marked_theirs = sum(skill(loss) in bad for loss in theirs)
+    marked_ours = sum(skill(loss) in bad for loss in ours)
+    both = sum(skill(a) in bad and skill(b) in bad for a, b in zip(theirs, ours, strict=True))
+    false = sum(skill(b) in bad and a < FALSE_MARK for a, b in zip(theirs, ours, strict=True))
+    print(
+        f"the plays made ({len(theirs)} judged): correlation of the two losses "
+        f"{correlation(theirs, ours):.3f}; bad or very bad: gnubg {marked_theirs}, nardy "
+        f"{marked_ours}, both {both}; nardy's false marks (gnubg's loss < {FALSE_MARK}): "
+        f"{false}"
     )
 
 
