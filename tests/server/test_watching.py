@@ -5,12 +5,17 @@ shut to a visitor."""
 
 from __future__ import annotations
 
+import datetime
+import secrets
 from pathlib import Path
 
 import pytest
 from websockets.exceptions import InvalidStatus
 
+from nardy.server.lobby.http import LIVE_IDLE
 from nardy.server.room.watchers import Watchers
+from nardy.server.store.schema import games
+from nardy.server.store.store import Store, now
 from tests.server.gameplay import Seat, sit, start_game, wait_for
 from tests.server.serverutil import Client, ServerProcess
 from tests.server.test_multiproc import _process
@@ -51,6 +56,44 @@ def test_a_visitor_without_an_account_watches_and_the_players_see_the_count(
     second.close()
     for s in seats:
         _watching(s, 0)
+
+
+def test_a_game_nobody_moves_in_is_not_listed_to_watch(
+    tmp_path: Path, database_url: str | None
+) -> None:
+    """A game whose players left it (no clock to end it) stays being played, but once
+    nobody has moved in it for :data:`LIVE_IDLE` it is not offered to watch; a move brings
+    it back. A game without a move yet counts from its start."""
+    store = Store.open(database_url or f"sqlite:///{tmp_path / 'live.sqlite3'}")
+    try:
+        own = secrets.token_hex(4)  # PostgreSQL's database is the session's: own names
+        user = store.create_user(f"w{own}", None, {}, guest=True)
+        moved, left, fresh = (
+            store.create_game(
+                f"{name}{own}", {}, user.id, (user.id, None), status="playing", private=False
+            ).id
+            for name in ("moved", "left", "fresh")
+        )
+        for game in (moved, left):
+            store.append_action(game, 0, {"type": "roll"}, [])
+
+        def listed() -> set[str]:
+            return {g.id for g in store.live_games(now() - LIVE_IDLE)} & {moved, left, fresh}
+
+        assert listed() == {moved, left, fresh}
+        long_ago = now() - LIVE_IDLE - datetime.timedelta(minutes=1)
+        with store.engine.begin() as c:  # its players gone since
+            c.execute(
+                games.update()
+                .where(games.c.id.in_([left, fresh]))
+                .values(moved_at=long_ago, started_at=long_ago)
+            )
+        assert listed() == {moved}
+        store.append_action(left, 1, {"type": "move"}, [])  # somebody came back and moved
+        assert listed() == {moved, left}
+        assert store.game(left).status == "playing"  # type: ignore[union-attr]
+    finally:
+        store.close()
 
 
 def test_a_visitor_cannot_open_a_private_game(server: ServerProcess) -> None:

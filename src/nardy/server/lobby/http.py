@@ -27,6 +27,10 @@ from nardy.server.site import Site, site_of
 from nardy.server.store.store import GameRow, Store, User, now
 from nardy.server.variantfacts import every_variant, facts_of
 
+LIVE_IDLE = datetime.timedelta(minutes=15)
+"""How long a game may go without a move and still be listed to watch: longer than a
+player thinks, shorter than a game its players left stays unfinished."""
+
 
 def game_view(store: Store, game: GameRow) -> dict[str, Any]:
     """What anyone allowed to see a game sees of it in the lobby."""
@@ -200,9 +204,10 @@ async def seeks(request: Request) -> Response:
 
 @handles_errors
 async def live(request: Request) -> Response:
-    """Public games being played, to watch."""
+    """Public games being played, to watch: those someone moved in within
+    :data:`LIVE_IDLE`."""
     site = site_of(request)
-    found = await off_loop(site.store.live_games)
+    found = await off_loop(site.store.live_games, now() - LIVE_IDLE)
     return JSONResponse([await off_loop(game_view, site.store, g) for g in found])
 
 

@@ -89,6 +89,10 @@ games = sa.Table(
     sa.Column("quick", sa.Boolean, nullable=False, server_default=sa.false()),
     sa.Column("seen_at", sa.DateTime(timezone=True), nullable=True),
     sa.Column("request_key", sa.String(64), nullable=True),
+    # When the last action was accepted (NULL before the first): a game nobody has moved in
+    # for a while (its players gone, no clock to end it) is still being played, but it is
+    # not listed to watch.
+    sa.Column("moved_at", sa.DateTime(timezone=True), nullable=True),
     sa.UniqueConstraint("creator_id", "request_key", name="uq_games_request_key"),
 )
 

@@ -304,7 +304,12 @@ class Append:
 
 def _advance(a: Append) -> dict[str, Any]:
     """The parameters of :data:`_ADVANCE` that move a's game on to action ``a.seq + 1``."""
-    values: dict[str, Any] = {"seq": a.seq + 1, "at_game": a.game_id, "at_seq": a.seq}
+    values: dict[str, Any] = {
+        "seq": a.seq + 1,
+        "moved_at": now(),
+        "at_game": a.game_id,
+        "at_seq": a.seq,
+    }
     if a.checkpoint is not None:
         values.update(_checkpoint_values(a.seq + 1, a.checkpoint))
     if a.result is not None:
@@ -784,8 +789,11 @@ class Store:
             )
             return [_game(row) for row in c.execute(query)]
 
-    def live_games(self) -> list[GameRow]:
-        """Public games being played now, to watch."""
+    def live_games(self, since: datetime.datetime) -> list[GameRow]:
+        """Public games being played now, to watch: those someone moved in (or that
+        started) at ``since`` or later. A game whose players left it, with no clock to end
+        it, is still being played, but nobody would watch it."""
+        last_sign = sa.func.coalesce(games.c.moved_at, games.c.started_at)
         return _available(
             self._select(
                 games.select()
@@ -793,6 +801,7 @@ class Store:
                     games.c.status == GameStatus.PLAYING,
                     games.c.private.is_(False),
                     games.c.kind == GameKind.MATCH,
+                    last_sign >= since,
                 )
                 .order_by(games.c.started_at)
             )
