@@ -13,12 +13,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracle import gnubg_oracle
 
+from nardy.cli.engine import context_stakes, read_position
 from nardy.core import BAR, CHECKERS, OFF, Position, variant
 from nardy.core.position import Side
 from nardy.engine import race
 from nardy.engine.analysis import evaluate, rank_plays
 from nardy.engine.evaluator import ROLLS, evaluator, no_contact
 from nardy.engine.features import sides_array
+from nardy.notation import parse_position
 from nardy.notation.position_id import position_from_id
 
 BEAR_OFF = "3+qCAQBPAAAAAA"
@@ -28,6 +30,12 @@ home either way (one with a double): the same gammon chances."""
 LOST = "DwAAoOxNgBoAAA"
 """Issue 20: X, on roll, 120 pips with nothing in O's home board and no contact; O four
 checkers from the end. X loses, nearly always a gammon, never a backgammon."""
+CLEARS = "tgEAgGHzxIEAAA:MIFyAAAAAAAE"
+"""bench/gnubg_agreement.py, a 3-point match at 0-0: X to play 5-4, 124 pips from home with
+a checker on O's 19-point (no contact); O six checkers from the end, two rolls at the
+fewest. Whatever X plays, its next roll clears O's home board before O can finish: no
+backgammon (gnubg: 0). X's bear-off is five rolls away at the fewest, so X cannot win but
+by O needing six (a chance under a thousandth)."""
 NOBODY = bytes([CHECKERS] + [0] * 25)
 
 
@@ -85,6 +93,25 @@ def test_no_backgammon_where_none_is_possible(ply: int) -> None:
     chances = evaluate(position_from_id(LOST), ply)
     assert chances[0] == 0 and chances[4] == 0  # gnubg: 0 too
     assert chances[3] > 0.95
+
+
+@pytest.mark.parametrize("ply", [0, 1])
+def test_a_race_all_but_over_settles_what_it_can(ply: int) -> None:
+    """The win is all but settled (X's fewest rolls against O's distribution), so the race's
+    other questions are asked: the backgammon, which X saves whatever it plays, is none for
+    every play, where the net gave 13/9 13/8, which leaves the checker back, a 3.6%
+    backgammon and a loss of 0.09 (gnubg: the best play). The gammon stays the net's."""
+    position = parse_position(CLEARS, "backgammon")
+    stakes = context_stakes(read_position(CLEARS, "backgammon"))
+    ranked = rank_plays(position, 5, 4, ply, stakes=stakes)
+    for r in ranked:
+        assert r.outputs[0] < race.SETTLED and r.outputs[4] == 0, r.play
+        assert r.outputs[3] > 0.9
+    left = position.parse_play("13/9 13/8", 5, 4).position
+    chances = race.outputs(left.mine, left.theirs)
+    assert chances is not None and np.isnan(chances[3]) and chances[4] == 0
+    best = ranked[0].equity
+    assert next(best - r.equity for r in ranked if r.play.position == left) < 0.02
 
 
 def _random_position(name: str, seed: int, turns: int) -> Position:

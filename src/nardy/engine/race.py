@@ -52,6 +52,12 @@ fraction of a second)."""
 MAX_CACHED = 100_000
 """The answers kept per process, all questions together (then the cache starts over)."""
 
+SETTLED = 0.0002
+"""A chance known to lie within this of 0 or 1 (where one side's distribution is out of
+reach, from the other's and the fewest rolls the first needs) is taken as settled, at the
+middle of what it may be: a race all but over is valued as over (its error under the
+hints' printed precision), not left to the net."""
+
 OPPONENT_HOME = 18
 """Points above this are the opponent's home board (a backgammon while a checker stays)."""
 
@@ -174,14 +180,19 @@ def _before(goal_a: Goal, a: Side, goal_b: Goal, b: Side, solve: Solver) -> floa
     """The chance that ``a``, on roll, reaches ``goal_a`` on its ``k``-th roll no later than
     ``b``, rolling second, reaches ``goal_b`` on its ``k``-th (first: the turn is ``a``'s);
     None where it cannot be told. A side whose distribution is out of reach is still known
-    to need at least :func:`fewest_rolls`, which settles many a race that is over."""
+    to need at least :func:`fewest_rolls`, which settles many a race that is over, or all
+    but (within :data:`SETTLED`)."""
     first, second = solve(goal_a, a), solve(goal_b, b)
     if first is not None and second is not None:
         return first_wins(first, second)
-    if first is not None and _last(first) <= fewest_rolls(goal_b, b):
-        return 1.0
-    if second is not None and fewest_rolls(goal_a, a) > _last(second):
-        return 0.0
+    if first is not None:  # a is there first at least where it is done in b's fewest
+        lowest = float(first[: fewest_rolls(goal_b, b) + 1].sum())
+        if 1.0 - lowest <= SETTLED:
+            return 1.0 if lowest >= 1.0 else (1.0 + lowest) / 2
+    if second is not None:  # and at most where b is not done before a's fewest
+        highest = float(second[fewest_rolls(goal_a, a) :].sum())
+        if highest <= SETTLED:
+            return highest / 2
     return None
 
 
