@@ -10,12 +10,14 @@ seed, analyse each at its default analysis (2-ply, cubeful) and write the analys
 benchmark judges nardy on positions it did not choose (issue 20).
 
 ``compare`` reads those files: for every checker play gnubg's analysis lists two or more
-candidates for (an unforced decision), gnubg's best (its first candidate) against nardy's
-best at ``--ply`` (:func:`nardy.engine.analysis.rank_plays` at the match score of the Match
-ID, as ``nardy hint`` ranks), the two compared by the positions they reach (a play nardy
-values as its best, to :data:`TIE`, counts as its best). gnubg writes each game of a match
-to a file of its own (``match-SEED.txt``, ``match-SEED_002.txt``, …). It prints the agreement,
-the decisions and the seconds nardy took, and with ``--show`` each disagreement.
+candidates for (an unforced decision), gnubg's best (its first candidate) against the best
+of nardy's analysis at ``--ply`` (:func:`nardy.engine.analysis.confirmed` at the match
+score of the Match ID: ``nardy hint``'s ranking, again at 2-ply where the play gnubg made
+is marked, as ``nardy analyze`` judges it), the two compared by the positions they reach
+(a play nardy values as its best, to :data:`TIE`, counts as its best). gnubg writes each
+game of a match to a file of its own (``match-SEED.txt``, ``match-SEED_002.txt``, …). It
+prints the agreement, the decisions and the seconds nardy took, and with ``--show`` each
+disagreement.
 
 It also judges the play gnubg made (at 0-ply: the play marked ``*``) as both programs'
 analyses do: the equity each says it lost against its own best, the correlation of the two
@@ -40,7 +42,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from nardy.cli.engine import context_stakes, read_position
-from nardy.engine.analysis import rank_plays, skill
+from nardy.engine.analysis import confirmed, rank_plays, skill
 from nardy.notation import parse_position
 
 GNUBG = "/usr/games/gnubg"
@@ -136,24 +138,34 @@ class Judgement:
 
 
 def judge(decision: Decision, ply: int) -> Judgement:
-    """nardy at ``ply`` on ``decision``: its best play against gnubg's best (a play worth as
-    much to nardy as its best counts as its best), and the loss of the play made."""
+    """nardy's analysis at ``ply`` on ``decision``: its best play against gnubg's best (a
+    play worth as much to nardy as its best counts as its best), and the loss of the play
+    made, from the ranking the analysis judges that play by
+    (:func:`nardy.engine.analysis.confirmed`: again at 2-ply where it marks the play);
+    where gnubg's analysis does not list the play made, from the plain ranking (the hint's)."""
     position = parse_position(decision.ids, "backgammon")
     stakes = context_stakes(read_position(decision.ids, position.variant))
     ranked = rank_plays(position, *decision.dice, ply, stakes=stakes)
+    if decision.played is not None:
+        made = position.parse_play(decision.played, *decision.dice).position
+        reached = (made.mine, made.theirs)
+        ranked = confirmed(position, *decision.dice, ranked, reached, stakes=stakes)
 
-    def value(play: str) -> float:
+    def value(play: str) -> float | None:
+        """nardy's equity of a play; None for one its judgement did not value again (not
+        among its best at ``ply``, so not its best)."""
         reached = position.parse_play(play, *decision.dice).position
-        return next(
-            r.equity
-            for r in ranked
-            if (r.play.position.mine, r.play.position.theirs) == (reached.mine, reached.theirs)
+        sides = (reached.mine, reached.theirs)
+        found = (
+            r.equity for r in ranked if (r.play.position.mine, r.play.position.theirs) == sides
         )
+        return next(found, None)
 
     top = ranked[0].equity
-    agrees = top - value(decision.best) <= TIE
-    loss = None if decision.played is None else max(0.0, top - value(decision.played))
-    return Judgement(agrees, loss)
+    theirs = value(decision.best)
+    played = None if decision.played is None else value(decision.played)
+    loss = None if played is None else max(0.0, top - played)
+    return Judgement(theirs is not None and top - theirs <= TIE, loss)
 
 
 def correlation(xs: list[float], ys: list[float]) -> float:

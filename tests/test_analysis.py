@@ -18,13 +18,17 @@ from nardy.core.game import Cube, Game, Phase
 from nardy.core.settings import Settings
 from nardy.engine import analysis, features_long
 from nardy.engine.analysis import (
+    CONFIRM_AMONG,
+    CONFIRM_PLY,
     analyze,
     analyze_game,
+    confirmed,
     cube_action_key,
     cube_analysis,
     evaluate,
     luck_mark,
     luck_rating,
+    rank_of,
     rank_plays,
     rating,
     skill,
@@ -266,6 +270,42 @@ def test_the_heuristic_bots_errors_are_seen_and_the_nets_own_play_is_not() -> No
     # The result and the luck-adjusted result are zero-sum.
     assert heuristic.result == -net.result != 0
     assert sum(a.luck_adjusted) == pytest.approx(0.0)
+
+
+def test_a_play_marked_at_1_ply_is_judged_again_at_2_ply() -> None:
+    """Issue 20: an odd ply exaggerates. A play that loses enough at 1-ply to be marked is
+    judged again at 2-ply, against the best plays of the 1-ply ranking, each valued again at
+    2-ply as a 2-ply ranking values it; an unmarked play's judgement stands at 1-ply."""
+    a = analyze([bot_game()], ply=1)
+    plays = [p for p in a.games[0].plays if not p.forced]
+    assert any(p.ply == CONFIRM_PLY for p in plays)
+    assert all(p.ply == CONFIRM_PLY for p in plays if p.skill is not None)
+    assert all(p.choices > 1 for p in plays)  # the roll's plays, not the few judged again
+    checked = 0
+    for p in plays:
+        if p.ply != CONFIRM_PLY or checked == 2:  # two: 2-ply rankings cost a second each
+            continue
+        checked += 1
+        before = position_from_id(p.position)
+        made = before.parse_play(p.played, *p.dice).position
+        reached = (made.mine, made.theirs)
+        ranked = rank_plays(before, *p.dice, 1)
+        assert skill(ranked[0].equity - ranked[rank_of(ranked, reached)].equity) is not None
+        again = confirmed(before, *p.dice, ranked, reached)
+        deeper = {
+            (r.play.position.mine, r.play.position.theirs): r.equity
+            for r in rank_plays(before, *p.dice, CONFIRM_PLY)
+        }
+        top = {(r.play.position.mine, r.play.position.theirs) for r in ranked[:CONFIRM_AMONG]}
+        assert {(r.play.position.mine, r.play.position.theirs) for r in again} == top | {reached}
+        for r in again:
+            assert r.ply == CONFIRM_PLY
+            assert r.equity == pytest.approx(deeper[r.play.position.mine, r.play.position.theirs])
+        assert [r.equity for r in again] == sorted((r.equity for r in again), reverse=True)
+        # the best play of the same roll, unmarked: its 1-ply ranking stands
+        best = (ranked[0].play.position.mine, ranked[0].play.position.theirs)
+        assert confirmed(before, *p.dice, ranked, best) == ranked
+    assert checked == 2
 
 
 def test_worker_processes_judge_the_same(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -9,7 +9,10 @@ turn the way GNU Backgammon's analysis does:
 
 * **checker play** — the play made against the best play of the roll, both valued at the
   analysis ply (every play of the roll is, :func:`rank_plays`); the difference
-  is the *equity loss*. Forced plays (one legal result) are not judged;
+  is the *equity loss*. A play that loses enough to be marked at a ply under
+  :data:`CONFIRM_PLY` is judged again at it, against the best few plays of the roll, all
+  valued again at that one depth (:func:`confirmed`).
+  Forced plays (one legal result) are not judged;
 * **cube** — before each roll where the player could double, his proper cube action from the
   probabilities at the analysis ply (at least 1: a position before its roll has no 0-ply
   value), against what he did: a missed or wrong double, and the opponent's wrong take or
@@ -162,6 +165,18 @@ same, so that a hint and the analysis of the same play agree (1-ply: a fraction 
 a hint, about a quarter of a second a turn of analysis; 2-ply costs about a second each)."""
 
 
+CONFIRM_PLY = 2
+"""A checker play the analysis marks (a loss over the doubtful mark, 0.04) at a shallower ply
+is judged again at this ply, against the best plays of the shallower ranking
+(:data:`CONFIRM_AMONG`), all valued again at this one depth, and that judgement stands: an
+odd ply sees the position after the opponent's reply only, and it exaggerates
+(docs/benchmarks.md, "The play made, judged by both")."""
+CONFIRM_AMONG = 4
+"""How many of the best plays at the analysis ply a marked play is judged against again at
+:data:`CONFIRM_PLY` (GNU Backgammon's analysis, too, takes a few of its 0-ply best to
+2-ply): about a fifth of the cost of every play of the roll."""
+
+
 CLOSE_CUBE = 0.16
 """A cube decision is *close* when the proper action's equity is less than this above the
 double's (a take, or the pass capped at +1): gnubg's ``isCloseCubedecision`` (``eval.c``,
@@ -233,6 +248,36 @@ def rank_of(ranked: Sequence[RankedPlay], reached: Pair) -> int:
     return next(
         i for i, r in enumerate(ranked) if (r.play.position.mine, r.play.position.theirs) == reached
     )
+
+
+def confirmed(
+    position: Position,
+    d1: int,
+    d2: int,
+    ranked: Sequence[RankedPlay],
+    reached: Pair,
+    ev: Evaluator | None = None,
+    stakes: Stakes | None = None,
+    chosen: bool = False,
+) -> list[RankedPlay]:
+    """The ranking the analysis judges the play that ``reached`` a position by, from the
+    plays of its roll as :func:`rank_plays` ranked them (``ranked``): those, or, where the
+    play loses enough there to be marked and they are valued under :data:`CONFIRM_PLY`, the
+    best :data:`CONFIRM_AMONG` of them and the play made, all again at that ply."""
+    mine = rank_of(ranked, reached)
+    if ranked[0].ply >= CONFIRM_PLY or skill(ranked[0].equity - ranked[mine].equity) is None:
+        return list(ranked)
+    ev = ev or load_evaluator(position.variant)
+    stakes = stakes or Stakes()
+    again = [*ranked[:CONFIRM_AMONG], *([ranked[mine]] if mine >= CONFIRM_AMONG else [])]
+    then = position.variant.after_play(d1, d2, len(again[0].play.moves), chosen)
+    pairs = [(r.play.position.mine, r.play.position.theirs) for r in again]
+    outputs = ev.played(position.variant, pairs, CONFIRM_PLY, then, stakes.equities)
+    judged = [
+        RankedPlay(r.play, o, CONFIRM_PLY, stakes.equity(o), stakes.mwc(o))
+        for r, o in zip(again, outputs, strict=True)
+    ]
+    return sorted(judged, key=lambda r: -r.equity)
 
 
 def _plays_by_result(position: Position, d1: int, d2: int) -> dict[Pair, Play]:
@@ -902,9 +947,12 @@ def _judge_resignations(
 
 def _judge(ev: Evaluator, before: Position, task: _TurnTask, ply: int) -> CheckerPlay:
     """The play made against the best play of the roll, both valued at ``ply`` (every play
-    of a roll is, :func:`rank_plays`): a play as good as the best is the best."""
+    of a roll is, :func:`rank_plays`): a play as good as the best is the best. A play marked
+    at a ply under :data:`CONFIRM_PLY` is judged again at it (:func:`confirmed`)."""
     assert task.dice is not None and task.after is not None
     ranked = rank_plays(before, *task.dice, ply, ev, task.stakes, task.chosen)
+    choices = len(ranked)
+    ranked = confirmed(before, *task.dice, ranked, task.after, ev, task.stakes, task.chosen)
     best, mine = ranked[0], ranked[rank_of(ranked, task.after)]
     best_play = task.play if mine.equity >= best.equity else str(best.play)
     return CheckerPlay(
@@ -917,7 +965,7 @@ def _judge(ev: Evaluator, before: Position, task: _TurnTask, ply: int) -> Checke
         mine.equity,
         best.equity,
         best.ply,
-        len(ranked),
+        choices,
         task.stakes.unit,
     )
 
