@@ -15,8 +15,9 @@ import sqlalchemy as sa
 from websockets.exceptions import ConnectionClosed
 
 from nardy.server.games import GameKind, GameStatus
+from nardy.server.lobby.http import LIVE_IDLE
 from nardy.server.room.registry import GameUnavailable, Rooms
-from nardy.server.store.store import Store
+from nardy.server.store.store import Store, now
 from tests.server.gameplay import Seat, join, new_name, plain, roll_opening, seek, sit
 from tests.server.serverutil import Client, ServerProcess, receive
 
@@ -155,7 +156,7 @@ def test_a_stored_status_or_kind_the_server_does_not_know_sets_the_game_aside(
         assert odd is not None and odd.kind is GameKind.MATCH and odd.status is GameStatus.PLAYING
         assert odd.unavailable == "its kind 'tournament' is unknown"
         assert fine is not None and fine.unavailable is None and fine.kind is GameKind.MATCH
-        assert [g.id for g in store.live_games()] == ["fine"]
+        assert [g.id for g in store.live_games(now() - LIVE_IDLE)] == ["fine"]
         assert {g.id for g in store.games_of(a.id)} == {"fine", "odd", "paused"}  # still shown
     finally:
         store.close()

@@ -13,12 +13,13 @@ import pytest
 from nardy.core.actions import RollOpening
 from nardy.server.bus.bus import LocalBus
 from nardy.server.games import GameStatus
+from nardy.server.lobby.http import LIVE_IDLE
 from nardy.server.lobby.matches import Lobby
 from nardy.server.room import actor
 from nardy.server.room.member import Member
 from nardy.server.room.registry import Rooms
 from nardy.server.store.schema import games
-from nardy.server.store.store import GameRow, Store
+from nardy.server.store.store import GameRow, Store, now
 from tests.server.gameplay import queued, settle
 
 
@@ -64,7 +65,7 @@ def test_a_match_nobody_starts_is_withdrawn(
         assert room_there.row.status == GameStatus.CANCELLED
         going = store.game(rolled)
         assert going is not None and going.status == GameStatus.PLAYING
-        assert [g.id for g in store.live_games()] == [rolled]
+        assert [g.id for g in store.live_games(now() - LIVE_IDLE)] == [rolled]
         await here.close()
         await there.close()
         store.close()
