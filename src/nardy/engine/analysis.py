@@ -59,7 +59,7 @@ from nardy.engine.cube import (
     MatchState,
     Response,
 )
-from nardy.engine.evaluator import MAX_PLY, ROLLS, Candidate, Evaluator, Pair, evaluator
+from nardy.engine.evaluator import MAX_PLY, ROLLS, Evaluator, Pair, evaluator
 from nardy.engine.features import F32
 from nardy.engine.met import match_equity
 from nardy.engine.net import flip
@@ -231,10 +231,7 @@ def rank_plays(
     if len(candidates) == 1 and candidates[0].ply < ply:
         # A forced play, or no legal move at all: nothing to choose, but valued at the ply
         # asked, like the plays of any other roll.
-        only = candidates[0].after
-        then = position.variant.after_play(d1, d2, len(plays[only].moves), chosen)
-        outputs = ev.played(position.variant, [only], ply, then, stakes.equities)[0]
-        candidates = [Candidate(only, outputs, ply, stakes.equity(outputs))]
+        return _valued(position, d1, d2, [plays[candidates[0].after]], ply, ev, stakes, chosen)
     return [
         RankedPlay(plays[c.after], c.outputs, c.ply, c.value, stakes.mwc(c.outputs))
         for c in candidates
@@ -267,17 +264,39 @@ def confirmed(
     mine = rank_of(ranked, reached)
     if ranked[0].ply >= CONFIRM_PLY or skill(ranked[0].equity - ranked[mine].equity) is None:
         return list(ranked)
-    ev = ev or load_evaluator(position.variant)
-    stakes = stakes or Stakes()
     again = [*ranked[:CONFIRM_AMONG], *([ranked[mine]] if mine >= CONFIRM_AMONG else [])]
-    then = position.variant.after_play(d1, d2, len(again[0].play.moves), chosen)
-    pairs = [(r.play.position.mine, r.play.position.theirs) for r in again]
-    outputs = ev.played(position.variant, pairs, CONFIRM_PLY, then, stakes.equities)
-    judged = [
-        RankedPlay(r.play, o, CONFIRM_PLY, stakes.equity(o), stakes.mwc(o))
-        for r, o in zip(again, outputs, strict=True)
-    ]
+    judged = _valued(
+        position,
+        d1,
+        d2,
+        [r.play for r in again],
+        CONFIRM_PLY,
+        ev or load_evaluator(position.variant),
+        stakes or Stakes(),
+        chosen,
+    )
     return sorted(judged, key=lambda r: -r.equity)
+
+
+def _valued(
+    position: Position,
+    d1: int,
+    d2: int,
+    plays: Sequence[Play],
+    ply: int,
+    ev: Evaluator,
+    stakes: Stakes,
+    chosen: bool,
+) -> list[RankedPlay]:
+    """Some plays of one roll (each as many single moves as the others), each valued at
+    ``ply`` by what follows it, in their order."""
+    then = position.variant.after_play(d1, d2, len(plays[0].moves), chosen)
+    pairs = [(p.position.mine, p.position.theirs) for p in plays]
+    outputs = ev.played(position.variant, pairs, ply, then, stakes.equities)
+    return [
+        RankedPlay(p, o, ply, stakes.equity(o), stakes.mwc(o))
+        for p, o in zip(plays, outputs, strict=True)
+    ]
 
 
 def _plays_by_result(position: Position, d1: int, d2: int) -> dict[Pair, Play]:
