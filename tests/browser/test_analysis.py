@@ -76,15 +76,33 @@ def test_a_finished_match_is_analysed_in_its_replay_in_english_and_russian(
     # a reload finds the analysis kept, and a click in the graph steps to that turn
     carol.open(f"/replay/{game}")
     page.wait_for_selector("#analysis[data-status=done]")
-    graph = page.locator("svg.chances")
-    # a click where the graph is when clicked; the panel may still grow above it after the
-    # reload, moving the graph under the pointer, so the click is made again until it lands
-    for _ in range(5):
-        box = graph.bounding_box()
-        assert box is not None
-        graph.click(position={"x": box["width"] - 2, "y": box["height"] / 2})
-        if page.evaluate(f"document.body.dataset.step === '0:{turns}'"):
-            break
-        page.wait_for_timeout(500)
-    carol.wait_until(f"document.body.dataset.step === '0:{turns}'")
+    # each step's point of the line is that step: the last, the first and one between (the
+    # drawing sits in a margin inside the SVG's box, so a click is placed by the line's own
+    # points, not by the box's edges)
+    for step in (turns, 0, turns // 2):
+        click_step(carol, step)
     assert carol.errors == []
+
+
+def click_step(player: Player, step: int) -> None:
+    """Click the chances graph at the line's point for `step` and see the replay go there.
+    The panel may still grow above the graph after a reload, moving it under the pointer, so
+    the point is found again and clicked again until the click lands."""
+    page = player.page
+    where = f"document.body.dataset.step === '0:{step}'"
+    for _ in range(5):
+        page.locator("svg.chances").scroll_into_view_if_needed()
+        x, y = page.evaluate(
+            """(i) => {
+                const svg = document.querySelector("svg.chances");
+                const p = svg.querySelector("polyline").points.getItem(i);
+                const at = new DOMPoint(p.x, p.y).matrixTransform(svg.getScreenCTM());
+                return [at.x, at.y];
+            }""",
+            step,
+        )
+        page.mouse.click(x, y)
+        if page.evaluate(where):
+            return
+        page.wait_for_timeout(500)
+    player.wait_until(where)

@@ -11,6 +11,9 @@ import { errorText, localPlay } from "/js/names.js";
 import { escapeHtml } from "/js/ui.js";
 
 const POLL_MS = 1000;
+// The chances graph's drawing, in its own units (a turn's x is its share of GRAPH_W).
+const GRAPH_W = 300;
+const GRAPH_H = 100;
 
 /** A mark's sign, after the chess and gnubg habit, and its words. */
 const MARKS = {
@@ -167,11 +170,14 @@ export class AnalysisPanel {
     return this.done?.boards[index]?.best[String(turn)] ?? null;
   }
 
+  /** Go to the step under a click in the graph: the click is read in the graph's own
+   * coordinates, since the drawing sits inside a margin (its dots and the line's ends) and
+   * keeps its aspect in whatever box the page gives it; a click in the margin takes the
+   * nearest end. */
   pick(svg, e) {
-    const box = svg.getBoundingClientRect();
+    const at = new DOMPoint(e.clientX, e.clientY).matrixTransform(svg.getScreenCTM().inverse());
     const steps = Number(svg.dataset.steps);
-    const step = Math.round(((e.clientX - box.left) / box.width) * steps);
-    this.replay.show(step);
+    this.replay.show(Math.min(steps, Math.max(0, Math.round((at.x / GRAPH_W) * steps))));
   }
 
   /** Draw the panel for step `step` of game `index`; `name(seat)` names the players and
@@ -258,8 +264,8 @@ export class AnalysisPanel {
   graph(index, step, seat, name) {
     const chances = this.done.boards[index]?.chances ?? [];
     const steps = Math.max(1, chances.length - 1);
-    const W = 300;
-    const H = 100;
+    const W = GRAPH_W;
+    const H = GRAPH_H;
     const x = (i) => ((i / steps) * W).toFixed(1);
     const y = (c) => ((1 - (seat === 0 ? c : 1 - c)) * H).toFixed(1);
     const points = chances.map((c, i) => `${x(i)},${y(c ?? 0.5)}`).join(" ");
