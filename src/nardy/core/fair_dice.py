@@ -20,6 +20,7 @@ the next die and nothing is ever rolled twice.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import math
@@ -117,8 +118,9 @@ class DiceSeeds:
             if seed is not None:
                 _check_text("client seed", seed, CLIENT_SEED_MAX)
 
-    @property
+    @functools.cached_property
     def commitment(self) -> str:
+        # Worked out once: a server's room shows it in the state after every action.
         return commitment(self.server_seed)
 
     def roll(self, n: int) -> tuple[int, int]:

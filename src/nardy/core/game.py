@@ -17,8 +17,9 @@ The methods named after the actions (``roll``, ``move``, ``pass_double``…) are
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from nardy.core import actions as act
 from nardy.core import events as ev
@@ -30,6 +31,8 @@ from nardy.core.position import CHECKERS, OFF, Position, ResultKind
 from nardy.core.scoring import points
 from nardy.core.settings import Settings
 from nardy.core.variant import TurnSearch, Variant
+
+_T = TypeVar("_T")
 
 
 class GameError(NardyError):
@@ -231,6 +234,10 @@ class Game:
         self._last_played: TurnRecord | None = None
         self.log: list[ev.Event] = []
         """Every event of the game so far, in order (what :meth:`apply` returned)."""
+        # The JSON forms of the records and events a snapshot has already written: both lists
+        # only grow, so a snapshot encodes only what came after the last one (a server
+        # checkpoints a game every few dozen actions; its log would be encoded whole again).
+        self._written: tuple[list[dict[str, Any]], list[dict[str, Any]]] = ([], [])
         if first_player is not None:
             self._check_player(first_player)
             self._begin(first_player)
@@ -756,9 +763,9 @@ class Game:
             if self._resigned is None
             else [self._resigned[0], self._resigned[1], self._resigned[2].value],
             "last-roll": self._last_roll,
-            "records": [_record_state(r) for r in self.records],
+            "records": _written(self._written[0], self.records, _record_state),
             "result": None if self.result is None else _result_state(self.result),
-            "log": [e.to_json() for e in self.log],
+            "log": _written(self._written[1], self.log, lambda e: e.to_json()),
         }
 
     @classmethod
@@ -1024,6 +1031,16 @@ def _position(variant: Variant, text: str) -> Position:
     if len(raw) != 52:
         raise InvalidInputError(f"a position is 52 counts, not {len(raw)}")
     return Position(variant, raw[:26], raw[26:])
+
+
+def _written(
+    written: list[dict[str, Any]], items: list[_T], encode: Callable[[_T], dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The JSON forms of ``items``, a list that only grows, each encoded once: ``written``
+    keeps those encoded so far. Each caller gets a list of its own, whose entries it must
+    not change."""
+    written += [encode(item) for item in items[len(written) :]]
+    return list(written)
 
 
 def _record_state(r: TurnRecord) -> dict[str, Any]:

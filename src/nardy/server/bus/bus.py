@@ -468,7 +468,8 @@ class RedisBus(Bus):
                 old, self._pubsub = self._pubsub, self._new_pubsub()
                 if old is not None:
                     with contextlib.suppress(Exception):
-                        await old.aclose()  # type: ignore[no-untyped-call]
+                        # typed from redis-py 8 on, untyped before: either is accepted
+                        await old.aclose()  # type: ignore[no-untyped-call, unused-ignore]
                 names = list(self._subscriptions)
                 try:
                     if names:  # the reader itself is here: it reads the confirmations
@@ -503,7 +504,7 @@ class RedisBus(Bus):
             self._reader = None
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
-                await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+                await self._pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]
             self._pubsub = None
         await self._listener.aclose()
         await self._redis.aclose()
