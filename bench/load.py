@@ -34,7 +34,10 @@ Each round prints: the mean action number measured at, the actions a second, the
 an action sent to the *opponent's* socket hearing its ``events`` (p50 / p99), the idle HTTP
 round trip (``GET /api/session`` before the games are set up, and again during the window)
 and the latencies as multiples of it, the server's CPU per action (its processes' user +
-system time, /proc), the bytes the sockets received per action (on the wire, and the
+system time, /proc) and as a multiple of a ping's (the reference: after set-up, every game
+sends ``ping`` at the same pace for ``--ping`` seconds, 10 by default, and the server's CPU a
+ping answered is the floor of its WebSocket layer: a message in, parsed and answered, no
+game), the bytes the sockets received per action (on the wire, and the
 messages' characters), the server's RSS per game, and the client's own CPU and event-loop lag
 (a client that is the bottleneck shows there). It refuses to report (status 3) when a process
 of the server died during the run, and (status 2) when another process answers on the port
@@ -117,6 +120,9 @@ class Figures:
     idle_cores: float
     """The server's CPU with no game set up (its timers and housekeeping), in cores."""
     loaded_ms: float
+    ping_ms: float | None
+    """The reference window's server CPU per ping answered, less the idle server's (None:
+    not measured, ``--ping 0``)."""
     clients: int
     aged_actions: int
     aged_seconds: float
@@ -185,6 +191,12 @@ class Figures:
             f"  server CPU: {self.cpu_ms:.2f} ms an action ({self.cpu / self.seconds:.2f} "
             f"cores; less its idle {self.idle_cores:.3f} cores: {self.net_cpu_ms:.2f} ms an action)"
         )
+        if self.ping_ms is not None:
+            yield (
+                f"  reference: {self.ping_ms:.3f} ms of server CPU a ping answered (a message "
+                f"in and one out on the same sockets, no game; less idle); an action costs "
+                f"{self.net_cpu_ms / self.ping_ms:.1f}x that"
+            )
         yield (
             f"  received per action (both players' sockets): {self.wire:.0f} bytes on the "
             f"wire, {self.text:.0f} characters of messages; events message p50 "
@@ -293,6 +305,9 @@ def measure(args: argparse.Namespace, port: int, server: ServerProcesses) -> lis
         ready = clients.collect("set-up", server, args.setup_timeout)
         held = sum(m[2] for m in ready)
         say(f"set up {held} of {args.games} games in {time.monotonic() - started:.1f} s")
+        ping_ms = ping_reference(args, clients, server, idle_cores) if args.ping else None
+        if ping_ms is None:
+            clients.send("skip")
         for ages in rounds:
             aged = clients.collect("aged", server, args.age_timeout)
             aged_actions, aged_seconds = sum(m[2] for m in aged), max(m[3] for m in aged)
@@ -325,6 +340,7 @@ def measure(args: argparse.Namespace, port: int, server: ServerProcesses) -> lis
                 idle_ms=idle_ms,
                 idle_cores=idle_cores,
                 loaded_ms=1000 * quantile(loaded, 0.5),
+                ping_ms=ping_ms,
                 clients=count,
                 aged_actions=aged_actions,
                 aged_seconds=aged_seconds,
@@ -341,6 +357,28 @@ def measure(args: argparse.Namespace, port: int, server: ServerProcesses) -> lis
         clients.stop()
     server.check()
     return figures
+
+
+def ping_reference(
+    args: argparse.Namespace, clients: Clients, server: ServerProcesses, idle_cores: float
+) -> float:
+    """The reference an action's CPU is compared with: every game pings at the same pace
+    for ``--ping`` seconds (after a second's start), the server's CPU read over that window;
+    ms a ping answered, less the idle server's CPU. Refuses where the pings went unanswered
+    (the server is not keeping up: the reference would be none)."""
+    begin = time.monotonic() + 1.0 + args.think[1]  # every game is pinging by then
+    end = begin + args.ping
+    clients.send("ping", begin, end)
+    say(f"reference: pings at the same pace for {args.ping:.0f} s")
+    time.sleep(max(0.0, begin - time.monotonic()))
+    cpu0, wall0 = server.cpu_seconds(), time.monotonic()
+    time.sleep(max(0.0, end - time.monotonic()))
+    cpu, wall = server.cpu_seconds() - cpu0, time.monotonic() - wall0
+    pinged = clients.collect("pinged", server, 60 + args.think[1])
+    sent, answered = sum(m[2] for m in pinged), sum(m[3] for m in pinged)
+    if sent == 0 or answered < 0.95 * sent:
+        raise Refusal(f"the reference's pings were not answered: {answered} of {sent}")
+    return 1000 * (cpu - idle_cores * wall) / sent
 
 
 def say(text: str) -> None:
@@ -480,9 +518,17 @@ def main() -> None:
     parser.add_argument(
         "--idle", type=float, default=3.0, help="seconds the idle server's CPU is read over"
     )
+    parser.add_argument(
+        "--ping",
+        type=float,
+        default=10.0,
+        help="seconds of the reference window, every game pinging at the same pace (0: none)",
+    )
     args = parser.parse_args()  # fmt: skip
     if not 1 <= args.games <= 5000 or not 1 <= args.duration <= 600:
         parser.error("--games is 1-5000 and --duration 1-600")
+    if not 0 <= args.ping <= 600:
+        parser.error("--ping is 0-600 seconds")
     if not 1 <= args.processes <= 16 or not 1 <= args.clients <= 32:
         parser.error("--processes is 1-16 and --clients 1-32")
     if args.processes > 1 and (args.redis_url is None or args.database == "sqlite"):

@@ -427,6 +427,39 @@ async def measure_window(
     games[:] = kept
 
 
+async def ping_window(
+    games: list[Game], think: tuple[float, float], window: tuple[float, float]
+) -> tuple[int, int]:
+    """The reference for an action's cost: every game's first seat sends ``ping`` at the
+    same human pace (``think``) through the window, and the server answers ``pong``: a
+    message received, parsed and answered on the same sockets, with no game behind it. The
+    pings sent within the window, and the messages this process's sockets received in it
+    (the pongs)."""
+    begin, end = window
+    low, high = think
+    sent = 0
+
+    async def pinging(game: Game) -> None:
+        nonlocal sent
+        await asyncio.sleep(game.rng.uniform(0, high))
+        while (now := time.monotonic()) < end:
+            if now >= begin:
+                sent += 1
+            await game.seats[0].ws.send('{"type":"ping"}')
+            await asyncio.sleep(game.rng.uniform(low, high))
+
+    async def counted() -> int:
+        await asyncio.sleep(max(0.0, begin - time.monotonic()))
+        before = METER.messages
+        await asyncio.sleep(max(0.0, end - time.monotonic()) + 0.5)  # the last answers
+        return METER.messages - before
+
+    *_, answered = await asyncio.gather(
+        *(pinging(g) for g in games), counted(), return_exceptions=True
+    )
+    return sent, answered if isinstance(answered, int) else 0
+
+
 def _kind(exc: BaseException) -> str:
     if isinstance(exc, Lost):
         return str(exc)[:120]
@@ -523,8 +556,9 @@ async def age_all(
 
 
 async def client_main(plan: Plan, index: int, inbox: Queue, outbox: Queue) -> None:
-    """One client process: set its games up, then for each round age them, say so, wait for
-    the window (``("go", begin, end)`` on ``inbox``) and play through it."""
+    """One client process: set its games up, ping through the reference window (``("ping",
+    begin, end)`` on ``inbox``; ``("skip",)``: none), then for each round age the games, say
+    so, wait for the window (``("go", begin, end)``) and play through it."""
     loop = asyncio.get_running_loop()
     transport = httpx.AsyncHTTPTransport(limits=httpx.Limits(max_connections=20))
     rng = random.Random(f"{plan.seed}:{index}")
@@ -551,6 +585,9 @@ async def client_main(plan: Plan, index: int, inbox: Queue, outbox: Queue) -> No
     )  # fmt: skip
     games = [g for g in made if g is not None]
     outbox.put(("set-up", index, len(games), errors))
+    command = await loop.run_in_executor(None, inbox.get)
+    if command[0] == "ping":
+        outbox.put(("pinged", index, *await ping_window(games, plan.think, command[1:])))
     for ages in plan.rounds:
         games, tally = await age_all(games, ages, plan.age_concurrency, index)
         outbox.put(("aged", index, tally.aged_actions, tally.aged_seconds))

@@ -25,7 +25,10 @@ from load_play import Ages, Turn, choose, turn_of  # noqa: E402
 from load_server import HOST, own_server  # noqa: E402
 
 LOAD = [sys.executable, str(ROOT / "bench" / "load.py")]
-TINY = ["--games", "2", "--ages", "uniform:0-12", "--think", "0.05-0.2", "--warmup", "1"]
+TINY = [
+    *("--games", "2", "--ages", "uniform:0-12", "--think", "0.05-0.2", "--warmup", "1"),
+    *("--ping", "1"),
+]
 AWAITING = {
     "phase": "moving",
     "actors": [{"player": 1, "actions": ["move", "undo"]}],
@@ -118,6 +121,7 @@ def test_a_tiny_run_reports_its_figures() -> None:
         "KiB a game",
         "p99",
         "idle HTTP round trip",
+        "a ping answered",
         "errors: none",
     ):
         assert figure in done.stdout, done.stdout
