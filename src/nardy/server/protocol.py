@@ -300,6 +300,9 @@ class Chat:
 
 
 _COMPACT = (",", ":")
+# One encoder for every message: json.dumps with separators builds a new encoder each call,
+# and a room encodes several messages an action.
+_encode = json.JSONEncoder(separators=_COMPACT).encode
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,11 +319,11 @@ class ReaderState:
     @classmethod
     def shared_text(cls, shared: Mapping[str, Any]) -> str:
         """The JSON text of a state's shared fields, as :attr:`shared` holds it."""
-        return json.dumps(dict(shared), separators=_COMPACT)
+        return _encode(dict(shared))
 
     def text(self) -> str:
         """The JSON text of the whole state: the shared object with the own fields added."""
-        own = json.dumps(self.own, separators=_COMPACT)
+        own = _encode(self.own)
         if own == "{}":
             return self.shared
         if self.shared == "{}":
@@ -499,8 +502,8 @@ def encode(message: ServerMessage) -> str:
             body = {"type": "hint", "seq": seq, "hint": hint, "ref": ref}
     reader = body.get("state")
     if not isinstance(reader, ReaderState):
-        return json.dumps({"v": VERSION, **body}, separators=_COMPACT)
+        return _encode({"v": VERSION, **body})
     # The shared part is spliced in as text, not encoded again for each reader.
     del body["state"]
-    text = json.dumps({"v": VERSION, **body}, separators=_COMPACT)
+    text = _encode({"v": VERSION, **body})
     return f'{text[:-1]},"state":{reader.text()}}}'
