@@ -18,9 +18,11 @@ do: two guests (``POST /api/guest``), a seek created by one and joined by the ot
 each. Then, each round:
 
 1. **Aging.** Every game is played as fast as the server answers (at most
-   ``--age-concurrency`` games at once) until its match reaches an action number drawn for it
-   from ``--ages`` (default ``uniform:0-1000``: a game met at a random moment of a 7-point
-   match; a match that ends first is followed by a new one, aged from its start).
+   ``--age-concurrency`` games at once, 50 actions at a time each, in turn, so that every
+   game is rolled early: the server withdraws a match nobody starts in 10 minutes, which a
+   game aged after all the others could wait for) until its match reaches an action number
+   drawn for it from ``--ages`` (default ``uniform:0-1000``: a game met at a random moment of
+   a 7-point match; a match that ends first is followed by a new one, aged from its start).
 2. **The window.** Every game plays at a human pace: each action (a random legal single move,
    a roll, a confirm, a take: what the state's awaiting names) after a think time drawn
    uniformly from ``--think`` (0.5-3 s). After ``--warmup`` seconds, ``--duration`` seconds
@@ -446,7 +448,25 @@ def run(args: argparse.Namespace) -> int:
             figures = measure(args, port, server)
         return summary(figures)
     finally:
+        print_server_errors(data_dir / "server.log")
         shutil.rmtree(data_dir, ignore_errors=True)
+
+
+def print_server_errors(log: Path, most: int = 40) -> None:
+    """What the server's log says went wrong (its errors and tracebacks, the last ``most``
+    lines of them), before its data directory goes: why a game was refused ``busy``."""
+    try:
+        lines = log.read_text(errors="replace").splitlines()
+    except OSError:
+        return
+    wrong = [i for i, line in enumerate(lines) if "ERROR" in line or "Traceback" in line]
+    if not wrong:
+        return
+    print(f"the server's log has {len(wrong)} errors; the last, and what follows it:",
+          file=sys.stderr)  # fmt: skip
+    first = max(0, wrong[-1] - 1)  # a traceback follows the line its logger wrote
+    for line in lines[first : first + most]:
+        print(f"  {line}", file=sys.stderr)
 
 
 def parse_think(text: str) -> tuple[float, float]:

@@ -20,7 +20,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
-from load import parse_think  # noqa: E402
+from load import parse_think, print_server_errors  # noqa: E402
 from load_play import Ages, Turn, choose, turn_of  # noqa: E402
 from load_server import HOST, own_server  # noqa: E402
 
@@ -163,3 +163,20 @@ def test_it_refuses_to_start_where_another_process_answers() -> None:
     assert done.returncode == 2
     assert "another process answers" in done.stderr
     assert "mean action number" not in done.stdout
+
+
+def test_a_run_that_lost_games_shows_what_the_servers_log_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "server.log"
+    log.write_text("started\n")
+    print_server_errors(log)
+    assert capsys.readouterr().err == ""  # nothing went wrong: nothing is said
+    log.write_text(
+        "started\ngame g1: the action could not be stored\nTraceback (most recent call last):\n"
+        '  File "store.py", line 1\nsqlite3.OperationalError: database is locked\n'
+    )
+    print_server_errors(log)
+    err = capsys.readouterr().err
+    assert "1 errors" in err and "could not be stored" in err and "database is locked" in err
+    print_server_errors(tmp_path / "none.log")  # no log at all: nothing to say

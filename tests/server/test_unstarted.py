@@ -63,6 +63,10 @@ def test_a_match_nobody_starts_is_withdrawn(
         told = [m["state"]["status"] for m in queued(watcher) if m["type"] == "state"]
         assert told and told[-1] == GameStatus.CANCELLED  # the other process heard it
         assert room_there.row.status == GameStatus.CANCELLED
+        # a roll sent late, on either process, hears that the game is gone, not to try again
+        for room in (room_here, room_there):
+            refused = await room.act(0, RollOpening(0))
+            assert refused is not None and refused.code == "game-over", refused
         going = store.game(rolled)
         assert going is not None and going.status == GameStatus.PLAYING
         assert [g.id for g in store.live_games(now() - LIVE_IDLE)] == [rolled]

@@ -282,6 +282,8 @@ class Room:
                 return protocol.Refused("wrong-phase", "the game has not started", ref)
             if self.over:
                 return protocol.Refused("game-over", "the game is over", ref)
+            if self.row.status == GameStatus.CANCELLED:  # nobody rolled in time: it is gone
+                return protocol.Refused("game-over", "the game was withdrawn unstarted", ref)
             if at is not None and at != self.seq:
                 return protocol.Refused(
                     "stale", f"sent for action {at}; the game is at {self.seq}", ref
