@@ -307,8 +307,10 @@ def measure(args: argparse.Namespace, port: int, server: ServerProcesses) -> lis
         ready = clients.collect("set-up", server, args.setup_timeout)
         held = sum(m[2] for m in ready)
         say(f"set up {held} of {args.games} games in {time.monotonic() - started:.1f} s")
-        ping_ms = ping_reference(args, clients, server, idle_cores) if args.ping else None
-        if ping_ms is None:
+        ping_ms: float | None = None
+        if args.ping:
+            ping_ms = ping_reference(args, clients, server, idle_cores)
+        else:
             clients.send("skip")
         for ages in rounds:
             aged = clients.collect("aged", server, args.age_timeout)
@@ -453,8 +455,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def print_server_errors(log: Path, most: int = 40) -> None:
-    """What the server's log says went wrong (its errors and tracebacks, the last ``most``
-    lines of them), before its data directory goes: why a game was refused ``busy``."""
+    """What the server's log says went wrong, before its data directory goes: how many
+    errors and tracebacks it holds, and the last of them with up to ``most`` lines from the
+    line its logger wrote (why a game was refused ``busy``, say)."""
     try:
         lines = log.read_text(errors="replace").splitlines()
     except OSError:
