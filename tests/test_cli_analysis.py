@@ -459,7 +459,8 @@ def test_hint_eval_and_analyze_have_one_default_ply(
 def _interrupt(args: list[str], started: re.Pattern[str]) -> tuple[int, str, str]:
     """Run ``nardy ARGS`` in its own process group, and once its standard error shows
     ``started``, press Ctrl-C as a terminal does: SIGINT to the whole group, the worker
-    processes included."""
+    processes included. The command hears Ctrl-C as in a terminal even where the tests run in
+    the background, whose shell made every process it starts ignore SIGINT."""
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent / "src")}
     proc = subprocess.Popen(
         [sys.executable, "-m", "nardy.cli.main", *args],
@@ -467,6 +468,7 @@ def _interrupt(args: list[str], started: re.Pattern[str]) -> tuple[int, str, str
         stderr=subprocess.PIPE,
         env=env,
         start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     assert proc.stderr is not None and proc.stdout is not None
     seen = b""
