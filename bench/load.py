@@ -193,11 +193,18 @@ class Figures:
             f"  server CPU: {self.cpu_ms:.2f} ms an action ({self.cpu / self.seconds:.2f} "
             f"cores; less its idle {self.idle_cores:.3f} cores: {self.net_cpu_ms:.2f} ms an action)"
         )
-        if self.ping_ms is not None:
+        if self.ping_ms is not None and self.ping_ms > 0:
             yield (
                 f"  reference: {self.ping_ms:.3f} ms of server CPU a ping answered (a message "
                 f"in and one out on the same sockets, no game; less idle); an action costs "
                 f"{self.net_cpu_ms / self.ping_ms:.1f}x that"
+            )
+        elif self.ping_ms is not None:
+            # The pings' CPU did not rise above the idle server's: too few pings for the
+            # clock's ticks (a small run), or noise from elsewhere on the machine.
+            yield (
+                f"  reference: not measured ({self.ping_ms:.3f} ms of server CPU a ping "
+                f"answered, less idle: no more than the idle server's); no ratio"
             )
         yield (
             f"  received per action (both players' sockets): {self.wire:.0f} bytes on the "

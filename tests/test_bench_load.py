@@ -20,8 +20,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
-from load import parse_think, print_server_errors  # noqa: E402
-from load_play import Ages, Turn, choose, turn_of  # noqa: E402
+from load import Figures, parse_think, print_server_errors  # noqa: E402
+from load_play import Ages, Tally, Turn, choose, turn_of  # noqa: E402
 from load_server import HOST, own_server  # noqa: E402
 
 LOAD = [sys.executable, str(ROOT / "bench" / "load.py")]
@@ -125,6 +125,21 @@ def test_a_tiny_run_reports_its_figures() -> None:
         "errors: none",
     ):
         assert figure in done.stdout, done.stdout
+
+
+@pytest.mark.parametrize("ping_ms", [0.0, -0.004])
+def test_a_reference_no_dearer_than_idle_is_said_not_measured(ping_ms: float) -> None:
+    """A small run's pings may cost no clock tick of the server's CPU above its idle (or
+    less, in noise): the report says so instead of dividing by it."""
+    tally = Tally(latencies=[0.004, 0.006], seqs=[3, 4], wire=900, text=2000, held=2)
+    figures = Figures(
+        ages=Ages(0, 12), games=2, held=2, tallies=[tally], seconds=2.0, cpu=0.02,
+        rss=50 << 20, rss_idle=40 << 20, idle_ms=0.5, idle_cores=0.001, loaded_ms=0.6,
+        ping_ms=ping_ms, clients=1, aged_actions=10, aged_seconds=1.0, load=(0.5, 0.6),
+    )  # fmt: skip
+    report = "\n".join(figures.lines())
+    assert "reference: not measured" in report and "no ratio" in report, report
+    assert "x that" not in report
 
 
 def test_it_refuses_to_report_when_the_server_dies(tmp_path: Path) -> None:
