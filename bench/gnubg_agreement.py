@@ -1,7 +1,7 @@
 """How often nardy's analysis picks GNU Backgammon's 2-ply best play, on matches gnubg played.
 
     python bench/gnubg_agreement.py generate --matches 4 --length 3 --seed 1 --out DIR
-    python bench/gnubg_agreement.py compare DIR --ply 1
+    python bench/gnubg_agreement.py compare DIR --ply 1 [--show] [--cubes-only]
 
 ``generate`` has GNU Backgammon (the ``gnubg`` program, GPL, run as a separate program and
 never imported) play ``--matches`` matches against itself at 0-ply, each with its own dice
@@ -25,6 +25,14 @@ losses over the decisions, the plays each marks bad or very bad (a loss over 0.0
 :func:`nardy.engine.analysis.skill`), and the false marks, nardy's bad or very bad where
 gnubg's loss is under :data:`FALSE_MARK` (issue 20's targets: correlation at least 0.90, no
 false marks).
+
+And the cube decisions (alone with ``--cubes-only``): at every roll and every double gnubg
+analysed the cube for, its proper action (:class:`CubeDecision`) against nardy's at ``--ply``
+(the analysis's, :func:`nardy.engine.analysis.cube_analysis`), against nardy's cube model on
+gnubg's own cubeless 2-ply chances (which parts the net, and which the model, loses), and
+against what gnubg's players did at 0-ply (the reference, as gnubg's 0-ply is for the
+checker plays): how often each is a proper action, where either doubles (issue 20's target:
+85%), and what each costs by gnubg's cubeful equities.
 """
 
 from __future__ import annotations
@@ -39,10 +47,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from nardy.cli.engine import context_stakes, read_position
-from nardy.engine.analysis import confirmed, rank_plays, skill
+from nardy.engine.analysis import confirmed, cube_action_key, cube_analysis, rank_plays, skill
 from nardy.notation import parse_position
 
 GNUBG = "/usr/games/gnubg"
@@ -118,6 +128,116 @@ def decisions(text: str) -> list[Decision]:
     return found
 
 
+_HEADER = re.compile(r"^Move number \d+:\s+\S.*$", re.M)
+_CUBE_EQUITY = re.compile(r"^\d\. (No double|Double, take|Double, pass)\s+([+-]?\d+\.\d+)", re.M)
+_EQUITY_KEYS = {
+    "No double": "no-double",
+    "Double, take": "double-take",
+    "Double, pass": "double-pass",
+}
+_PROPER = re.compile(r"^Proper cube action: (.*?),? (take|pass|beaver)\b", re.M)
+_ANSWER = re.compile(r"^\* \S+ (accepts|rejects)", re.M)
+_CHANCES = re.compile(r"^\s+(\d\.\d+) (\d\.\d+) (\d\.\d+) - (\d\.\d+) (\d\.\d+) (\d\.\d+)$", re.M)
+
+
+@dataclass(frozen=True, slots=True)
+class CubeDecision:
+    """One cube decision of a gnubg-played match, the doubler's (before a roll he could
+    double at): the position and score as gnubg's IDs give them; the proper actions gnubg's
+    analysis allows, as :func:`nardy.engine.analysis.cube_action_key` names them (two where
+    it says the double is optional); its cubeful equities of no double, double/take and
+    double/pass for the player on roll; what gnubg's players did at 0-ply (``no-double``:
+    he rolled; ``double-take`` or ``double-pass``); and gnubg's cubeless 2-ply chances for
+    the player on roll, in the order of nardy's nets' outputs."""
+
+    ids: str
+    proper: frozenset[str]
+    equities: dict[str, float]
+    played: str
+    chances: tuple[float, float, float, float, float]
+
+    def agrees(self, key: str) -> bool:
+        """Whether the action ``key`` is a proper one. Playing on (``no-double``) is right
+        where the proper action is too good to double; a program's proper action is judged
+        strictly (``no-double`` and ``too-good`` say different things of the answer)."""
+        return key in self.proper or (
+            key == self.played == "no-double" and "too-good" in self.proper
+        )
+
+    def doubles(self, key: str) -> bool:
+        """Whether gnubg's proper action or ``key`` is a double: issue 20's cube target counts
+        these decisions."""
+        return key.startswith("double-") or any(k.startswith("double-") for k in self.proper)
+
+    def cost(self, key: str) -> float:
+        """What the action ``key`` loses by gnubg's equities, the doubler's part (doubling or
+        not where he should not) and the answer's (taking where it should pass, or passing
+        where it should take), together."""
+        nd, dt, dp = (self.equities[k] for k in ("no-double", "double-take", "double-pass"))
+        double = min(dt, dp)  # the double, answered properly
+        if not key.startswith("double-"):
+            return max(nd, double) - nd
+        answered = dt if key == "double-take" else dp
+        return max(nd, double) - double + abs(answered - double)
+
+
+def _proper(words: str, answer: str) -> frozenset[str]:
+    """gnubg's proper cube action (``No redouble``, ``Too good to double``, ``Optional
+    double``, ... and the answer) as nardy's keys."""
+    double = f"double-{answer}"
+    if words.startswith("Too good"):
+        return frozenset({"too-good"})
+    if words.startswith("No "):
+        return frozenset({"no-double"})
+    if words.startswith("Optional"):
+        return frozenset({"no-double", double})
+    return frozenset({double})
+
+
+def cube_decisions(text: str) -> list[CubeDecision]:
+    """The cube decisions of one match's analysis text, in order: each roll (``to play``)
+    and each double (``cube decision?``) of a player gnubg analysed the cube for (the cube
+    his or in the middle, not the Crawford game). The analysis repeated under a double's
+    answer (``doubles to``, the next block) is the same decision: the answer is read there."""
+    found = []
+    starts = [m.start() for m in _HEADER.finditer(text)] + [len(text)]
+    blocks = [text[a:b] for a, b in itertools.pairwise(starts)]
+    for block, after in itertools.zip_longest(blocks, blocks[1:], fillvalue=""):
+        header = block.splitlines()[0]
+        if "to play" in header:
+            played = "no-double"
+        elif "cube decision?" in header and (answer := _ANSWER.search(after)):
+            played = "double-take" if answer.group(1) == "accepts" else "double-pass"
+        else:
+            continue
+        ids, proper, chances = _IDS.search(block), _PROPER.search(block), _CHANCES.search(block)
+        equities = {_EQUITY_KEYS[m[0]]: float(m[1]) for m in _CUBE_EQUITY.findall(block)}
+        if ids is None or proper is None or chances is None or len(equities) != 3:
+            continue
+        win, win_g, win_bg, _, lose_g, lose_bg = map(float, chances.groups())
+        found.append(
+            CubeDecision(
+                f"{ids.group(1)}:{ids.group(2)}",
+                _proper(proper.group(1), proper.group(2)),
+                equities,
+                played,
+                (win, win_g, win_bg, lose_g, lose_bg),
+            )
+        )
+    return found
+
+
+def judge_cube(decision: CubeDecision, ply: int, theirs: bool = False) -> str:
+    """nardy's proper cube action at ``ply`` (the analysis's: its cube decision at least one
+    roll ahead, at the score of the Match ID); with ``theirs``, its cube model's on gnubg's
+    cubeless chances instead of its net's."""
+    position = parse_position(decision.ids, "backgammon")
+    stakes = context_stakes(read_position(decision.ids, position.variant))
+    if theirs:
+        return cube_action_key(stakes.decision(np.array(decision.chances, np.float32), position))
+    return cube_action_key(cube_analysis(position, stakes, ply)[1])
+
+
 TIE = 0.0005
 """Plays nardy values within this of each other (its printed precision, EMG) are as good as
 each other to it: where gnubg's best is one of them, nardy agrees (a bear-off's plays often
@@ -178,10 +298,13 @@ def correlation(xs: list[float], ys: list[float]) -> float:
     return sxy / math.sqrt(sxx * syy) if sxx and syy else math.nan
 
 
-def compare(folder: Path, ply: int, show: bool) -> None:
+def compare(folder: Path, ply: int, show: bool, cubes_only: bool = False) -> None:
     files = sorted(folder.glob("match-*.txt"))  # a file a game
     if not files:
         raise SystemExit(f"no match-*.txt in {folder}: run generate first")
+    if cubes_only:
+        _compare_cubes(files, ply, show)
+        return
     total = same = 0
     theirs: list[float] = []  # the losses of the plays made, gnubg's and nardy's
     ours: list[float] = []
@@ -204,8 +327,45 @@ def compare(folder: Path, ply: int, show: bool) -> None:
         f"{len(files)} games, {total} unforced checker plays: nardy {ply}-ply picks gnubg "
         f"2-ply's best in {same} ({100 * same / max(total, 1):.1f}%), {seconds:.0f} s"
     )
-    if not theirs:
-        return
+    if theirs:
+        _print_plays_made(theirs, ours)
+    _compare_cubes(files, ply, show)
+
+
+def _compare_cubes(files: list[Path], ply: int, show: bool) -> None:
+    """nardy's proper cube actions against gnubg 2-ply's, and gnubg's own 0-ply play (the
+    actions its players took) as the reference: how often each is a proper action, where
+    either doubles (issue 20's target: 85%), and what gnubg's equities say each costs."""
+    started = time.perf_counter()
+    cubes = [c for path in files for c in cube_decisions(path.read_text())]
+    ours = [judge_cube(cube, ply) for cube in cubes]
+    seconds = time.perf_counter() - started
+    for name, keys in (
+        (f"nardy {ply}-ply's proper action", ours),
+        ("nardy's cube model on gnubg's 2-ply chances", [judge_cube(c, 0, True) for c in cubes]),
+        ("gnubg 0-ply's play", [c.played for c in cubes]),
+    ):
+        same = sum(c.agrees(k) for c, k in zip(cubes, keys, strict=True))
+        doubling = [(c, k) for c, k in zip(cubes, keys, strict=True) if c.doubles(k)]
+        doubles_same = sum(c.agrees(k) for c, k in doubling)
+        cost = sum(c.cost(k) for c, k in zip(cubes, keys, strict=True))
+        print(
+            f"{len(cubes)} cube decisions, {name}: gnubg 2-ply's proper action in {same} "
+            f"({100 * same / max(len(cubes), 1):.1f}%); where either doubles, {doubles_same} of "
+            f"{len(doubling)} ({100 * doubles_same / max(len(doubling), 1):.1f}%); costs "
+            f"{1000 * cost / max(len(cubes), 1):.1f} mEMG a decision by gnubg's equities"
+        )
+    print(f"nardy's cube decisions took {seconds:.0f} s")
+    if show:
+        for cube, key in zip(cubes, ours, strict=True):
+            if not cube.agrees(key):
+                proper = "/".join(sorted(cube.proper))
+                print(f"  cube {cube.ids}: gnubg {proper}, nardy {key} ({cube.cost(key):.3f})")
+
+
+def _print_plays_made(theirs: list[float], ours: list[float]) -> None:
+    """The two programs' losses of the plays made: their correlation, the marks, the false
+    marks."""
     bad = {"bad", "very bad"}
     marked_theirs = sum(skill(loss) in bad for loss in theirs)
     marked_ours = sum(skill(loss) in bad for loss in ours)
@@ -231,11 +391,12 @@ def main() -> None:
     cmp.add_argument("folder", type=Path)
     cmp.add_argument("--ply", type=int, default=1)
     cmp.add_argument("--show", action="store_true", help="print each disagreement")
+    cmp.add_argument("--cubes-only", action="store_true", help="only the cube decisions")
     args = parser.parse_args()
     if args.command == "generate":
         generate(args.matches, args.length, args.seed, args.out)
     else:
-        compare(args.folder, args.ply, args.show)
+        compare(args.folder, args.ply, args.show, args.cubes_only)
 
 
 if __name__ == "__main__":
