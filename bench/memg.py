@@ -40,6 +40,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
 from nardy.core import Position, variant  # noqa: E402
+from nardy.engine.errors import EngineError  # noqa: E402
 from nardy.engine.evaluator import Evaluator, evaluator, for_net  # noqa: E402
 from nardy.engine.net import Net, equity, flip  # noqa: E402
 from nardy.notation.position_id import position_from_id, position_id  # noqa: E402
@@ -156,7 +157,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     for key in args.variant or ["backgammon", "long"]:
         records = load(args.data or benchmark_path(key))
         for spec in args.nets:
-            ev = net_evaluator(spec, key, args.race)
+            try:
+                ev = net_evaluator(spec, key, args.race)
+            except EngineError as exc:
+                if args.variant:  # asked for by name: say why it cannot be
+                    raise SystemExit(f"{spec} in {key}: {exc}") from None
+                # Both variants by default: a saved net is measured in its own.
+                print(f"{key:<11} {spec[-28:]:<28} not this variant's net", file=sys.stderr)
+                continue
             started = time.process_time()
             scores = score(ev, records, args.ply)
             seconds = time.process_time() - started

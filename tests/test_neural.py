@@ -16,9 +16,10 @@ from nardy.core import CHECKERS, OFF, Position, variant
 from nardy.core.dice import FixedDice, SeededDice
 from nardy.core.game import Game
 from nardy.core.settings import Settings
-from nardy.engine import HeuristicBot, RandomBot, make_bot
+from nardy.engine import HeuristicBot, RandomBot, features_long, make_bot
 from nardy.engine.analysis import analyze_game
 from nardy.engine.bots import play_game, step
+from nardy.engine.errors import EngineError
 from nardy.engine.evaluator import ROLLS, consistent, evaluator, for_net
 from nardy.engine.features import (
     BASE_INPUTS,
@@ -503,6 +504,18 @@ def test_for_net_uses_the_given_net() -> None:
     assert ev.net is net and "backgammon" in ev.variants
     with pytest.raises(ValueError, match="no trained net"):
         for_net(net, "chess")
+
+
+def test_for_net_refuses_a_net_wider_than_the_variants_encoding() -> None:
+    """A backgammon net (224 inputs) cannot judge long nardy (220): refused when the
+    evaluator is made, saying so, not at its first position. A narrower net reads the
+    encoding's first inputs (an older net's)."""
+    net, long_net = Net.random(INPUTS, 8, seed=9), Net.random(features_long.INPUTS, 8, seed=9)
+    with pytest.raises(EngineError, match="takes 224 inputs, but long's encoding has 220"):
+        for_net(net, "long")
+    with pytest.raises(EngineError, match="race net takes 224 inputs, but long's"):
+        for_net(long_net, "long", net)
+    assert for_net(long_net, "long").net is long_net
 
 
 # -- levels -------------------------------------------------------------------------------------

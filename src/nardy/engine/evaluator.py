@@ -483,14 +483,35 @@ def race_input(v: Variant | str) -> int:
     return LONG_RACE_INPUT
 
 
+def _inputs(variants: tuple[str, ...]) -> int:
+    """The number of inputs of a family's encoding."""
+    if variants == LONG_FAMILY:
+        from nardy.engine.features_long import INPUTS as LONG_INPUTS
+
+        return LONG_INPUTS
+    from nardy.engine.features import INPUTS
+
+    return INPUTS
+
+
 def race_weights(weights: str) -> str:
     """The file name of the race net shipped beside the family's net ``weights``."""
     return weights.replace(".npz", "-race.npz")
 
 
 def for_net(net: Net, v: Variant | str, race_net: Net | None = None) -> Evaluator:
-    """An evaluator for ``v``'s family with the given net (and its own net for races)."""
+    """An evaluator for ``v``'s family with the given net (and its own net for races). A net
+    reads the first of the encoding's inputs (an older net, fewer: :meth:`Net.columns`); one
+    that takes more than the family's encoding has was made for another family, and is
+    refused here, not at its first position."""
     variants, encode, _ = family(v)
+    inputs = _inputs(variants)
+    for name, given in (("net", net), ("race net", race_net)):
+        if given is not None and given.inputs > inputs:
+            raise EngineError(
+                f"the {name} takes {given.inputs} inputs, but {variants[0]}'s encoding has "
+                f"{inputs}: it was made for another variant"
+            )
     return Evaluator(
         net,
         encode,
