@@ -52,7 +52,9 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from nardy.cli.engine import context_stakes, read_position
+from nardy.core import Position
 from nardy.engine.analysis import confirmed, cube_action_key, cube_analysis, rank_plays, skill
+from nardy.engine.stakes import Stakes
 from nardy.notation import parse_position
 
 GNUBG = "/usr/games/gnubg"
@@ -227,15 +229,24 @@ def cube_decisions(text: str) -> list[CubeDecision]:
     return found
 
 
-def judge_cube(decision: CubeDecision, ply: int, theirs: bool = False) -> str:
+def judge_cube(decision: CubeDecision, ply: int) -> str:
     """nardy's proper cube action at ``ply`` (the analysis's: its cube decision at least one
-    roll ahead, at the score of the Match ID); with ``theirs``, its cube model's on gnubg's
-    cubeless chances instead of its net's."""
-    position = parse_position(decision.ids, "backgammon")
-    stakes = context_stakes(read_position(decision.ids, position.variant))
-    if theirs:
-        return cube_action_key(stakes.decision(np.array(decision.chances, np.float32), position))
+    roll ahead, at the score of the Match ID)."""
+    position, stakes = _on_roll(decision)
     return cube_action_key(cube_analysis(position, stakes, ply)[1])
+
+
+def model_cube(decision: CubeDecision) -> str:
+    """The proper cube action of nardy's cube model on gnubg's cubeless chances, not its
+    net's: what the model alone loses."""
+    position, stakes = _on_roll(decision)
+    return cube_action_key(stakes.decision(np.array(decision.chances, np.float32), position))
+
+
+def _on_roll(decision: CubeDecision) -> tuple[Position, Stakes]:
+    """The position of a cube decision and what its game is played for, from its IDs."""
+    position = parse_position(decision.ids, "backgammon")
+    return position, context_stakes(read_position(decision.ids, position.variant))
 
 
 TIE = 0.0005
@@ -342,7 +353,7 @@ def _compare_cubes(files: list[Path], ply: int, show: bool) -> None:
     seconds = time.perf_counter() - started
     for name, keys in (
         (f"nardy {ply}-ply's proper action", ours),
-        ("nardy's cube model on gnubg's 2-ply chances", [judge_cube(c, 0, True) for c in cubes]),
+        ("nardy's cube model on gnubg's 2-ply chances", [model_cube(c) for c in cubes]),
         ("gnubg 0-ply's play", [c.played for c in cubes]),
     ):
         same = sum(c.agrees(k) for c, k in zip(cubes, keys, strict=True))

@@ -10,7 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
-from gnubg_agreement import cube_decisions, judge_cube
+from gnubg_agreement import cube_decisions, judge_cube, model_cube
 
 DOUBLE = """Move number 8:  root on roll, cube decision?
 
@@ -109,4 +109,4 @@ def test_nardy_judges_each_decision_by_its_net_and_by_gnubgs_chances() -> None:
     assert judge_cube(double, 1) in keys
     # gnubg's chances through nardy's cube model: a 64% favourite with 31% gammons at 0-0
     # of a 3-point match doubles, and it is a take (gnubg: +0.910 against +0.737).
-    assert judge_cube(double, 0, theirs=True) == "double-take"
+    assert model_cube(double) == "double-take"

@@ -40,6 +40,7 @@ import functools
 from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
 from dataclasses import dataclass
 from importlib import resources
+from types import ModuleType
 from typing import Literal
 
 import numpy as np
@@ -471,27 +472,21 @@ def _installed(weights: str) -> bool:
     return (resources.files("nardy.engine.weights") / weights).is_file()
 
 
+def _features(variants: tuple[str, ...]) -> ModuleType:
+    """The encoding module of a family: its inputs and the index of its race flag."""
+    if variants == LONG_FAMILY:
+        from nardy.engine import features_long
+
+        return features_long
+    from nardy.engine import features
+
+    return features
+
+
 def race_input(v: Variant | str) -> int:
     """The index of the race flag in the encoding of ``v``'s family."""
-    variants, _, _ = family(v)
-    if variants != LONG_FAMILY:
-        from nardy.engine.features import RACE_INPUT
-
-        return RACE_INPUT
-    from nardy.engine.features_long import RACE_INPUT as LONG_RACE_INPUT
-
-    return LONG_RACE_INPUT
-
-
-def _inputs(variants: tuple[str, ...]) -> int:
-    """The number of inputs of a family's encoding."""
-    if variants == LONG_FAMILY:
-        from nardy.engine.features_long import INPUTS as LONG_INPUTS
-
-        return LONG_INPUTS
-    from nardy.engine.features import INPUTS
-
-    return INPUTS
+    index: int = _features(family(v)[0]).RACE_INPUT
+    return index
 
 
 def race_weights(weights: str) -> str:
@@ -505,7 +500,7 @@ def for_net(net: Net, v: Variant | str, race_net: Net | None = None) -> Evaluato
     that takes more than the family's encoding has was made for another family, and is
     refused here, not at its first position."""
     variants, encode, _ = family(v)
-    inputs = _inputs(variants)
+    inputs: int = _features(variants).INPUTS
     for name, given in (("net", net), ("race net", race_net)):
         if given is not None and given.inputs > inputs:
             raise EngineError(
