@@ -27,6 +27,7 @@ question); otherwise :func:`outputs` says None and the net values the race.
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import mul
 
 import numpy as np
 import numpy.typing as npt
@@ -43,14 +44,17 @@ Goal = str
 MAX_STATES = 2000
 """The most positions of one side one question may value (a few tenths of a second at
 most); beyond it the side is left to the net."""
-MAX_OUTSIDE = 10
+MAX_OUTSIDE = 20
 """Questions are asked only of sides with at most this many pips to go to the zone that
 matters (their home board; for the backgammon, below the opponent's home board), and for
 bearing off everything with at most :data:`~nardy.engine.bearoff.ENDGAME_CHECKERS` checkers
 left: beyond that a side's positions are too many (the check costs nothing, the attempt a
-fraction of a second)."""
+fraction of a second). 20 pips: the loser of a race two or three rolls from home is valued
+by its distributions, not the net (whose gammons there were 15 points off); 30 found no
+more in the benchmark of bench/gnubg_agreement.py and cost a fifth more time."""
 MAX_CACHED = 100_000
-"""The answers kept per process, all questions together (then the cache starts over)."""
+"""The positions (and answers) kept per process, all questions together (then the caches
+start over)."""
 
 SETTLED = 0.0002
 """A chance known to lie within this of 0 or 1 (where one side's distribution is out of
@@ -62,9 +66,15 @@ OPPONENT_HOME = 18
 """Points above this are the opponent's home board (a backgammon while a checker stays)."""
 
 
+_STEPS = range(1, BAR + 1)
+"""A checker's pips to go to an edge, by its distance beyond it (1, 2, ...)."""
+_OUTSIDE_WEIGHTS = np.arange(1001, 1001 + BAR, dtype=np.int64)
+
+
 def _beyond(side: Side, edge: int) -> int:
     """Pips the checkers of ``side`` still have to travel to reach point ``edge`` or below."""
-    return sum((p - edge) * side[p] for p in range(edge + 1, BAR + 1))
+    # map(mul) over the bytes: the hot spot of a question (three times a generator's speed)
+    return sum(map(mul, side[edge + 1 : BAR + 1], _STEPS))
 
 
 def _done(goal: Goal, side: Side) -> bool:
@@ -81,26 +91,41 @@ def _edge(goal: Goal) -> int:
     return OPPONENT_HOME if goal == "clear" else POINTS
 
 
-def _outside(side: Side, edge: int) -> tuple[int, int]:
-    """How far ``side`` is from having every checker at point ``edge`` or below: the checkers
-    still above it, then their pips to go."""
-    return sum(side[edge + 1 : BAR + 1]), _beyond(side, edge)
+def _nearest(each_roll: list[list[Side]], edge: int) -> list[list[Side]]:
+    """Of each roll's plays, those leaving the fewest checkers above point ``edge``, and of
+    those the fewest pips to go to it."""
+    # Every roll's plays in one array: a checker above the edge counts 1,000 and each of its
+    # pips to go 1 (a side has under 400 pips), so the least sum is the racer's play. One
+    # pass of numpy where the plays of a position's 21 rolls number hundreds.
+    sides = np.frombuffer(b"".join(b"".join(r) for r in each_roll), dtype=np.uint8)
+    above = sides.reshape(-1, BAR + 1)[:, edge + 1 :].astype(np.int64)
+    far = above @ _OUTSIDE_WEIGHTS[: BAR - edge]
+    counts = [len(r) for r in each_roll]
+    starts = np.cumsum([0, *counts[:-1]])
+    least = np.repeat(np.minimum.reduceat(far, starts), counts)
+    keep = (far == least).tolist()
+    nearest: list[list[Side]] = []
+    for reached, start in zip(each_roll, starts.tolist(), strict=True):
+        nearest.append([r for r, k in zip(reached, keep[start:], strict=False) if k])
+    return nearest
 
 
-class _TooMany(Exception):
-    """More than :data:`MAX_STATES` positions: the question is left to the net."""
+Choices = tuple[tuple[Side, ...], ...]
+"""For each roll of :data:`~nardy.engine.bearoff.ROLLS` in turn, the positions a racer may
+choose between (see :func:`_choices`)."""
+
+_choices_known: dict[tuple[Goal, Side], Choices] = {}
+_values: dict[tuple[Goal, Side], tuple[float, F64]] = {}
+_answers: dict[tuple[Goal, Side], F64 | None] = {}
+"""What this process has worked out: each position's choices and values (shared by every
+question, being the position's own), and the questions answered (None: refused)."""
 
 
-Memo = dict[Side, tuple[float, F64]]
-
-
-def _solve(goal: Goal, side: Side, memo: Memo, budget: list[int]) -> tuple[float, F64]:
-    """The mean and distribution of rolls ``side`` needs to reach ``goal``."""
-    known = memo.get(side)
-    if known is not None:
-        return known
-    distribution = np.zeros(MAX_ROLLS)
+def _settled(goal: Goal, side: Side) -> tuple[float, F64] | None:
+    """The mean and distribution of a position whose rolls need no search: the goal reached,
+    or (bearing everything off from the home board) the endgame database's."""
     if _done(goal, side):
+        distribution = np.zeros(MAX_ROLLS)
         distribution[0] = 1.0
         return 0.0, distribution
     if (
@@ -110,29 +135,65 @@ def _solve(goal: Goal, side: Side, memo: Memo, budget: list[int]) -> tuple[float
     ):
         db = bearoff.endgame_database()
         return db.mean_rolls(side), db.rolls_distribution(side)
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise _TooMany
+    return None
+
+
+def _choices(goal: Goal, side: Side) -> Choices:
+    """For each roll, the plays a racer weighs: every play where all the checkers are in the
+    zone that matters; while some are outside, those bringing most of them in, then the
+    nearest; a play that reaches the goal alone where there is one."""
+    key = (goal, side)
+    known = _choices_known.get(key)
+    if known is not None:
+        return known
     edge = _edge(goal)
-    outside = _beyond(side, edge) > 0
-    mean = 1.0
-    for d1, d2, weight in ROLLS:
-        reached = [mine for mine, _ in BACKGAMMON.play_paths(side, NOBODY, d1, d2)] or [side]
-        if outside:  # a racer's play: as many checkers in, then as near, as the roll allows
-            least = min(_outside(r, edge) for r in reached)
-            reached = [r for r in reached if _outside(r, edge) == least]
+    each_roll = [
+        [mine for mine, _ in BACKGAMMON.play_paths(side, NOBODY, d1, d2)] or [side]
+        for d1, d2, _ in ROLLS
+    ]
+    if _beyond(side, edge) > 0:  # a racer's play: as many checkers in, then as near
+        each_roll = _nearest(each_roll, edge)
+    per_roll = []
+    for reached in each_roll:
         finished = next((r for r in reached if _done(goal, r)), None)
-        if finished is not None:  # nothing beats reaching the goal with this roll
-            reached = [finished]
-        best = min((_solve(goal, r, memo, budget) for r in reached), key=lambda s: s[0])
+        per_roll.append((finished,) if finished is not None else tuple(reached))
+    _choices_known[key] = choices = tuple(per_roll)
+    return choices
+
+
+def _within(goal: Goal, side: Side, most: int) -> bool:
+    """Whether the positions the question of ``side`` leads to (those a search visits, the
+    settled ones aside) are at most ``most``: a property of the side alone, whatever this
+    process has worked out before."""
+    seen: set[Side] = set()
+    stack = [side]
+    while stack:
+        here = stack.pop()
+        if here in seen or _settled(goal, here) is not None:
+            continue
+        seen.add(here)
+        if len(seen) > most:
+            return False
+        for options in _choices(goal, here):
+            stack.extend(options)
+    return True
+
+
+def _solve(goal: Goal, side: Side) -> tuple[float, F64]:
+    """The mean and distribution of rolls ``side`` needs to reach ``goal``, a racer choosing
+    the play of each roll that needs the fewest on average."""
+    key = (goal, side)
+    known = _values.get(key) or _settled(goal, side)
+    if known is not None:
+        return known
+    mean = 1.0
+    distribution = np.zeros(MAX_ROLLS)
+    for (_, _, weight), options in zip(ROLLS, _choices(goal, side), strict=True):
+        best = min((_solve(goal, r) for r in options), key=lambda s: s[0])
         mean += weight * best[0]
         distribution[1:] += weight * best[1][:-1]
-    memo[side] = (mean, distribution)
+    _values[key] = (mean, distribution)
     return mean, distribution
-
-
-_answers: dict[tuple[Goal, Side], F64 | None] = {}
-"""The questions answered in this process (None: refused)."""
 
 
 def rolls(goal: Goal, side: Side) -> F64 | None:
@@ -140,22 +201,20 @@ def rolls(goal: Goal, side: Side) -> F64 | None:
     way) needs exactly ``k`` rolls to reach ``goal``; None where that takes too many of its
     positions to work out (:data:`MAX_STATES`).
 
-    Each question is worked out on its own (its positions counted afresh, none borrowed from
-    an earlier question), so that whether it is answered, and the answer, depend on the
-    side alone: never on what the process asked before (an analysis in one process or
-    several gives the same figures)."""
+    Whether a question is answered depends on the side alone (the positions it leads to are
+    counted, whatever the process knows of them already), and so does the answer: an
+    analysis in one process or several gives the same figures. What one question works out
+    serves the next (the plays of a roll lead to many of the same positions)."""
     if _beyond(side, _edge(goal)) > MAX_OUTSIDE:
         return None
     if goal == "off" and CHECKERS - side[OFF] > bearoff.ENDGAME_CHECKERS:
         return None
     key = (goal, side)
     if key not in _answers:
-        if len(_answers) >= MAX_CACHED:
-            _answers.clear()
-        try:
-            _answers[key] = _solve(goal, side, {}, [MAX_STATES])[1]
-        except _TooMany:
-            _answers[key] = None
+        if max(len(_answers), len(_values), len(_choices_known)) >= MAX_CACHED:
+            for cache in (_answers, _values, _choices_known):
+                cache.clear()
+        _answers[key] = _solve(goal, side)[1] if _within(goal, side, MAX_STATES) else None
     return _answers[key]
 
 
