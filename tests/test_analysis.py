@@ -109,7 +109,7 @@ def test_a_roll_without_a_choice_is_valued_at_the_ply_asked() -> None:
 def test_the_cube_looks_at_least_one_roll_ahead() -> None:
     outputs, decision = cube_analysis(CONTACT, Stakes(), ply=0)
     np.testing.assert_allclose(outputs, evaluate(CONTACT, 1), atol=1e-6)
-    assert decision == Stakes().decision(evaluate(CONTACT, 1), CONTACT)
+    assert decision == cube_analysis(CONTACT, Stakes(), ply=1)[1]
 
 
 def test_money_plays_cube_stops_at_4096_for_the_analysis_too() -> None:

@@ -37,6 +37,7 @@ from nardy.engine.cube import (
     MoneyRules,
     Owner,
 )
+from nardy.engine.cubeful import decision_ahead
 from nardy.engine.evaluator import Evaluator, evaluator, family
 from nardy.engine.net import (
     F32,
@@ -356,9 +357,12 @@ def cmd_cube(args: Sequence[str], defaults: Defaults = DEFAULTS) -> str:
     if pos.outcome() is not None:
         raise ProtocolError("the game is over: a side has borne off all its checkers")
     # The bot's cube decisions look at least one roll ahead (NeuralBot.cube_decision).
-    probs = evaluate(pos, max(lvl.ply, 1), net_for(v))
+    ply = max(lvl.ply, 1)
+    ev = net_for(v)
+    probs = evaluate(pos, ply, ev)
     # The stakes' decision knows the cube's limits (RULES.md 1.5): a dead cube in a match.
-    d = context_stakes(ctx).decision(probs, pos, doubled=ctx.doubled)
+    stakes = context_stakes(ctx)
+    d = decision_ahead(ev, pos, stakes, stakes.decision(probs, pos, doubled=ctx.doubled), ply)
     return cube_answer(d, doubled=ctx.doubled, crawford=ctx.crawford) + f" level={lvl.name}"
 
 

@@ -59,6 +59,7 @@ from nardy.engine.cube import (
     MatchState,
     Response,
 )
+from nardy.engine.cubeful import decision_ahead
 from nardy.engine.evaluator import MAX_PLY, ROLLS, Evaluator, Pair, evaluator
 from nardy.engine.features import F32
 from nardy.engine.met import match_equity
@@ -337,8 +338,10 @@ def cube_analysis(
     """The side on roll's probabilities at :func:`cube_ply` of ``ply`` and its cube decision
     at ``stakes``; with ``doubled``, he has doubled and the decision to read is his
     opponent's answer (:meth:`Stakes.decision`)."""
+    ev = ev or load_evaluator(position.variant)
     outputs = evaluate(position, cube_ply(ply), ev)
-    return outputs, stakes.decision(outputs, position, doubled=doubled)
+    decision = stakes.decision(outputs, position, doubled=doubled)
+    return outputs, decision_ahead(ev, position, stakes, decision, cube_ply(ply))
 
 
 def cube_action_key(d: CubeDecision) -> str:
@@ -904,6 +907,7 @@ def _evaluate(ev: Evaluator, task: _TurnTask, ply: int) -> _Judged:
         else:
             outputs = evaluate(before, cube_ply(ply), ev)
         decision = task.cube_before.decision(outputs, before, doubled=task.doubled)
+        decision = decision_ahead(ev, before, task.cube_before, decision, cube_ply(ply))
         cubes = _judge_cube(task, decision)
     resigned = _judge_resignations(ev, before, task, ply)
     if task.after is None or task.dice is None:

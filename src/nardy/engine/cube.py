@@ -513,6 +513,25 @@ def _decide(
     )
 
 
+def looked_ahead(
+    d: CubeDecision,
+    no_double: float,
+    double_take: float,
+    mwc: tuple[float, float] | None = None,
+) -> CubeDecision:
+    """``d`` with the equities of playing on and of a double taken (and, in a match, their
+    match winning chances) found by looking ahead (:mod:`nardy.engine.cubeful`), in ``d``'s
+    units; the doubler's action and the answer decided again from them. The take and cash
+    points stay the model's."""
+    if d.double_pass is None:
+        raise EngineError("no double to look ahead at: the player cannot double")
+    beaver = None if d.double_beaver is None else max(2.0 * double_take, -2.0)
+    both = None if mwc is None else (mwc[0], mwc[1], d.mwc_double_pass or 0.0)
+    return _decide(
+        no_double, double_take, d.double_pass, beaver, d.efficiency, d.redouble, d.cash_point, both
+    )
+
+
 # -- match play ------------------------------------------------------------------------------
 
 

@@ -55,6 +55,7 @@ from nardy.engine.cube import (
     relative_owner,
     resignation_decision,
 )
+from nardy.engine.cubeful import decision_ahead
 from nardy.engine.errors import EngineError
 from nardy.engine.evaluator import Evaluator, evaluator, for_net, has_net
 from nardy.engine.heuristic import LEVELS as LEVEL_NAMES
@@ -242,9 +243,10 @@ class NeuralBot:
         doubler = game.turn
         position = game.turn_start
         ev = self.evaluator(position)
-        probs = game_probabilities(ev, game, doubler, max(self.level.ply, 1))
+        ply = max(self.level.ply, 1)  # at least one roll ahead, as the analysis's cube_ply
+        probs = game_probabilities(ev, game, doubler, ply)
         context = CubeContext.of(game, doubler)
-        return cube_decision(
+        decision = cube_decision(
             probs,
             context.cube,
             money=context.money,
@@ -252,6 +254,7 @@ class NeuralBot:
             race=position.is_race(),
             pips=position.pips()[0],
         )
+        return decision_ahead(ev, position, Stakes.of(game, doubler), decision, ply)
 
     def should_double(self, game: Game, player: int) -> bool:
         if stand_in := self.stand_in(game.variant):
