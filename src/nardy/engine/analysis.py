@@ -893,7 +893,8 @@ def _evaluate(ev: Evaluator, task: _TurnTask, ply: int) -> _Judged:
     # The 0-ply best play of every roll gives the luck, and its average the 1-ply value of
     # the position before the roll, which the cube decision needs at 0 and 1 ply.
     one_ply_cube = task.cube_before is not None and cube_ply(ply) == 1
-    table = best_plays(ev, before)[1] if task.luck == "roll" or one_ply_cube else None
+    best = best_plays(ev, before) if task.luck == "roll" or one_ply_cube else None
+    table = None if best is None else best[1]
     luck = None
     if task.luck == "opening":
         luck = _opening_luck(ev, before, task)
@@ -907,7 +908,7 @@ def _evaluate(ev: Evaluator, task: _TurnTask, ply: int) -> _Judged:
         else:
             outputs = evaluate(before, cube_ply(ply), ev)
         decision = task.cube_before.decision(outputs, before, doubled=task.doubled)
-        decision = decision_ahead(ev, before, task.cube_before, decision, cube_ply(ply))
+        decision = decision_ahead(ev, before, task.cube_before, decision, cube_ply(ply), best)
         cubes = _judge_cube(task, decision)
     resigned = _judge_resignations(ev, before, task, ply)
     if task.after is None or task.dice is None:

@@ -85,11 +85,24 @@ def _model(stakes: Stakes, outputs: F32, position: Position) -> float:
     return d.mwc
 
 
-def _node(ev: Evaluator, v: Variant, pair: Pair, states: Sequence[Stakes], ply: int) -> F64:
+Best = tuple[list[Pair], F32]
+"""Each roll's best play at 0-ply and its outputs for the mover
+(:meth:`~nardy.engine.evaluator.Evaluator.best_plays` of one position)."""
+
+
+def _node(
+    ev: Evaluator,
+    v: Variant,
+    pair: Pair,
+    states: Sequence[Stakes],
+    ply: int,
+    best: Best | None = None,
+) -> F64:
     """The values for the player on roll in ``pair`` (his side first, before his roll) at
     each of ``states``, looking ``ply`` rolls ahead (1 or more), his own cube action at each
-    node below the first included by the caller (:func:`_with_option`)."""
-    plays, outputs = ev.best_plays(v, [pair])
+    node below the first included by the caller (:func:`_with_option`); ``best``: his rolls'
+    best plays where they are known already."""
+    plays, outputs = best or ev.best_plays(v, [pair])
     values = np.zeros(len(states), dtype=np.float64)
     theirs = [s.swap() for s in states]
     for r, ((mine, other), out) in enumerate(zip(plays, outputs, strict=True)):
@@ -122,19 +135,21 @@ def _with_option(ev: Evaluator, v: Variant, pair: Pair, states: Sequence[Stakes]
 
 
 def decision_ahead(
-    ev: Evaluator, position: Position, stakes: Stakes, decision: CubeDecision, ply: int
+    ev: Evaluator,
+    position: Position,
+    stakes: Stakes,
+    decision: CubeDecision,
+    ply: int,
+    best: Best | None = None,
 ) -> CubeDecision:
     """``decision`` (the model's on the root's chances at ``ply``) with its values of
     playing on and of a double taken looked ahead ``ply`` rolls (1 or 2), the actions decided
-    again; as it is in a race, or where the player cannot double."""
+    again; as it is in a race, or where the player cannot double. ``best``: the position's
+    :data:`Best`, where the caller has it."""
     if ply < 1 or decision.double_take is None or not may_double(stakes) or position.is_race():
         return decision
-    no_double, take = (
-        float(x)
-        for x in _node(
-            ev, position.variant, (position.mine, position.theirs), [stakes, doubled(stakes)], ply
-        )
-    )
+    pair, states = (position.mine, position.theirs), [stakes, doubled(stakes)]
+    no_double, take = (float(x) for x in _node(ev, position.variant, pair, states, ply, best))
     if stakes.match is None:
         return looked_ahead(decision, no_double / stakes.cube, take / stakes.cube)
     m, c = stakes.match, stakes.cube
