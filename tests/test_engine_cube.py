@@ -64,6 +64,16 @@ def points(probs: list[float]) -> tuple[float, float]:
 # -- money: Janowski ----------------------------------------------------------------------------
 
 
+def test_a_certain_single_win_is_a_cash_not_no_double() -> None:
+    """Doubling and playing on are worth the same (+1): GNU Backgammon doubles on a tie
+    (FindBestCubeDecision), and so a last roll that cannot miss is "Double, pass" there, as
+    here, for money and in a match."""
+    certain = [1.0, 0.0, 0.0, 0.0, 0.0]
+    assert cube_decision(certain).text == "Double, pass"
+    match = cube_decision(certain, match=MatchState(7, 2, 3))
+    assert match.text == "Double, pass" and match.no_double == pytest.approx(1.0)
+
+
 def test_dead_cube_take_point_is_25_percent() -> None:
     """No gammons and a dead cube (efficiency 0): risk 1 to win 3, take with 25%."""
     d = cube_decision(gammonless(0.7), efficiency=0.0)

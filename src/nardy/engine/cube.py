@@ -488,7 +488,9 @@ def _decide(
     # only when it gains).
     response = min(answers, key=lambda r: (answers[r], r is not Response.TAKE))
     value = answers[response]
-    if value > no_double:
+    # On a tie he doubles, as GNU Backgammon does (FindBestCubeDecision): a game he wins
+    # whatever happens is "Double, pass", a cash, not "No double".
+    if value >= no_double:
         action = Action.DOUBLE
     elif no_double > double_pass:
         action = Action.TOO_GOOD
