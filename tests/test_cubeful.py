@@ -15,7 +15,7 @@ from nardy.core.dice import FixedDice
 from nardy.core.game import Game
 from nardy.core.settings import Settings
 from nardy.engine.analysis import cube_analysis, evaluate, load_evaluator
-from nardy.engine.cube import Action, Owner
+from nardy.engine.cube import Action, MoneyRules, Owner
 from nardy.engine.cubeful import decision_ahead, doubled, may_double
 from nardy.engine.neural import NeuralBot
 from nardy.engine.stakes import Stakes
@@ -92,3 +92,19 @@ def test_money_play_keeps_the_model_units() -> None:
         else:
             assert ahead.double_take == pytest.approx(first.double_take, abs=1e-4)
             assert np.isfinite(ahead.no_double)
+
+
+def test_under_the_jacoby_rule_a_gammon_won_at_once_counts_single() -> None:
+    """X, on roll, two checkers on his 2-point and the rest off, O on the bar with none off
+    (contact, so the lookahead decides): most rolls win at once, a gammon. With the cube
+    centred under the Jacoby rule that is a single game: double, pass (as the model says),
+    never too good to double."""
+    position = pos("backgammon", {2: 2}, {25: 1, 6: 14})
+    assert not position.is_race()
+    ev = load_evaluator(position.variant)
+    for jacoby, action in ((True, Action.DOUBLE), (False, Action.TOO_GOOD)):
+        stakes = Stakes(money=MoneyRules(jacoby=jacoby))
+        model = stakes.decision(evaluate(position, 1, ev), position)
+        ahead = decision_ahead(ev, position, stakes, model, 1)
+        assert ahead.action is action, (jacoby, ahead.text)
+        assert ahead.no_double <= 1.0 + 1e-9 or not jacoby

@@ -69,6 +69,8 @@ def _theirs(value: float, stakes: Stakes) -> float:
 def _ended(stakes: Stakes, outputs: F32) -> float:
     """A game the player's play has just won, at these stakes."""
     if stakes.match is None:
+        if stakes.money.jacoby and stakes.owner is Owner.CENTRED:
+            return float(stakes.cube)  # the Jacoby rule: it counts single
         return stakes.equity(outputs) * stakes.cube
     value = stakes.mwc(outputs)
     assert value is not None
