@@ -107,6 +107,13 @@ def _node(
     plays, outputs = best or ev.best_plays(v, [pair])
     values = np.zeros(len(states), dtype=np.float64)
     theirs = [s.swap() for s in states]
+    deeper: dict[int, Best] = {}
+    if ply > 1:  # the opponent's best plays of every roll after each of ours, in one batch
+        live = [r for r, (mine, _) in enumerate(plays) if mine[OFF] != CHECKERS]
+        after, outs = ev.best_plays(v, [(plays[r][1], plays[r][0]) for r in live])
+        n = len(ROLLS)
+        for k, r in enumerate(live):
+            deeper[r] = (after[k * n : (k + 1) * n], outs[k * n : (k + 1) * n])
     for r, ((mine, other), out) in enumerate(zip(plays, outputs, strict=True)):
         if mine[OFF] == CHECKERS:
             row = [_ended(s, out) for s in states]
@@ -116,17 +123,19 @@ def _node(
             pairs = zip(states, theirs, strict=True)
             row = [_theirs(_model(t, chances, position), s) for s, t in pairs]
         else:
-            below = _with_option(ev, v, (other, mine), theirs, ply - 1)
+            below = _with_option(ev, v, (other, mine), theirs, ply - 1, deeper[r])
             row = [_theirs(b, s) for b, s in zip(below.tolist(), states, strict=True)]
         values += ROLL_WEIGHTS[r] * np.asarray(row)
     return values
 
 
-def _with_option(ev: Evaluator, v: Variant, pair: Pair, states: Sequence[Stakes], ply: int) -> F64:
+def _with_option(
+    ev: Evaluator, v: Variant, pair: Pair, states: Sequence[Stakes], ply: int, best: Best
+) -> F64:
     """As :func:`_node`, the player on roll choosing at each state between playing on and
     doubling (the opponent then taking or passing, whichever is worse for the doubler)."""
     extra = [doubled(s) for s in states if may_double(s)]
-    values = _node(ev, v, pair, [*states, *extra], ply)
+    values = _node(ev, v, pair, [*states, *extra], ply, best)
     k = len(states)
     for i, s in enumerate(states):
         if may_double(s):
