@@ -25,7 +25,7 @@ from nardy import __version__
 from nardy.cli.options import die
 from nardy.core import NotationError, Variant, scoring, variant, variants
 from nardy.core.settings import Settings
-from nardy.engine.analysis import cube_action_key, evaluate
+from nardy.engine.analysis import cube_action_key, cube_analysis, evaluate
 from nardy.engine.cube import (
     CUBE_AT_LIMIT,
     DEAD_CUBE,
@@ -37,7 +37,6 @@ from nardy.engine.cube import (
     MoneyRules,
     Owner,
 )
-from nardy.engine.cubeful import decision_ahead
 from nardy.engine.evaluator import Evaluator, evaluator, family
 from nardy.engine.net import (
     F32,
@@ -356,13 +355,9 @@ def cmd_cube(args: Sequence[str], defaults: Defaults = DEFAULTS) -> str:
         raise ProtocolError("the Match ID shows no game in play")
     if pos.outcome() is not None:
         raise ProtocolError("the game is over: a side has borne off all its checkers")
-    # The bot's cube decisions look at least one roll ahead (NeuralBot.cube_decision).
-    ply = max(lvl.ply, 1)
-    ev = net_for(v)
-    probs = evaluate(pos, ply, ev)
-    # The stakes' decision knows the cube's limits (RULES.md 1.5): a dead cube in a match.
-    stakes = context_stakes(ctx)
-    d = decision_ahead(ev, pos, stakes, stakes.decision(probs, pos, doubled=ctx.doubled), ply)
+    # The bot's decision (NeuralBot.cube_decision): at least one roll ahead, looked ahead;
+    # the stakes know the cube's limits (RULES.md 1.5): a dead cube in a match.
+    _, d = cube_analysis(pos, context_stakes(ctx), lvl.ply, net_for(v), doubled=ctx.doubled)
     return cube_answer(d, doubled=ctx.doubled, crawford=ctx.crawford) + f" level={lvl.name}"
 
 

@@ -438,11 +438,16 @@ def _money_decision(out: _Outcomes, cube: CubeState, rules: MoneyRules, x: float
     # A take: the opponent owns the cube at twice the stake (equities per current stake).
     take_curve = scale_curve(_mix(opp, line(-lose, w), x), 2.0)
     double_take = curve_at(take_curve, p)
-    # A beaver: the cube at four times, still his; the doubler takes it or passes (-2).
-    double_beaver = max(2.0 * double_take, -2.0) if rules.beaver else None
+    double_beaver = _beavered(double_take) if rules.beaver else None
     return _decide(
         no_double, double_take, 1.0, double_beaver, x, redouble, crossing(take_curve, 1.0)
     )
+
+
+def _beavered(double_take: float) -> float:
+    """The doubler's money equity after a beaver: the cube at four times, still the
+    taker's; the doubler plays on at twice double/take or passes (-2)."""
+    return max(2.0 * double_take, -2.0)
 
 
 def _mix(live: Curve, dead: Curve, x: float) -> Curve:
@@ -527,8 +532,12 @@ def looked_ahead(
     points stay the model's."""
     if d.double_pass is None:
         raise EngineError("no double to look ahead at: the player cannot double")
-    beaver = None if d.double_beaver is None else max(2.0 * double_take, -2.0)
-    both = None if mwc is None else (mwc[0], mwc[1], d.mwc_double_pass or 0.0)
+    beaver = None if d.double_beaver is None else _beavered(double_take)
+    both = None
+    if mwc is not None:
+        if d.mwc_double_pass is None:
+            raise EngineError("match winning chances looked ahead for a money decision")
+        both = (mwc[0], mwc[1], d.mwc_double_pass)
     return _decide(
         no_double, double_take, d.double_pass, beaver, d.efficiency, d.redouble, d.cash_point, both
     )

@@ -37,10 +37,10 @@ from nardy.engine.cube import CubeDecision, Owner, looked_ahead, mwc_to_emg
 from nardy.engine.evaluator import ROLLS, Evaluator, Pair
 from nardy.engine.features import F32
 from nardy.engine.net import flip
+from nardy.engine.rollout import ROLL_WEIGHTS
 from nardy.engine.stakes import Stakes
 
 F64 = npt.NDArray[np.float64]
-ROLL_WEIGHTS = np.array([w for _, _, w in ROLLS], dtype=np.float64)
 
 
 def may_double(stakes: Stakes) -> bool:
@@ -53,12 +53,20 @@ def doubled(stakes: Stakes) -> Stakes:
     return replace(stakes, cube=2 * stakes.cube, owner=Owner.OPPONENT)
 
 
-def _cash(stakes: Stakes) -> float:
-    """What the player on roll gets when his double is passed."""
+def _currency(stakes: Stakes, emg: float) -> float:
+    """A normalised equity (EMG for a match) in the lookahead's currency: points for money,
+    the match winning chance in a match (:func:`~nardy.engine.cube.mwc_to_emg` undone)."""
     if stakes.match is None:
-        return float(stakes.cube)
+        return emg * stakes.cube
     m = stakes.match
-    return m.equity_after(m.away_me - stakes.cube, m.away_opp)
+    return m.equity_after(m.away_me, m.away_opp - stakes.cube) + (emg + 1.0) * stakes.unit
+
+
+def _normalised(stakes: Stakes, value: float) -> float:
+    """A value in the lookahead's currency as normalised equity again."""
+    if stakes.match is None:
+        return value / stakes.cube
+    return mwc_to_emg(value, stakes.match, stakes.cube)
 
 
 def _theirs(value: float, stakes: Stakes) -> float:
@@ -68,23 +76,15 @@ def _theirs(value: float, stakes: Stakes) -> float:
 
 def _ended(stakes: Stakes, outputs: F32) -> float:
     """A game the player's play has just won, at these stakes."""
-    if stakes.match is None:
-        if stakes.money.jacoby and stakes.owner is Owner.CENTRED:
-            return float(stakes.cube)  # the Jacoby rule: it counts single
-        return stakes.equity(outputs) * stakes.cube
-    value = stakes.mwc(outputs)
-    assert value is not None
-    return value
+    if stakes.match is None and stakes.money.jacoby and stakes.owner is Owner.CENTRED:
+        return _currency(stakes, 1.0)  # the Jacoby rule: it counts single
+    return _currency(stakes, stakes.equity(outputs))
 
 
 def _model(stakes: Stakes, outputs: F32, position: Position) -> float:
     """The value of the proper cube action of the player on roll in ``position`` with these
     chances, by the model alone."""
-    d = stakes.decision(outputs, position)
-    if stakes.match is None:
-        return d.equity * stakes.cube
-    assert d.mwc is not None
-    return d.mwc
+    return _currency(stakes, stakes.decision(outputs, position).equity)
 
 
 Best = tuple[list[Pair], F32]
@@ -139,7 +139,7 @@ def _with_option(
     k = len(states)
     for i, s in enumerate(states):
         if may_double(s):
-            value = min(float(values[k]), _cash(s))
+            value = min(float(values[k]), _currency(s, 1.0))  # a pass: +1
             values[i] = max(float(values[i]), value)
             k += 1
     return values[: len(states)]
@@ -161,8 +161,6 @@ def decision_ahead(
         return decision
     pair, states = (position.mine, position.theirs), [stakes, doubled(stakes)]
     no_double, take = (float(x) for x in _node(ev, position.variant, pair, states, ply, best))
-    if stakes.match is None:
-        return looked_ahead(decision, no_double / stakes.cube, take / stakes.cube)
-    m, c = stakes.match, stakes.cube
-    emg = mwc_to_emg(no_double, m, c), mwc_to_emg(take, m, c)
-    return looked_ahead(decision, *emg, mwc=(no_double, take))
+    mwc = None if stakes.match is None else (no_double, take)
+    equities = _normalised(stakes, no_double), _normalised(stakes, take)
+    return looked_ahead(decision, *equities, mwc=mwc)

@@ -50,7 +50,6 @@ from nardy.engine.cube import (
     MatchState,
     MoneyRules,
     Response,
-    cube_decision,
     game_rules,
     relative_owner,
     resignation_decision,
@@ -244,17 +243,9 @@ class NeuralBot:
         position = game.turn_start
         ev = self.evaluator(position)
         ply = max(self.level.ply, 1)  # at least one roll ahead, as the analysis's cube_ply
-        probs = game_probabilities(ev, game, doubler, ply)
-        context = CubeContext.of(game, doubler)
-        decision = cube_decision(
-            probs,
-            context.cube,
-            money=context.money,
-            match=context.match,
-            race=position.is_race(),
-            pips=position.pips()[0],
-        )
-        return decision_ahead(ev, position, Stakes.of(game, doubler), decision, ply)
+        stakes = Stakes.of(game, doubler)
+        decision = stakes.decision(game_probabilities(ev, game, doubler, ply), position)
+        return decision_ahead(ev, position, stakes, decision, ply)
 
     def should_double(self, game: Game, player: int) -> bool:
         if stand_in := self.stand_in(game.variant):

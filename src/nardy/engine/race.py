@@ -106,7 +106,8 @@ def _nearest(each_roll: list[list[Side]], edge: int) -> list[list[Side]]:
     keep = (far == least).tolist()
     nearest: list[list[Side]] = []
     for reached, start in zip(each_roll, starts.tolist(), strict=True):
-        nearest.append([r for r, k in zip(reached, keep[start:], strict=False) if k])
+        kept = keep[start : start + len(reached)]
+        nearest.append([r for r, k in zip(reached, kept, strict=True) if k])
     return nearest
 
 
@@ -121,18 +122,24 @@ _answers: dict[tuple[Goal, Side], F64 | None] = {}
 question, being the position's own), and the questions answered (None: refused)."""
 
 
+def _in_database(goal: Goal, side: Side) -> bool:
+    """Whether the endgame database knows the rolls: everything to bear off from the home
+    board, with few enough checkers left."""
+    return (
+        goal == "off"
+        and _beyond(side, POINTS) == 0
+        and CHECKERS - side[OFF] <= bearoff.ENDGAME_CHECKERS
+    )
+
+
 def _settled(goal: Goal, side: Side) -> tuple[float, F64] | None:
     """The mean and distribution of a position whose rolls need no search: the goal reached,
-    or (bearing everything off from the home board) the endgame database's."""
+    or the endgame database's."""
     if _done(goal, side):
         distribution = np.zeros(MAX_ROLLS)
         distribution[0] = 1.0
         return 0.0, distribution
-    if (
-        goal == "off"
-        and _beyond(side, POINTS) == 0
-        and CHECKERS - side[OFF] <= bearoff.ENDGAME_CHECKERS
-    ):
+    if _in_database(goal, side):
         db = bearoff.endgame_database()
         return db.mean_rolls(side), db.rolls_distribution(side)
     return None
@@ -169,8 +176,8 @@ def _within(goal: Goal, side: Side, most: int) -> bool:
     stack = [side]
     while stack:
         here = stack.pop()
-        if here in seen or _settled(goal, here) is not None:
-            continue
+        if here in seen or _done(goal, here) or _in_database(goal, here):
+            continue  # settled without a search
         seen.add(here)
         if len(seen) > most:
             return False
