@@ -198,13 +198,20 @@ class Evaluator:
         if self.race_net is None or self.race_input is None:
             return self.net.forward(x)
         race = x[:, self.race_input] == 1.0
-        if not race.any():
+        races = int(np.count_nonzero(race))
+        # The fewer rows are copied out and valued again by their own net; the rest go
+        # through the other net in place: copying the larger part costs more than valuing
+        # the smaller one twice.
+        if races == 0:
             return self.net.forward(x)
-        if race.all():
+        if races == len(x):
             return self.race_net.forward(x)
-        out = np.empty((len(x), OUTPUTS), dtype=np.float32)
-        out[race] = self.race_net.forward(x[race])
-        out[~race] = self.net.forward(x[~race])
+        if 2 * races <= len(x):
+            out = self.net.forward(x)
+            out[race] = self.race_net.forward(x[race])
+        else:
+            out = self.race_net.forward(x)
+            out[~race] = self.net.forward(x[~race])
         return out
 
     def check(self, v: Variant) -> None:
