@@ -11,9 +11,9 @@ benchmark judges nardy on positions it did not choose (issue 20).
 
 ``compare`` reads those files: for every checker play gnubg's analysis lists two or more
 candidates for (an unforced decision), gnubg's best (its first candidate) against the best
-of nardy's analysis at ``--ply`` (:func:`nardy.engine.analysis.confirmed` at the match
-score of the Match ID: ``nardy hint``'s ranking, again at 2-ply where the play gnubg made
-is marked, as ``nardy analyze`` judges it), the two compared by the positions they reach
+of nardy's analysis at ``--ply`` (:func:`nardy.engine.analysis.deepened` at the match
+score of the Match ID: at 1-ply the best few plays and the play gnubg made again at 2-ply,
+as ``nardy analyze`` judges it), the two compared by the positions they reach
 (a play nardy values as its best, to :data:`TIE`, counts as its best). gnubg writes each
 game of a match to a file of its own (``match-SEED.txt``, ``match-SEED_002.txt``, …). It
 prints the agreement, the decisions and the seconds nardy took, and with ``--show`` each
@@ -53,7 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from nardy.cli.engine import context_stakes, read_position
 from nardy.core import Position
-from nardy.engine.analysis import confirmed, cube_action_key, cube_analysis, rank_plays, skill
+from nardy.engine.analysis import cube_action_key, cube_analysis, deepened, rank_plays, skill
 from nardy.engine.stakes import Stakes
 from nardy.notation import parse_position
 
@@ -272,23 +272,26 @@ def judge(decision: Decision, ply: int) -> Judgement:
     """nardy's analysis at ``ply`` on ``decision``: its best play against gnubg's best (a
     play worth as much to nardy as its best counts as its best), and the loss of the play
     made, from the ranking the analysis judges that play by
-    (:func:`nardy.engine.analysis.confirmed`: again at 2-ply where it marks the play);
-    where gnubg's analysis does not list the play made, from the plain ranking (the hint's)."""
+    (:func:`nardy.engine.analysis.deepened`: at 1-ply the best few and the play made again
+    at 2-ply); where gnubg's analysis does not list the play made, the hint's."""
     position = parse_position(decision.ids, "backgammon")
     stakes = context_stakes(read_position(decision.ids, position.variant))
     ranked = rank_plays(position, *decision.dice, ply, stakes=stakes)
+    reached = None
     if decision.played is not None:
         made = position.parse_play(decision.played, *decision.dice).position
         reached = (made.mine, made.theirs)
-        ranked = confirmed(position, *decision.dice, ranked, reached, stakes=stakes)
+    ranked = deepened(position, *decision.dice, ranked, reached, stakes=stakes)
 
     def value(play: str) -> float | None:
-        """nardy's equity of a play; None for one its judgement did not value again (not
-        among its best at ``ply``, so not its best)."""
+        """nardy's equity of a play; None for one its judgement did not value at the depth
+        of its best (not among its best few, so not its best)."""
         reached = position.parse_play(play, *decision.dice).position
         sides = (reached.mine, reached.theirs)
         found = (
-            r.equity for r in ranked if (r.play.position.mine, r.play.position.theirs) == sides
+            r.equity
+            for r in ranked
+            if r.ply == ranked[0].ply and (r.play.position.mine, r.play.position.theirs) == sides
         )
         return next(found, None)
 

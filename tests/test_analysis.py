@@ -18,17 +18,18 @@ from nardy.core.game import Cube, Game, Phase
 from nardy.core.settings import Settings
 from nardy.engine import analysis, features_long
 from nardy.engine.analysis import (
-    CONFIRM_AMONG,
-    CONFIRM_PLY,
+    DEEPER_AMONG,
+    DEEPER_MARGIN,
+    DEEPER_PLY,
+    RankedPlay,
     analyze,
     analyze_game,
-    confirmed,
     cube_action_key,
     cube_analysis,
+    deepened,
     evaluate,
     luck_mark,
     luck_rating,
-    rank_of,
     rank_plays,
     rating,
     skill,
@@ -272,40 +273,55 @@ def test_the_heuristic_bots_errors_are_seen_and_the_nets_own_play_is_not() -> No
     assert sum(a.luck_adjusted) == pytest.approx(0.0)
 
 
-def test_a_play_marked_at_1_ply_is_judged_again_at_2_ply() -> None:
-    """Issue 20: an odd ply exaggerates. A play that loses enough at 1-ply to be marked is
-    judged again at 2-ply, against the best plays of the 1-ply ranking, each valued again at
-    2-ply as a 2-ply ranking values it; an unmarked play's judgement stands at 1-ply."""
+def _reached(r: RankedPlay) -> tuple[object, object]:
+    return (r.play.position.mine, r.play.position.theirs)
+
+
+def test_the_best_few_and_the_play_made_are_judged_again_at_2_ply() -> None:
+    """Issue 20: an odd ply exaggerates, and 2-ply picks gnubg's best play more often. Under
+    2-ply the analysis values the best few plays of the ranking (within the margin of its
+    best) and the play made again at 2-ply, each as a 2-ply ranking values it, and judges
+    the play by those; the other plays follow as they were ranked. A 0-ply ranking, asked
+    for its speed, and a 2-ply one stand."""
     a = analyze([bot_game()], ply=1)
     plays = [p for p in a.games[0].plays if not p.forced]
-    assert any(p.ply == CONFIRM_PLY for p in plays)
-    assert all(p.ply == CONFIRM_PLY for p in plays if p.skill is not None)
     assert all(p.choices > 1 for p in plays)  # the roll's plays, not the few judged again
     checked = 0
     for p in plays:
-        if p.ply != CONFIRM_PLY or checked == 2:  # two: 2-ply rankings cost a second each
-            continue
-        checked += 1
         before = position_from_id(p.position)
         made = before.parse_play(p.played, *p.dice).position
         reached = (made.mine, made.theirs)
         ranked = rank_plays(before, *p.dice, 1)
-        assert skill(ranked[0].equity - ranked[rank_of(ranked, reached)].equity) is not None
-        again = confirmed(before, *p.dice, ranked, reached)
-        deeper = {
-            (r.play.position.mine, r.play.position.theirs): r.equity
-            for r in rank_plays(before, *p.dice, CONFIRM_PLY)
-        }
-        top = {(r.play.position.mine, r.play.position.theirs) for r in ranked[:CONFIRM_AMONG]}
-        assert {(r.play.position.mine, r.play.position.theirs) for r in again} == top | {reached}
-        for r in again:
-            assert r.ply == CONFIRM_PLY
-            assert r.equity == pytest.approx(deeper[r.play.position.mine, r.play.position.theirs])
-        assert [r.equity for r in again] == sorted((r.equity for r in again), reverse=True)
-        # the best play of the same roll, unmarked: its 1-ply ranking stands
-        best = (ranked[0].play.position.mine, ranked[0].play.position.theirs)
-        assert confirmed(before, *p.dice, ranked, best) == ranked
+        again = deepened(before, *p.dice, ranked, reached)
+        best = ranked[0].equity
+        chosen = {
+            _reached(r) for r in ranked[:DEEPER_AMONG] if best - r.equity <= DEEPER_MARGIN
+        } | {reached}
+        if len(chosen) < 2:  # the play made is far ahead of every other: 1-ply stands
+            assert again == ranked
+            assert p.ply == 1
+            continue
+        assert p.ply == DEEPER_PLY
+        if checked == 2:  # two: 2-ply rankings of every play cost a second each
+            continue
+        checked += 1
+        deeper = {_reached(r): r.equity for r in rank_plays(before, *p.dice, DEEPER_PLY)}
+        head, rest = again[: len(chosen)], again[len(chosen) :]
+        assert {_reached(r) for r in head} == chosen
+        for r in head:
+            assert r.ply == DEEPER_PLY
+            assert r.equity == pytest.approx(deeper[_reached(r)])
+        assert [r.equity for r in head] == sorted((r.equity for r in head), reverse=True)
+        assert rest == [r for r in ranked if _reached(r) not in chosen]
+        assert p.best_equity == pytest.approx(head[0].equity)
+        assert p.played_equity == pytest.approx(deeper[reached])
     assert checked == 2
+
+
+@pytest.mark.parametrize("ply", [0, DEEPER_PLY])
+def test_a_ranking_at_0_or_2_ply_is_not_deepened(ply: int) -> None:
+    ranked = rank_plays(CONTACT, 4, 2, ply)
+    assert deepened(CONTACT, 4, 2, ranked) == ranked
 
 
 def test_worker_processes_judge_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -391,7 +407,10 @@ gammons are worth nothing, while the money equity prizes them."""
 
 
 @pytest.mark.parametrize(("ply", "level"), [(1, "expert"), (2, "world-class")])
-def test_hint_bot_and_analysis_give_one_answer_at_the_match_score(ply: int, level: str) -> None:
+def test_the_bot_and_the_analysis_rank_by_the_match_score(ply: int, level: str) -> None:
+    """The bot plays the best of the ranking at its ply by match winning chances, and the
+    analysis at that ply judges its play by the same ranking (at 1-ply its best few again
+    at 2-ply, :func:`deepened`): at 2-ply the one answer of all three."""
     position = parse_position(CRAWFORD_55)
     stakes = Stakes.at(Settings(match_length=3), (2, 0), 0, crawford=True)
     hinted = rank_plays(position, 5, 5, ply, stakes=stakes)
@@ -412,11 +431,16 @@ def test_hint_bot_and_analysis_give_one_answer_at_the_match_score(ply: int, leve
     bots = (NeuralBot(level), NeuralBot(level))
     step(game, bots)
     assert step(game, bots) == f"plays {hinted[0].play}"
-    # ... and the analysis at the same ply finds no error in it.
+    # ... and the analysis at the same ply judges it by the same ranking, deepened.
     judged = analyze_game(game, ply=ply, score=(2, 0)).plays[0]
-    assert judged.played == judged.best == str(hinted[0].play)
-    assert judged.loss == 0.0
-    assert judged.best_equity == pytest.approx(hinted[0].equity, abs=1e-6)
+    again = deepened(position, 5, 5, hinted, _reached(hinted[0]), stakes=stakes)
+    assert judged.played == str(hinted[0].play)
+    assert judged.best_equity == pytest.approx(again[0].equity, abs=1e-6)
+    mine = next(r for r in again if _reached(r) == _reached(hinted[0]))
+    assert judged.played_equity == pytest.approx(mine.equity, abs=1e-6)
+    if ply == DEEPER_PLY:  # no error in the bot's own play at its own depth
+        assert judged.best == judged.played and judged.loss == 0.0
+        assert judged.best_equity == pytest.approx(hinted[0].equity, abs=1e-6)
 
 
 def test_the_move_filter_ranks_by_the_measure_it_is_given() -> None:

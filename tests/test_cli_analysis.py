@@ -23,7 +23,7 @@ from nardy.core.chouette import BOX, TEAM, Chouette
 from nardy.core.dice import FixedDice, SeededDice
 from nardy.core.game import Game, Phase
 from nardy.core.settings import Settings
-from nardy.engine.analysis import DEFAULT_PLY, cube_analysis, evaluate, rank_plays
+from nardy.engine.analysis import DEFAULT_PLY, cube_analysis, deepened, evaluate, rank_plays
 from nardy.engine.bots import HeuristicBot, play_game
 from nardy.engine.cube import MatchState
 from nardy.engine.evaluator import evaluator
@@ -61,7 +61,9 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
 def test_hint_ranks_the_plays(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "hint", START, "6", "5", "--ply", "1", "--top", "3")
     assert (code, err) == (0, "")
-    best = rank_plays(parse_position(START), 6, 5, 1)
+    # 1-ply, the best few again at 2-ply and first (deepened), as the analysis judges
+    best = deepened(parse_position(START), 6, 5, rank_plays(parse_position(START), 6, 5, 1))
+    assert best[0].ply == 2
     lines = out.splitlines()
     assert "X to play 6-5" in lines[0] and "7 legal plays" in lines[0]
     rows = [line.strip() for line in lines if line.lstrip()[:2] in ("1.", "2.", "3.")]

@@ -19,7 +19,7 @@ from nardy.cli.main import main as nardy
 from nardy.core.actions import action_from_json
 from nardy.core.match import Match
 from nardy.core.settings import Settings
-from nardy.engine.analysis import DEFAULT_PLY, rank_plays
+from nardy.engine.analysis import DEFAULT_PLY, deepened, rank_plays
 from nardy.engine.analysis_json import hint_json
 from nardy.engine.stakes import Stakes
 from nardy.server import gamedice
@@ -238,6 +238,7 @@ def test_every_variant_with_a_net_has_the_engines_hints(variant: str) -> None:
     assert game is not None and game.dice is not None
     stakes = Stakes.of(game, mover)
     ranked = rank_plays(game.turn_start, *game.dice, DEFAULT_PLY, stakes=stakes)
+    ranked = deepened(game.turn_start, *game.dice, ranked, stakes=stakes)
     expected = hint_json(game.turn_start, stakes, game.dice, DEFAULT_PLY, ranked, ranked[:5])
     assert advise(committed(match), mover, HintKind.PLAYS) == {"kind": "plays", **expected}
     best = expected["plays"][0]["play"]

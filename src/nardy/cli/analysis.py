@@ -47,6 +47,7 @@ from nardy.engine.analysis import (
     analyze,
     cube_analysis,
     cube_ply,
+    deepened,
     evaluate,
     load_evaluator,
     rank_plays,
@@ -99,7 +100,9 @@ def add_parsers(subparsers: Any) -> None:
         "hint",
         help="rank the plays of a roll with equities and probabilities",
         description="Rank every legal play of a roll by the net's cubeless equity, best first, "
-        "with the win, gammon and backgammon chances of the side that plays. Without dice "
+        "with the win, gammon and backgammon chances of the side that plays; at 1-ply (the "
+        "default) the best few (at most 4, within 0.08 of the best) are valued again at "
+        "2-ply and listed first. Without dice "
         "(given or in the XGID / Match ID), or with --cube, give the cube decision before "
         "the roll; with a double pending in the XGID / Match ID, the doubled player's take "
         "or pass.",
@@ -179,7 +182,8 @@ def add_parsers(subparsers: Any) -> None:
         description="Judge every checker play, cube decision and resignation of the games "
         "in FILE — JSON game records (one per line, as 'nardy selfplay' and 'nardy play' "
         "write them, or one JSON object or array) or a GNU Backgammon .mat match — against "
-        "the best one, and measure each roll's luck; print the errors and each player's "
+        "the best one (at 1-ply, the default, the best few and the play made again at 2-ply), "
+        "and measure each roll's luck; print the errors and each player's "
         "error rate, rating (GNU Backgammon's) and luck. A chouette's games are one session, "
         "each participant judged on his own decisions.",
     )
@@ -397,6 +401,7 @@ def run_hint(args: argparse.Namespace) -> int:
     if named and not (position.variant.earns_chosen_double(1, 2) and dice[0] == dice[1]):
         raise NardyError("--named is for acey-deucey's double named after a 1-2: give D D")
     ranked = rank_plays(position, *dice, args.ply, stakes=stakes, chosen=named)
+    ranked = deepened(position, *dice, ranked, stakes=stakes, chosen=named)
     shown = ranked[: args.top]
     if args.format == "json":
         print(json.dumps(hint_json(position, stakes, dice, args.ply, ranked, shown), indent=1))

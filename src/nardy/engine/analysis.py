@@ -9,10 +9,10 @@ turn the way GNU Backgammon's analysis does:
 
 * **checker play** — the play made against the best play of the roll, both valued at the
   analysis ply (every play of the roll is, :func:`rank_plays`); the difference
-  is the *equity loss*. A play that loses enough to be marked at a ply under
-  :data:`CONFIRM_PLY` is judged again at it, against the best few plays of the roll, all
-  valued again at that one depth (:func:`confirmed`).
-  Forced plays (one legal result) are not judged;
+  is the *equity loss*. At 1-ply (the default) the best few plays of the roll and the play
+  made are valued again at :data:`DEEPER_PLY`, and judged by those values, all at that one
+  depth (:func:`deepened`, GNU Backgammon's move filter in spirit). Forced plays (one legal
+  result) are not judged;
 * **cube** — before each roll where the player could double, his proper cube action from the
   probabilities at the analysis ply (at least 1: a position before its roll has no 0-ply
   value), against what he did: a missed or wrong double, and the opponent's wrong take or
@@ -162,20 +162,25 @@ def load_evaluator(v: Variant | str) -> Evaluator:
 
 DEFAULT_PLY = 1
 """The lookahead of ``nardy hint``, ``eval`` and ``analyze`` when none is asked: one and the
-same, so that a hint and the analysis of the same play agree (1-ply: a fraction of a second
-a hint, about a quarter of a second a turn of analysis; 2-ply costs about a second each)."""
+same, so that a hint and the analysis of the same play agree. Every play of a roll is valued
+at it, and the best few again at :data:`DEEPER_PLY` (:func:`deepened`): about a tenth of a
+second a hint, a quarter of a second a turn of analysis; every play at 2-ply costs about
+two seconds a roll."""
 
 
-CONFIRM_PLY = 2
-"""A checker play the analysis marks (a loss over the doubtful mark, 0.04) at a shallower ply
-is judged again at this ply, against the best plays of the shallower ranking
-(:data:`CONFIRM_AMONG`), all valued again at this one depth, and that judgement stands: an
-odd ply sees the position after the opponent's reply only, and it exaggerates
-(docs/benchmarks.md, "The play made, judged by both")."""
-CONFIRM_AMONG = 4
-"""How many of the best plays at the analysis ply a marked play is judged against again at
-:data:`CONFIRM_PLY` (GNU Backgammon's analysis, too, takes a few of its 0-ply best to
-2-ply): about a fifth of the cost of every play of the roll."""
+DEEPER_PLY = 2
+"""The ply at which a ranking made one ply shallower (1-ply) values its best plays again
+(:func:`deepened`), in the hints and the analysis: an odd ply sees the position after the
+opponent's reply only, and it exaggerates, and on matches GNU Backgammon played 2-ply picks
+gnubg's best play more often than 1-ply does (docs/benchmarks.md, "The best few at
+2-ply"). A 0-ply ranking, asked for its speed, is not deepened."""
+DEEPER_AMONG = 4
+"""How many of the best plays of the 1-ply ranking are valued again at
+:data:`DEEPER_PLY`, at most (gnubg's analysis, too, takes a few of its 0-ply best to 2-ply)."""
+DEEPER_MARGIN = 0.08
+"""Only plays within this much equity (normalised, EMG) of the 1-ply ranking's best are
+valued again: a play that far behind is not the best at the deeper ply either, as good as
+never (docs/benchmarks.md), and each one valued again costs about a 1-ply ranking."""
 
 
 CLOSE_CUBE = 0.16
@@ -248,35 +253,43 @@ def rank_of(ranked: Sequence[RankedPlay], reached: Pair) -> int:
     )
 
 
-def confirmed(
+def deepened(
     position: Position,
     d1: int,
     d2: int,
     ranked: Sequence[RankedPlay],
-    reached: Pair,
+    made: Pair | None = None,
     ev: Evaluator | None = None,
     stakes: Stakes | None = None,
     chosen: bool = False,
 ) -> list[RankedPlay]:
-    """The ranking the analysis judges the play that ``reached`` a position by, from the
-    plays of its roll as :func:`rank_plays` ranked them (``ranked``): those, or, where the
-    play loses enough there to be marked and they are valued under :data:`CONFIRM_PLY`, the
-    best :data:`CONFIRM_AMONG` of them and the play made, all again at that ply."""
-    mine = rank_of(ranked, reached)
-    if ranked[0].ply >= CONFIRM_PLY or skill(ranked[0].equity - ranked[mine].equity) is None:
+    """The ranking a hint shows and the analysis judges by, from the plays of a roll as
+    :func:`rank_plays` ranked them (``ranked``): where they are valued one ply under
+    :data:`DEEPER_PLY`, the best :data:`DEEPER_AMONG` of them within :data:`DEEPER_MARGIN`
+    of the best, and the play that reached ``made`` (the play to judge), valued again at
+    that ply and ranked among themselves, first; the rest after them as they were. So the
+    best play and the play judged are always valued at one depth. Where one play is far
+    ahead of every other and it is the one to judge (or none is), the ranking stands."""
+    if ranked[0].ply != DEEPER_PLY - 1 or len(ranked) < 2:
         return list(ranked)
-    again = [*ranked[:CONFIRM_AMONG], *([ranked[mine]] if mine >= CONFIRM_AMONG else [])]
+    best = ranked[0].equity
+    again = [i for i, r in enumerate(ranked[:DEEPER_AMONG]) if best - r.equity <= DEEPER_MARGIN]
+    if made is not None and (mine := rank_of(ranked, made)) not in again:
+        again.append(mine)
+    if len(again) < 2:
+        return list(ranked)
     judged = _valued(
         position,
         d1,
         d2,
-        [r.play for r in again],
-        CONFIRM_PLY,
+        [ranked[i].play for i in again],
+        DEEPER_PLY,
         ev or load_evaluator(position.variant),
         stakes or Stakes(),
         chosen,
     )
-    return sorted(judged, key=lambda r: -r.equity)
+    rest = [r for i, r in enumerate(ranked) if i not in again]
+    return sorted(judged, key=lambda r: -r.equity) + rest
 
 
 def _valued(
@@ -927,7 +940,8 @@ def _judge_resignations(
     stakes, opponent = task.stakes, 1 - task.player
     for level, accepted, after_roll in task.resignations:
         if after_roll and task.dice is not None:
-            best = rank_plays(before, *task.dice, ply, ev, stakes, task.chosen)[0]
+            ranked = rank_plays(before, *task.dice, ply, ev, stakes, task.chosen)
+            best = deepened(before, *task.dice, ranked, None, ev, stakes, task.chosen)[0]
             theirs: F32 = flip(best.outputs[None, :])[0]
             reached = best.play.position.swap()
             play_on = stakes.swap().decision(theirs, reached).equity
@@ -971,12 +985,12 @@ def _judge_resignations(
 
 def _judge(ev: Evaluator, before: Position, task: _TurnTask, ply: int) -> CheckerPlay:
     """The play made against the best play of the roll, both valued at ``ply`` (every play
-    of a roll is, :func:`rank_plays`): a play as good as the best is the best. A play marked
-    at a ply under :data:`CONFIRM_PLY` is judged again at it (:func:`confirmed`)."""
+    of a roll is, :func:`rank_plays`), or where that is 1-ply at :data:`DEEPER_PLY`, among
+    the best few (:func:`deepened`): a play as good as the best is the best."""
     assert task.dice is not None and task.after is not None
     ranked = rank_plays(before, *task.dice, ply, ev, task.stakes, task.chosen)
     choices = len(ranked)
-    ranked = confirmed(before, *task.dice, ranked, task.after, ev, task.stakes, task.chosen)
+    ranked = deepened(before, *task.dice, ranked, task.after, ev, task.stakes, task.chosen)
     best, mine = ranked[0], ranked[rank_of(ranked, task.after)]
     best_play = task.play if mine.equity >= best.equity else str(best.play)
     return CheckerPlay(

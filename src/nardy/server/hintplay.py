@@ -18,7 +18,7 @@ from typing import Any
 from nardy.core.errors import NardyError
 from nardy.core.game import Game, Phase, TurnRecord
 from nardy.core.match import Match
-from nardy.engine.analysis import DEFAULT_PLY, cube_analysis, rank_of, rank_plays
+from nardy.engine.analysis import DEFAULT_PLY, cube_analysis, deepened, rank_of, rank_plays
 from nardy.engine.analysis_json import cube_json, hint_json, number
 from nardy.engine.stakes import Stakes
 from nardy.server.store.checkpoints import Committed, match_of
@@ -96,6 +96,7 @@ def _plays(game: Game, seat: int) -> dict[str, Any]:
     assert dice is not None and game.turn == seat
     position, stakes = game.turn_start, Stakes.of(game, seat)
     ranked = rank_plays(position, *dice, DEFAULT_PLY, stakes=stakes, chosen=game.dice_chosen)
+    ranked = deepened(position, *dice, ranked, stakes=stakes, chosen=game.dice_chosen)
     return hint_json(position, stakes, dice, DEFAULT_PLY, ranked, ranked[:SHOWN])
 
 
@@ -120,7 +121,7 @@ def _last_play(game: Game, seat: int) -> TurnRecord | None:
 
 
 def _review(game: Game, seat: int) -> dict[str, Any]:
-    """``seat``'s last play against the plays of that roll ranked as the bot ranks them: the
+    """``seat``'s last play against the plays of that roll ranked as a hint ranks them: the
     best first (``plays``) and the one made (``played``: its rank among all, its equity and
     how far it is behind the best, zero for the best itself)."""
     record = _last_play(game, seat)
@@ -128,8 +129,10 @@ def _review(game: Game, seat: int) -> dict[str, Any]:
     value, owner = record.cube_after  # the cube moves before the roll only: the play's stake
     stakes = Stakes.at(game.settings, game.score, seat, game.crawford, value, owner)
     before = record.before
+    reached = (record.after.mine, record.after.theirs)
     ranked = rank_plays(before, *record.dice, DEFAULT_PLY, stakes=stakes, chosen=record.chosen)
-    rank = rank_of(ranked, (record.after.mine, record.after.theirs))
+    ranked = deepened(before, *record.dice, ranked, reached, stakes=stakes, chosen=record.chosen)
+    rank = rank_of(ranked, reached)
     made = ranked[rank]
     document = hint_json(before, stakes, record.dice, DEFAULT_PLY, ranked, ranked[:SHOWN])
     document["played"] = {
