@@ -47,6 +47,25 @@ def test_hints_in_a_practice_game(pages: Any, server: ServerProcess, shots: Path
         cells = row.locator("td").all_inner_texts()
         assert EQUITY.match(cells[2]) and EQUITY.match(cells[3]), cells
     me.page.screenshot(path=str(shots / "practice-hint.png"))
+    # The first plays of a hint are valued at 2-ply, the rest at 1-ply (the analysis's best
+    # few again at 2-ply): where the rows shown mix the two, a line under the table says so,
+    # as the panel's own rendering of such hints shows.
+    said = me.page.evaluate(
+        """async () => {
+          const { Practice } = await import("/js/practice.js");
+          const { HINT_KIND } = await import("/js/vocab.js");
+          const said = (plies) => {
+            const plays = plies.map((ply, i) => ({ play: "13/7", ply, equity: -i, difference: 0 }));
+            const box = document.createElement("div");
+            box.innerHTML = Practice.prototype.answer.call(
+              null, { hint: { kind: HINT_KIND.PLAYS, dice: [6, 1], plays } });
+            const line = box.querySelector(".hint-depth");
+            return line ? line.textContent : null;
+          };
+          return [said([2, 2, 2, 1, 1]), said([2, 2, 2, 2, 2]), said([1, 1])];
+        }"""
+    )
+    assert said == ["Plays 1\u20133 are valued at 2-ply, the others at 1-ply.", None, None]
     me.page.check("input[name=review]")
     while me.page.locator(".board .movable").count() or "confirm" in me.buttons():
         if not me.step():

@@ -147,8 +147,12 @@ export class Practice {
     const hint = shown.hint;
     if (hint.kind === HINT_KIND.PLAYS || hint.kind === HINT_KIND.REVIEW) {
       const rows = hint.plays.map((p, i) => `<tr><td>${i + 1}.</td><td>${playCell(p.play)}</td><td>${escapeHtml(signed(p.equity))}</td><td>${i ? escapeHtml(signed(p.difference)) : ""}</td></tr>`).join("");
+      // The first plays may have been valued a roll deeper than the rest (the analysis's
+      // best few again at 2-ply): say so where the rows shown mix the two.
+      const deeper = hint.plays.findIndex((p) => p.ply !== hint.plays[0].ply);
+      const depth = deeper > 0 ? `<p class="small hint-depth">${escapeHtml(t("practice.depth", { n: deeper, deep: hint.plays[0].ply, shallow: hint.plays[deeper].ply }))}</p>` : "";
       const table = `<table class="hint-plays"><caption>${escapeHtml(t("practice.plays", { dice: hint.dice.join("-") }))}</caption>
-        <thead><tr><th></th><th>${escapeHtml(t("practice.play"))}</th><th>${escapeHtml(t("practice.equity"))}</th><th>${escapeHtml(t("practice.difference"))}</th></tr></thead><tbody>${rows}</tbody></table>`;
+        <thead><tr><th></th><th>${escapeHtml(t("practice.play"))}</th><th>${escapeHtml(t("practice.equity"))}</th><th>${escapeHtml(t("practice.difference"))}</th></tr></thead><tbody>${rows}</tbody></table>${depth}`;
       if (hint.kind === HINT_KIND.PLAYS) return table;
       const played = hint.played;
       const said = played.rank === 1
