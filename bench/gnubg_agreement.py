@@ -2,6 +2,7 @@
 
     python bench/gnubg_agreement.py generate --matches 4 --length 3 --seed 1 --out DIR
     python bench/gnubg_agreement.py compare DIR --ply 1 [--show] [--cubes-only]
+    python bench/gnubg_agreement.py sweep DIR [--base 1] [--among 6]
 
 ``generate`` has GNU Backgammon (the ``gnubg`` program, GPL, run as a separate program and
 never imported) play ``--matches`` matches against itself at 0-ply, each with its own dice
@@ -25,6 +26,11 @@ losses over the decisions, the plays each marks bad or very bad (a loss over 0.0
 :func:`nardy.engine.analysis.skill`), and the false marks, nardy's bad or very bad where
 gnubg's loss is under :data:`FALSE_MARK` (issue 20's targets: correlation at least 0.90, no
 false marks).
+
+``sweep`` chose :func:`nardy.engine.analysis.deepened`'s setting: for every unforced decision
+the ranking at ``--base`` ply and its best ``--among`` plays valued at 2-ply once, then, for
+each number of them kept and each margin (:data:`SWEEP_MARGINS`), how often the best of
+those kept is gnubg's best and how many plays a decision were valued at 2-ply.
 
 And the cube decisions (alone with ``--cubes-only``): at every roll and every double gnubg
 analysed the cube for, its proper action (:class:`CubeDecision`) against nardy's at ``--ply``
@@ -53,7 +59,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from nardy.cli.engine import context_stakes, read_position
 from nardy.core import Position
-from nardy.engine.analysis import cube_action_key, cube_analysis, deepened, rank_plays, skill
+from nardy.engine.analysis import (
+    DEEPER_PLY,
+    cube_action_key,
+    cube_analysis,
+    deepened,
+    load_evaluator,
+    rank_plays,
+    skill,
+)
 from nardy.engine.stakes import Stakes
 from nardy.notation import parse_position
 
@@ -393,6 +407,78 @@ def _print_plays_made(theirs: list[float], ours: list[float]) -> None:
     )
 
 
+SWEEP_MARGINS = (0.04, 0.08, 0.16)
+"""The margins behind the ranking's best within which ``sweep`` keeps plays to value again."""
+
+Valued = list[tuple[bool, float]]
+"""Plays of one decision in a ranking's order: whether each is gnubg's best, and its value."""
+
+
+def _agrees(plays: Valued) -> bool:
+    """Whether gnubg's best is worth as much as the best of ``plays`` (to :data:`TIE`)."""
+    top = max(value for _, value in plays)
+    return any(best and top - value <= TIE for best, value in plays)
+
+
+def sweep_decision(decision: Decision, base: int, among: int) -> tuple[Valued, Valued]:
+    """One decision's ranking at ``base`` ply and its best ``among`` plays at 2-ply."""
+    position = parse_position(decision.ids, "backgammon")
+    stakes = context_stakes(read_position(decision.ids, position.variant))
+    ranked = rank_plays(position, *decision.dice, base, stakes=stakes)
+    theirs = position.parse_play(decision.best, *decision.dice).position
+    gnubgs = (theirs.mine, theirs.theirs)
+    top = ranked[:among]
+    then = position.variant.after_play(*decision.dice, len(top[0].play.moves), False)
+    pairs = [(r.play.position.mine, r.play.position.theirs) for r in top]
+    ev = load_evaluator(position.variant)
+    values = stakes.equities(ev.played(position.variant, pairs, DEEPER_PLY, then, stakes.equities))
+    shallow = [(pair == gnubgs, r.equity) for pair, r in zip(pairs, top, strict=True)]
+    shallow += [
+        ((r.play.position.mine, r.play.position.theirs) == gnubgs, r.equity) for r in ranked[among:]
+    ]
+    return shallow, [(pair == gnubgs, float(v)) for pair, v in zip(pairs, values, strict=True)]
+
+
+def sweep_table(
+    rows: list[tuple[Valued, Valued]], among: int
+) -> list[tuple[int, float, float, float]]:
+    """For each number kept (2 to ``among``) and each margin: the share of decisions whose
+    best, among the plays kept valued again (the ranking's alone where one is kept), is
+    gnubg's, and the plays a decision valued again."""
+    table = []
+    for kept in range(2, among + 1):
+        for margin in SWEEP_MARGINS:
+            agree = again = 0
+            for shallow, deep in rows:
+                best = shallow[0][1]
+                chosen = [i for i in range(min(kept, len(deep))) if best - shallow[i][1] <= margin]
+                if len(chosen) < 2:
+                    agree += _agrees(shallow)
+                else:
+                    again += len(chosen)
+                    agree += _agrees([deep[i] for i in chosen])
+            table.append((kept, margin, agree / len(rows), again / len(rows)))
+    return table
+
+
+def sweep(folder: Path, base: int, among: int) -> None:
+    files = sorted(folder.glob("match-*.txt"))
+    if not files:
+        raise SystemExit(f"no match-*.txt in {folder}: run generate first")
+    started = time.perf_counter()
+    rows = [sweep_decision(d, base, among) for f in files for d in decisions(f.read_text())]
+    alone = sum(_agrees(shallow) for shallow, _ in rows) / max(len(rows), 1)
+    print(
+        f"{len(rows)} unforced checker plays, {time.perf_counter() - started:.0f} s: nardy "
+        f"{base}-ply alone picks gnubg 2-ply's best in {100 * alone:.1f}%"
+    )
+    for kept, margin, agree, again in sweep_table(rows, among) if rows else []:
+        print(
+            f"  the best {kept} within {margin:.2f} again at {DEEPER_PLY}-ply: {100 * agree:.1f}%,"
+            f" {again:.2f} plays a decision valued again"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -406,9 +492,15 @@ def main() -> None:
     cmp.add_argument("--ply", type=int, default=1)
     cmp.add_argument("--show", action="store_true", help="print each disagreement")
     cmp.add_argument("--cubes-only", action="store_true", help="only the cube decisions")
+    swp = sub.add_parser("sweep", help="the setting of the best few valued again at 2-ply")
+    swp.add_argument("folder", type=Path)
+    swp.add_argument("--base", type=int, default=1, help="the ranking's ply (1)")
+    swp.add_argument("--among", type=int, default=6, help="plays valued at 2-ply at most (6)")
     args = parser.parse_args()
     if args.command == "generate":
         generate(args.matches, args.length, args.seed, args.out)
+    elif args.command == "sweep":
+        sweep(args.folder, args.base, args.among)
     else:
         compare(args.folder, args.ply, args.show, args.cubes_only)
 

@@ -1,5 +1,6 @@
 """bench/gnubg_agreement.py reads the cube decisions of GNU Backgammon's analysis text (the
-shape ``export match text`` writes, boards left out: the reader does not look at them)."""
+shape ``export match text`` writes, boards left out: the reader does not look at them), and
+its ``sweep`` counts what the best few valued again at 2-ply would pick."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 
-from gnubg_agreement import cube_decisions, judge_cube, model_cube
+from gnubg_agreement import SWEEP_MARGINS, cube_decisions, judge_cube, model_cube, sweep_table
 
 DOUBLE = """Move number 8:  root on roll, cube decision?
 
@@ -110,3 +111,22 @@ def test_nardy_judges_each_decision_by_its_net_and_by_gnubgs_chances() -> None:
     # gnubg's chances through nardy's cube model: a 64% favourite with 31% gammons at 0-0
     # of a 3-point match doubles, and it is a take (gnubg: +0.910 against +0.737).
     assert model_cube(double) == "double-take"
+
+
+def test_the_sweep_keeps_the_best_few_within_the_margin_and_judges_by_their_deeper_values() -> None:
+    """``sweep``'s arithmetic: a decision whose kept plays are two or more is judged by their
+    values at 2-ply, one with a single play kept by the ranking's own; the plays valued
+    again are counted per decision."""
+    close = (
+        [(False, 0.50), (True, 0.45), (False, 0.10)],  # gnubg's second at 1-ply, 0.05 behind
+        [(False, 0.30), (True, 0.40)],  # ... and first at 2-ply
+    )
+    clear = ([(True, 0.20), (False, 0.00)], [(True, 0.10), (False, 0.15)])  # 0.20 ahead
+    table = {
+        (kept, margin): (agree, again)
+        for kept, margin, agree, again in sweep_table([close, clear], 2)
+    }
+    assert set(table) == {(2, m) for m in SWEEP_MARGINS}
+    assert table[2, 0.04] == (0.5, 0.0)  # nothing kept: the 1-ply ranking misses the first
+    assert table[2, 0.08] == (1.0, 1.0)  # the first kept two, valued again: both agree
+    assert table[2, 0.16] == (1.0, 1.0)  # the second's runner-up is 0.20 behind: kept alone
