@@ -63,9 +63,9 @@ from nardy.engine.analysis import (
     DEEPER_PLY,
     cube_action_key,
     cube_analysis,
-    deepened,
     load_evaluator,
     rank_plays,
+    ranking,
     skill,
 )
 from nardy.engine.stakes import Stakes
@@ -290,12 +290,11 @@ def judge(decision: Decision, ply: int) -> Judgement:
     at 2-ply); where gnubg's analysis does not list the play made, the hint's."""
     position = parse_position(decision.ids, "backgammon")
     stakes = context_stakes(read_position(decision.ids, position.variant))
-    ranked = rank_plays(position, *decision.dice, ply, stakes=stakes)
     reached = None
     if decision.played is not None:
         made = position.parse_play(decision.played, *decision.dice).position
         reached = (made.mine, made.theirs)
-    ranked = deepened(position, *decision.dice, ranked, reached, stakes=stakes)
+    ranked = ranking(position, *decision.dice, ply, stakes=stakes, made=reached)
 
     def value(play: str) -> float | None:
         """nardy's equity of a play; None for one its judgement did not value at the depth

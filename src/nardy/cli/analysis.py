@@ -47,10 +47,10 @@ from nardy.engine.analysis import (
     analyze,
     cube_analysis,
     cube_ply,
-    deepened,
     evaluate,
     load_evaluator,
     rank_plays,
+    ranking,
 )
 from nardy.engine.analysis_json import (
     OWNERS,
@@ -400,8 +400,7 @@ def run_hint(args: argparse.Namespace) -> int:
     named = bool(args.named)
     if named and not (position.variant.earns_chosen_double(1, 2) and dice[0] == dice[1]):
         raise NardyError("--named is for acey-deucey's double named after a 1-2: give D D")
-    ranked = rank_plays(position, *dice, args.ply, stakes=stakes, chosen=named)
-    ranked = deepened(position, *dice, ranked, stakes=stakes, chosen=named)
+    ranked = ranking(position, *dice, args.ply, stakes=stakes, chosen=named)
     shown = ranked[: args.top]
     if args.format == "json":
         print(json.dumps(hint_json(position, stakes, dice, args.ply, ranked, shown), indent=1))

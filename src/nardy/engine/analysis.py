@@ -292,6 +292,24 @@ def deepened(
     return sorted(judged, key=lambda r: -r.equity) + rest
 
 
+def ranking(
+    position: Position,
+    d1: int,
+    d2: int,
+    ply: int = DEFAULT_PLY,
+    ev: Evaluator | None = None,
+    stakes: Stakes | None = None,
+    chosen: bool = False,
+    made: Pair | None = None,
+) -> list[RankedPlay]:
+    """The plays of a roll as a hint shows them and the analysis judges them (``made``: the
+    play to judge): every play at ``ply`` (:func:`rank_plays`), the best few again deeper
+    (:func:`deepened`)."""
+    ev = ev or load_evaluator(position.variant)
+    ranked = rank_plays(position, d1, d2, ply, ev, stakes, chosen)
+    return deepened(position, d1, d2, ranked, made, ev, stakes, chosen)
+
+
 def _valued(
     position: Position,
     d1: int,
@@ -940,8 +958,7 @@ def _judge_resignations(
     stakes, opponent = task.stakes, 1 - task.player
     for level, accepted, after_roll in task.resignations:
         if after_roll and task.dice is not None:
-            ranked = rank_plays(before, *task.dice, ply, ev, stakes, task.chosen)
-            best = deepened(before, *task.dice, ranked, None, ev, stakes, task.chosen)[0]
+            best = ranking(before, *task.dice, ply, ev, stakes, task.chosen)[0]
             theirs: F32 = flip(best.outputs[None, :])[0]
             reached = best.play.position.swap()
             play_on = stakes.swap().decision(theirs, reached).equity
@@ -988,9 +1005,8 @@ def _judge(ev: Evaluator, before: Position, task: _TurnTask, ply: int) -> Checke
     of a roll is, :func:`rank_plays`), or where that is 1-ply at :data:`DEEPER_PLY`, among
     the best few (:func:`deepened`): a play as good as the best is the best."""
     assert task.dice is not None and task.after is not None
-    ranked = rank_plays(before, *task.dice, ply, ev, task.stakes, task.chosen)
-    choices = len(ranked)
-    ranked = deepened(before, *task.dice, ranked, task.after, ev, task.stakes, task.chosen)
+    ranked = ranking(before, *task.dice, ply, ev, task.stakes, task.chosen, task.after)
+    choices = len(ranked)  # deepened keeps every play of the roll
     best, mine = ranked[0], ranked[rank_of(ranked, task.after)]
     best_play = task.play if mine.equity >= best.equity else str(best.play)
     return CheckerPlay(

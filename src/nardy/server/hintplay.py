@@ -1,7 +1,7 @@
 """The hints of a practice game, computed in a worker process of the bots' pool: from the
 match as committed (restored here, as :mod:`nardy.server.botplay` restores it), the same
 documents ``nardy hint --format json`` prints (:mod:`nardy.engine.analysis_json`), by the
-same functions: the plays of the roll ranked (:func:`~nardy.engine.analysis.rank_plays`),
+same functions: the plays of the roll ranked (:func:`~nardy.engine.analysis.ranking`),
 the cube decision before the roll or the answer to a double
 (:func:`~nardy.engine.analysis.cube_analysis`), and, after a play, how the bot would have
 played that roll and how much the play made was behind it.
@@ -18,7 +18,7 @@ from typing import Any
 from nardy.core.errors import NardyError
 from nardy.core.game import Game, Phase, TurnRecord
 from nardy.core.match import Match
-from nardy.engine.analysis import DEFAULT_PLY, cube_analysis, deepened, rank_of, rank_plays
+from nardy.engine.analysis import DEFAULT_PLY, cube_analysis, rank_of, ranking
 from nardy.engine.analysis_json import cube_json, hint_json, number
 from nardy.engine.stakes import Stakes
 from nardy.server.store.checkpoints import Committed, match_of
@@ -95,8 +95,7 @@ def _plays(game: Game, seat: int) -> dict[str, Any]:
     dice = game.dice
     assert dice is not None and game.turn == seat
     position, stakes = game.turn_start, Stakes.of(game, seat)
-    ranked = rank_plays(position, *dice, DEFAULT_PLY, stakes=stakes, chosen=game.dice_chosen)
-    ranked = deepened(position, *dice, ranked, stakes=stakes, chosen=game.dice_chosen)
+    ranked = ranking(position, *dice, DEFAULT_PLY, stakes=stakes, chosen=game.dice_chosen)
     return hint_json(position, stakes, dice, DEFAULT_PLY, ranked, ranked[:SHOWN])
 
 
@@ -130,8 +129,9 @@ def _review(game: Game, seat: int) -> dict[str, Any]:
     stakes = Stakes.at(game.settings, game.score, seat, game.crawford, value, owner)
     before = record.before
     reached = (record.after.mine, record.after.theirs)
-    ranked = rank_plays(before, *record.dice, DEFAULT_PLY, stakes=stakes, chosen=record.chosen)
-    ranked = deepened(before, *record.dice, ranked, reached, stakes=stakes, chosen=record.chosen)
+    ranked = ranking(
+        before, *record.dice, DEFAULT_PLY, stakes=stakes, chosen=record.chosen, made=reached
+    )
     rank = rank_of(ranked, reached)
     made = ranked[rank]
     document = hint_json(before, stakes, record.dice, DEFAULT_PLY, ranked, ranked[:SHOWN])
