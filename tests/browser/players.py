@@ -31,6 +31,9 @@ class Player:
         state for this viewer, with its board view (``board``) and ``you``."""
         self.events: list[dict[str, Any]] = []
         """Every event the page has received, in order (the ``events`` messages')."""
+        self.talk: list[str] = []
+        """The page's last messages on its WebSocket, sent (``>``) and refused (``<``), to
+        say in a failed test what the page asked and what the server answered."""
         page.on("pageerror", lambda e: self.errors.append(str(e)))
         page.on("websocket", self._socket)
         page.set_default_timeout(TIMEOUT_MS)
@@ -44,8 +47,15 @@ class Player:
                 self.state = message["state"]
             if message.get("type") == "events":
                 self.events.extend(message["events"])
+            if message.get("type") in ("refused", "error"):
+                self._said("<", payload)
 
         socket.on("framereceived", frame)
+        socket.on("framesent", lambda payload: self._said(">", payload))
+
+    def _said(self, direction: str, payload: str | bytes) -> None:
+        text = payload if isinstance(payload, str) else payload.decode(errors="replace")
+        self.talk = [*self.talk[-9:], f"{direction} {text[:300]}"]
 
     def open(self, path: str = "/") -> None:
         self.page.goto(self.base_url + path)

@@ -124,10 +124,20 @@ def test_a_whole_game_from_the_keyboard_alone(
 
 def _refused_with(me: Player, text: str) -> None:
     """Until the notice says ``text``; then it is hidden again for the next gesture."""
-    me.wait_until(
-        "!document.getElementById('notice').hidden && "
-        f"document.getElementById('notice').textContent === {json.dumps(text)}"
-    )
+    try:
+        me.wait_until(
+            "!document.getElementById('notice').hidden && "
+            f"document.getElementById('notice').textContent === {json.dumps(text)}"
+        )
+    except AssertionError:
+        # what the page showed, sent and was answered: the evidence for a failure once seen
+        # in CI and never here
+        shown = me.page.evaluate(
+            "[document.getElementById('notice').hidden, document.getElementById('notice')"
+            ".textContent, document.body.dataset.seq]"
+        )
+        said = "; ".join(me.talk)
+        raise AssertionError(f"no notice {text!r}: (hidden, text, seq) {shown}; {said}") from None
     me.page.evaluate("document.getElementById('notice').hidden = true")
 
 
