@@ -250,15 +250,53 @@ def test_an_interrupted_rollout_keeps_the_games_finished_by_every_rollout() -> N
         return stopped.value
 
     full = rollouts(plays, games=games, truncate=2, after_play=True, jobs=1, ev=ev)
-    # In one process the first rollout's games come first: stopped within them, no game
-    # is finished by both rollouts and there is no result to show.
-    early = run(5)
-    assert (early.finished, early.total, early.results) == (5, 2 * games, None)
-    # Stopped 3 games into the second, both keep their first 3 games, paired.
-    late = run(games + 3)
-    assert (late.finished, late.total) == (games + 3, 2 * games)
+    # In one process the rollouts take turns, game by game: stopped after the first game
+    # of the first, no game is finished by both rollouts and there is no result to show.
+    early = run(1)
+    assert (early.finished, early.total, early.results) == (1, 2 * games, None)
+    # Stopped after 7 games in all (the first has 4, the second 3), both keep their first
+    # 3 games, paired.
+    late = run(7)
+    assert (late.finished, late.total) == (7, 2 * games)
     assert late.results is not None
     for partial, whole in zip(late.results, full, strict=True):
         assert partial.games == 3
         assert partial.equities == pytest.approx(whole.equities[:3])
         assert partial.equity == pytest.approx(float(whole.equities[:3].mean()))
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_enough_stops_the_rollouts_after_a_block_of_36_games(jobs: int) -> None:
+    """``enough`` is asked after each block of 36 games finished by every rollout, with
+    their games so far; where it says so the results are those games', paired, the same
+    as a rollout of that many games (whatever the processes)."""
+    plays = [p.position for p in START.legal_plays(4, 3)[:2]]
+    asked: list[list[int]] = []
+
+    def enough(games: list[np.ndarray]) -> bool:
+        asked.append([len(g) for g in games])
+        return len(games[0]) >= 2 * STRATUM
+
+    results = rollouts(
+        plays, games=4 * STRATUM, truncate=1, after_play=True, jobs=jobs, enough=enough
+    )
+    # Whole blocks, paired, each asked once (in a pool the games finish in any order, and
+    # a late one may finish two blocks at once).
+    assert asked[-1] == [2 * STRATUM, 2 * STRATUM]
+    assert all(a == b and a % STRATUM == 0 for a, b in asked)
+    assert [a for a, _ in asked] == sorted({a for a, _ in asked})
+    short = rollouts(plays, games=2 * STRATUM, truncate=1, after_play=True, jobs=1)
+    for stopped, whole in zip(results, short, strict=True):
+        assert stopped.games == 2 * STRATUM
+        np.testing.assert_allclose(stopped.equities, whole.equities, atol=1e-6)
+        np.testing.assert_allclose(stopped.outputs, whole.outputs, atol=1e-6)
+    # Never enough: asked after every block, the last included, and every game played.
+    asked.clear()
+
+    def never(games: list[np.ndarray]) -> bool:
+        asked.append([len(g) for g in games])
+        return False
+
+    played = rollouts(plays, games=2 * STRATUM, truncate=1, after_play=True, jobs=1, enough=never)
+    assert asked == [[STRATUM, STRATUM], [2 * STRATUM, 2 * STRATUM]]
+    assert [r.games for r in played] == [2 * STRATUM, 2 * STRATUM]

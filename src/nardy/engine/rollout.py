@@ -65,6 +65,9 @@ F64 = npt.NDArray[np.float64]
 ProgressCallback = Callable[[int, list[float]], None]
 """How :func:`rollouts` reports: the games finished over all its rollouts, and each rollout's
 running mean equity."""
+EnoughCallback = Callable[[list[F64]], bool]
+"""How :func:`rollouts` asks whether its rollouts have played enough games: each rollout's
+games so far, a row of five outputs a game (from its side, before the results' clipping)."""
 _ROLL_INDEX = {(a, b): i for i, (a, b, _) in enumerate(ROLLS)}
 
 STRATUM = 36
@@ -223,6 +226,7 @@ def rollouts(
     jobs: int | None = None,
     ev: Evaluator | None = None,
     progress: ProgressCallback | None = None,
+    enough: EnoughCallback | None = None,
 ) -> list[RolloutResult]:
     """Roll each position out ``games`` times with the same dice (game ``i`` of every
     rollout rolls the same numbers while the games go alike), so that differences between
@@ -234,7 +238,13 @@ def rollouts(
     more than the cores or the tasks, :func:`processes`). ``ev`` defaults to the variant's
     shipped evaluator. ``progress`` is called as games finish (after each game in one
     process, each :data:`CHUNK` in several) with the games finished so far over all the
-    rollouts and each rollout's running mean equity (NaN before its first game)."""
+    rollouts and each rollout's running mean equity (NaN before its first game).
+
+    ``enough`` stops the rollouts early: it is asked, each time every rollout has finished
+    another :data:`STRATUM` games (the games are played in that order, block by block), with
+    each rollout's games so far (one row of five outputs a game); where it says so, the
+    results are those games'. A block of 36 games rolls each first roll once, so every
+    stop is at the end of a block."""
     if games < 1:
         raise EngineError(f"a rollout needs at least one game, not {games}")
     if truncate < 0:
@@ -259,13 +269,16 @@ def rollouts(
                 reduce_variance,
             )
         )
+    # Game by game over the rollouts, so that their first games are finished first: a
+    # progress bar moves alike for all of them, and ``enough`` can stop them early.
     work = [
-        (t, lo, min(lo + CHUNK, games)) for t in range(len(tasks)) for lo in range(0, games, CHUNK)
+        (t, lo, min(lo + CHUNK, games)) for lo in range(0, games, CHUNK) for t in range(len(tasks))
     ]
     samples = [np.empty((games, OUTPUTS), dtype=np.float64) for _ in tasks]
     done = np.zeros((len(tasks), games), dtype=bool)
     sums = [0.0] * len(tasks)
     counts = [0] * len(tasks)
+    asked = 0  # the games ``enough`` was last asked about
     results = _run(ev, tasks, work, jobs)
     try:
         for t, lo, block in results:
@@ -276,6 +289,15 @@ def rollouts(
             if progress is not None:
                 means = [s / n if n else math.nan for s, n in zip(sums, counts, strict=True)]
                 progress(sum(counts), means)
+            if enough is not None:
+                blocks = _common(done) // STRATUM * STRATUM  # whole blocks only
+                if blocks > asked:
+                    asked = blocks
+                    if enough([s[:blocks] for s in samples]):
+                        return [
+                            _summary(s[:blocks], task)
+                            for s, task in zip(samples, tasks, strict=True)
+                        ]
     except KeyboardInterrupt:
         # Stopped (Ctrl-C): the workers are gone with the pool; what is finished stands.
         # The games every rollout finished keep the results paired game by game.
@@ -287,6 +309,13 @@ def rollouts(
     finally:
         results.close()  # the pool stops with it, also when stopped between two results
     return [_summary(s, task) for s, task in zip(samples, tasks, strict=True)]
+
+
+def _common(done: npt.NDArray[np.bool_]) -> int:
+    """How many of their first games every rollout has finished (``done``: a row a rollout,
+    a column a game)."""
+    unfinished = np.flatnonzero(~done.all(axis=0))
+    return int(unfinished[0]) if len(unfinished) else done.shape[1]
 
 
 class RolloutInterrupted(KeyboardInterrupt):
