@@ -14,7 +14,9 @@ benchmark judges nardy on positions it did not choose (issue 20).
 candidates for (an unforced decision), gnubg's best (its first candidate) against the best
 of nardy's analysis at ``--ply`` (:func:`nardy.engine.analysis.deepened` at the match
 score of the Match ID: at 1-ply the best few plays and the play gnubg made again at 2-ply,
-as ``nardy analyze`` judges it), the two compared by the positions they reach
+and that play rolled out against the best where they mark it bad or very bad,
+:func:`nardy.engine.analysis.confirmed`, as ``nardy analyze`` judges it), the two compared
+by the positions they reach
 (a play nardy values as its best, to :data:`TIE`, counts as its best). gnubg writes each
 game of a match to a file of its own (``match-SEED.txt``, ``match-SEED_002.txt``, …). It
 prints the agreement, the decisions and the seconds nardy took, and with ``--show`` each
@@ -61,6 +63,7 @@ from nardy.cli.engine import context_stakes, read_position
 from nardy.core import Position
 from nardy.engine.analysis import (
     DEEPER_PLY,
+    confirmed,
     cube_action_key,
     cube_analysis,
     load_evaluator,
@@ -295,16 +298,20 @@ def judge(decision: Decision, ply: int) -> Judgement:
         made = position.parse_play(decision.played, *decision.dice).position
         reached = (made.mine, made.theirs)
     ranked = ranking(position, *decision.dice, ply, stakes=stakes, made=reached)
+    if reached is not None:
+        ranked = confirmed(position, *decision.dice, ranked, reached, stakes=stakes)
+    depth = (ranked[0].ply, ranked[0].rollout)
 
     def value(play: str) -> float | None:
         """nardy's equity of a play; None for one its judgement did not value at the depth
-        of its best (not among its best few, so not its best)."""
+        of its best (not among its best few, or not rolled out with it: not its best)."""
         reached = position.parse_play(play, *decision.dice).position
         sides = (reached.mine, reached.theirs)
         found = (
             r.equity
             for r in ranked
-            if r.ply == ranked[0].ply and (r.play.position.mine, r.play.position.theirs) == sides
+            if (r.ply, r.rollout) == depth
+            and (r.play.position.mine, r.play.position.theirs) == sides
         )
         return next(found, None)
 

@@ -39,6 +39,7 @@ from nardy.engine.cube import Action, MatchState, MoneyRules
 from nardy.engine.evaluator import ROLLS, evaluator, for_net
 from nardy.engine.net import Net, equity, flip
 from nardy.engine.neural import NeuralBot
+from nardy.engine.rollout import STRATUM, rollouts
 from nardy.engine.stakes import Stakes
 from nardy.notation import parse_position, position_from_id
 from nardy.notation.record import game_record
@@ -273,7 +274,7 @@ def test_the_heuristic_bots_errors_are_seen_and_the_nets_own_play_is_not() -> No
     assert sum(a.luck_adjusted) == pytest.approx(0.0)
 
 
-def _reached(r: RankedPlay) -> tuple[object, object]:
+def _reached(r: RankedPlay) -> tuple[bytes, bytes]:
     return (r.play.position.mine, r.play.position.theirs)
 
 
@@ -316,6 +317,81 @@ def test_the_best_few_and_the_play_made_are_judged_again_at_2_ply() -> None:
         assert p.best_equity == pytest.approx(head[0].equity)
         assert p.played_equity == pytest.approx(deeper[reached])
     assert checked == 2
+
+
+def test_a_play_marked_bad_is_judged_by_a_rollout_against_the_best() -> None:
+    """Issue 20: where the lookahead marks a play bad or very bad, that play and the best
+    are rolled out against each other (the same dice, truncated, in blocks of 36 games
+    until the mark is clear) and ranked by the rollout, first; the rest follow as they
+    were. The worst play of a middle-game roll is marked by any reasonable net."""
+    stakes = Stakes()
+    ranked = analysis.ranking(CONTACT, 4, 2, 1, stakes=stakes)
+    worst = _reached(ranked[-1])
+    ranked = analysis.ranking(CONTACT, 4, 2, 1, stakes=stakes, made=worst)
+    made = analysis.rank_of(ranked, worst)
+    assert skill(ranked[0].equity - ranked[made].equity) in analysis.MARKED
+    judged = analysis.confirmed(CONTACT, 4, 2, ranked, worst, stakes=stakes)
+    head, rest = judged[:2], judged[2:]
+    assert {_reached(r) for r in head} == {_reached(ranked[0]), worst}
+    games = head[0].rollout
+    assert games == head[1].rollout and games % STRATUM == 0
+    assert STRATUM <= games <= analysis.CONFIRM_GAMES
+    assert rest == [r for i, r in enumerate(ranked) if i not in (0, made)]
+    # The values are a rollout's of those games, the same dice for both plays (money: the
+    # cubeless equity, its games' mean).
+    again = rollouts(
+        [Position(CONTACT.variant, *_reached(ranked[i])) for i in (0, made)],
+        games=games,
+        truncate=analysis.CONFIRM_TRUNCATE,
+        after_play=True,
+        jobs=1,
+    )
+    by_play = {_reached(r): r for r in head}
+    for i, result in zip((0, made), again, strict=True):
+        r = by_play[_reached(ranked[i])]
+        assert r.equity == pytest.approx(result.equity, abs=1e-5)
+        np.testing.assert_allclose(r.outputs, result.outputs, atol=1e-6)
+    assert head[0].equity >= head[1].equity
+    # The play that is not marked, and a ranking at 0-ply, stand as they are.
+    best = _reached(ranked[0])
+    assert analysis.confirmed(CONTACT, 4, 2, ranked, best, stakes=stakes) == ranked
+    quick = analysis.ranking(CONTACT, 4, 2, 0, stakes=stakes)
+    assert analysis.confirmed(CONTACT, 4, 2, quick, worst, stakes=stakes) == quick
+
+
+def test_a_race_is_not_rolled_out() -> None:
+    """A race's values come from its distributions of rolls, not a net's games: a marked
+    play in a race is judged by them."""
+    race = pos("backgammon", {6: 3, 5: 3, 4: 2, 3: 2, 2: 1, 1: 4}, {6: 2, 5: 3, 4: 3, 2: 2, 1: 5})
+    ranked = analysis.ranking(race, 6, 5, 1)
+    worst = _reached(ranked[-1])
+    ranked = analysis.ranking(race, 6, 5, 1, made=worst)
+    assert skill(ranked[0].equity - ranked[-1].equity) in analysis.MARKED  # 6/1 6/off
+    assert analysis.confirmed(race, 6, 5, ranked, worst) == ranked
+
+
+def test_long_nardy_is_not_rolled_out() -> None:
+    """Only backgammon's geometry, where GNU Backgammon measured what the rollouts do."""
+    early = position_from_id("AACA/z8AAAb+Pw", "long")  # README's: an early middle game
+    ranked = analysis.ranking(early, 3, 1, 1)
+    worst = _reached(ranked[-1])
+    ranked = analysis.ranking(early, 3, 1, 1, made=worst)
+    assert skill(ranked[0].equity - ranked[-1].equity) in analysis.MARKED
+    assert analysis.confirmed(early, 3, 1, ranked, worst) == ranked
+
+
+def test_the_rollouts_measure_is_the_stakes_own_where_the_chances_are_consistent() -> None:
+    """A rollout's games corrected for luck may lie outside [0, 1]; its mean equity is the
+    stakes' linear measure of each game, which is the stakes' own equity of consistent
+    chances (a match score that weighs gammons, and money)."""
+    rng = np.random.default_rng(5)
+    win = rng.uniform(0, 1, 50)
+    rows = np.stack([win, win * 0.3, win * 0.05, (1 - win) * 0.4, (1 - win) * 0.1], axis=1).astype(
+        np.float32
+    )
+    for stakes in (Stakes(), Stakes(match=MatchState(7, 3, 5))):
+        base, weights = analysis._linear(stakes)
+        np.testing.assert_allclose(base + rows @ weights, stakes.equities(rows), atol=1e-4)
 
 
 @pytest.mark.parametrize("ply", [0, DEEPER_PLY])

@@ -72,6 +72,18 @@ def test_a_finished_match_is_analysed_in_its_replay_in_english_and_russian(
     assert page.evaluate(
         "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
     )
+    # a play the lookahead marked bad or very bad is judged by a rollout, and says so with
+    # its games (whole blocks of 36)
+    said = ""
+    marked_turns = page.locator(".movelist button.move:has(.mark)")
+    for i in range(marked_turns.count()):
+        marked_turns.nth(i).click()
+        rolled = page.locator("#turn-analysis [data-kind=rollout]")
+        if rolled.count():
+            said = rolled.inner_text()
+            break
+    found = re.search("партий: (\\d+)\\)", said)
+    assert found and int(found.group(1)) % 36 == 0, said
 
     # a reload finds the analysis kept, and a click in the graph steps to that turn
     carol.open(f"/replay/{game}")

@@ -34,6 +34,8 @@ from nardy.cli.selfplay import Progress
 from nardy.cli.words import conjugate, counted, dice_text
 from nardy.core import NardyError, NotationError, Position, Variant, variants
 from nardy.engine.analysis import (
+    CONFIRM_GAMES,
+    CONFIRM_TRUNCATE,
     DEFAULT_PLY,
     SKILLS,
     Analysis,
@@ -850,6 +852,8 @@ def chouette_text(a: ChouetteAnalysis, *, every: bool = False) -> str:
         "Equities are EMG: normalised to the cube, cubeless money equity for checker plays "
         "and luck, cubeful for the cube; each member answers the box's doubles himself.",
     ]
+    if any(p.rollout for game in a.games for _, p in game.plays):
+        lines.append(ROLLED_OUT)
     for game in a.games:
         team = ", ".join([f"{game.team[0]} (captain)", *game.team[1:]])
         settled = ", ".join(f"{name} {amount:+d}" for name, amount in game.settlements.items())
@@ -890,6 +894,14 @@ def _units(a: Analysis) -> tuple[str, Callable[[float, str], str]]:
     return value_unit(a), _money_price
 
 
+ROLLED_OUT = (
+    f"A loss marked r is a rollout's: a play marked bad or worse at the analysis ply, "
+    f"rolled out against the best ({CONFIRM_TRUNCATE} plays a game, at most "
+    f"{CONFIRM_GAMES} games)."
+)
+"""The analysis text's word on the losses that rollouts judged (:func:`confirmed`)."""
+
+
 def analysis_text(a: Analysis, *, every: bool = False) -> str:
     """The analysis as text: each game's errors (or every play), then the players' totals.
     Games without the cube say nothing of it."""
@@ -906,6 +918,8 @@ def analysis_text(a: Analysis, *, every: bool = False) -> str:
         if cube
         else f"Equities are EMG: {equities} for checker plays and luck.",
     ]
+    if any(p.rollout for game in a.games for p in game.plays):
+        lines.append(ROLLED_OUT)
     for game in a.games:
         lines += ["", _game_heading(a, game)]
         rows = _game_rows(a, game, every)
@@ -968,7 +982,7 @@ def _rows(
                 dice_text(p.dice),
                 p.played or "(no legal move)",
                 "" if p.best == p.played else p.best,
-                "" if p.forced else f"{p.loss:.3f}",
+                "" if p.forced else f"{p.loss:.3f}" + (" r" if p.rollout else ""),
                 p.skill or ("forced" if p.forced else ""),
                 "" if roll is None else _fixed(roll, "+.3f"),
             ]

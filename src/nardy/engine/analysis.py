@@ -11,8 +11,10 @@ turn the way GNU Backgammon's analysis does:
   analysis ply (every play of the roll is, :func:`rank_plays`); the difference
   is the *equity loss*. At 1-ply (the default) the best few plays of the roll and the play
   made are valued again at :data:`DEEPER_PLY`, and judged by those values, all at that one
-  depth (:func:`deepened`, GNU Backgammon's move filter in spirit). Forced plays (one legal
-  result) are not judged;
+  depth (:func:`deepened`, GNU Backgammon's move filter in spirit). A play that this marks
+  bad or very bad is rolled out against the best play, and judged by the rollout
+  (:func:`confirmed`): a net's error in its lookahead is not a player's. Forced plays (one
+  legal result) are not judged;
 * **cube** — before each roll where the player could double, his proper cube action from the
   probabilities at the analysis ply (at least 1: a position before its roll has no 0-ply
   value), against what he did: a missed or wrong double, and the opponent's wrong take or
@@ -42,6 +44,7 @@ minus one's own luck plus the opponent's, in points (money) or match winning cha
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -66,9 +69,12 @@ from nardy.engine.met import match_equity
 from nardy.engine.net import flip
 from nardy.engine.rollout import (
     ROLL_WEIGHTS,
+    STRATUM,
+    Z95,
     best_plays,
     processes,
     roll_index,
+    rollouts,
     worker_pool,
 )
 from nardy.engine.stakes import Stakes
@@ -210,6 +216,9 @@ class RankedPlay:
     ply: int
     equity: float
     mwc: float | None = None
+    rollout: int = 0
+    """The games of the rollout the values come from (:func:`confirmed`); 0 where they are
+    the lookahead's at ``ply``."""
 
 
 def rank_plays(
@@ -308,6 +317,115 @@ def ranking(
     ev = ev or load_evaluator(position.variant)
     ranked = rank_plays(position, d1, d2, ply, ev, stakes, chosen)
     return deepened(position, d1, d2, ranked, made, ev, stakes, chosen)
+
+
+CONFIRM_TRUNCATE = 10
+"""Plays a game of a mark's rollout (:func:`confirmed`) runs for; then the net's value of
+the position reached stands in for the rest. On issue 20's marks the rollouts truncated so
+came out as whole games did, at a third of their cost (docs/benchmarks.md, "Marks rolled
+out")."""
+CONFIRM_GAMES = 4 * STRATUM
+"""The most games of a mark's rollout: it stops sooner, after a block of 36 games (each
+first roll once), where its verdict is clear (:func:`confirmed`)."""
+MARKED = frozenset({"bad", "very bad"})
+"""The marks a rollout confirms or clears."""
+BAD = dict(SKILLS)["bad"]
+"""The loss from which a play is marked bad (or worse): what a mark's rollout decides."""
+
+
+def confirmed(
+    position: Position,
+    d1: int,
+    d2: int,
+    ranked: Sequence[RankedPlay],
+    made: Pair,
+    ev: Evaluator | None = None,
+    stakes: Stakes | None = None,
+    chosen: bool = False,
+) -> list[RankedPlay]:
+    """The ranking the analysis judges the play that reached ``made`` by: ``ranked``
+    (:func:`ranking`'s, with that play), or, where it marks the play bad or very bad
+    (:data:`MARKED`), that play and the best rolled out against each other and ranked by
+    the rollout, first; the rest after them as they were.
+
+    The rollout plays both from the position reached, with the same dice, at 0-ply and with
+    the luck correction (:func:`nardy.engine.rollout.rollouts`), each game
+    :data:`CONFIRM_TRUNCATE` plays long, in blocks of 36 games until the mark is clear
+    (the loss's 95% interval above :data:`BAD` or below it) or stands (the interval holds
+    the lookahead's loss), at most :data:`CONFIRM_GAMES`.
+    A lookahead sees two rolls ahead through the net's eyes, and where the net misjudges a
+    kind of position (a holding game, a prime against an anchor) every ply of it does; a
+    rollout plays the game on and leaves most of that error behind (on issue 20's matches
+    it clears most of the plays 2-ply marks where GNU Backgammon finds no error,
+    docs/benchmarks.md). Only backgammon's geometry (:attr:`Evaluator.bearoff`: backgammon,
+    nackgammon, acey-deucey) is rolled out, where gnubg measured what the rollouts do; long
+    nardy has no such oracle, its games are longer (so ten plays see less of one), and its
+    casual matches have four times the marks (docs/analysis.md). Not
+    rolled out either: races, which the race's own distributions of rolls value better
+    than a net's games (:meth:`Evaluator.after`); a play after which the mover goes on
+    (acey-deucey's 1-2, whose double a rollout does not name); and a ranking at 0-ply,
+    asked for its speed."""
+    mine = rank_of(ranked, made)
+    best = ranked[0]
+    if best.ply == 0 or mine == 0 or skill(best.equity - ranked[mine].equity) not in MARKED:
+        return list(ranked)
+    v = position.variant
+    if v.after_play(d1, d2, len(best.play.moves), chosen) is not None:
+        return list(ranked)
+    ev = ev or load_evaluator(v)
+    starts = [
+        Position(v, r.play.position.mine, r.play.position.theirs) for r in (best, ranked[mine])
+    ]
+    if not ev.bearoff or all(p.is_race() for p in starts):
+        return list(ranked)
+    stakes = stakes or Stakes()
+    base, weights = _linear(stakes)
+
+    means: list[npt.NDArray[np.float64]] = []  # each play's, over the games so far
+    marked = best.equity - ranked[mine].equity
+
+    def clear(games: list[npt.NDArray[np.float64]]) -> bool:
+        """Whether the loss's 95% interval lies above :data:`BAD` or below it, or holds the
+        lookahead's loss (the rollout finds no fault with the mark: more games would only
+        narrow it). Asked after every block, the last included."""
+        means[:] = [g.mean(axis=0) for g in games]
+        loss = (games[0] - games[1]) @ weights  # game by game
+        half = Z95 * float(loss.std(ddof=1)) / math.sqrt(len(loss))
+        mean = float(loss.mean())
+        return abs(mean - BAD) > half or abs(mean - marked) <= half
+
+    results = rollouts(
+        starts,
+        games=CONFIRM_GAMES,
+        truncate=CONFIRM_TRUNCATE,
+        after_play=True,
+        jobs=1,
+        ev=ev,
+        enough=clear,
+    )
+    rolled = [
+        RankedPlay(
+            r.play, o.outputs, r.ply, base + float(m @ weights), stakes.mwc(o.outputs), o.games
+        )
+        for r, o, m in zip((best, ranked[mine]), results, means, strict=True)
+    ]
+    rest = [r for i, r in enumerate(ranked) if i not in (0, mine)]
+    return sorted(rolled, key=lambda r: -r.equity) + rest
+
+
+def _linear(stakes: Stakes) -> tuple[float, npt.NDArray[np.float64]]:
+    """``stakes``' equity of five probabilities as a linear function of them, its constant
+    and its weights. It is one, each result's probability times what the result is worth,
+    wherever the probabilities are consistent; but a rollout's games corrected for luck may
+    lie outside [0, 1], where :meth:`Stakes.equities` would clip them: the games' mean
+    equity and its error are the weights applied to each game."""
+    base = np.array([0.5, 0.2, 0.05, 0.2, 0.05], dtype=np.float32)  # consistent, inside
+    step = 0.01
+    rows = np.repeat(base[None, :], 6, axis=0)
+    rows[1:] += step * np.eye(5, dtype=np.float32)
+    values = stakes.equities(rows)
+    weights = (values[1:] - values[0]) / step
+    return float(values[0] - base.astype(np.float64) @ weights), weights
 
 
 def _valued(
@@ -411,6 +529,9 @@ class CheckerPlay:
     choices: int
     """Distinct legal plays of the roll: 1 is a forced play (or no move at all)."""
     unit: float
+    rollout: int = 0
+    """The games of the rollout that judged the play (:func:`confirmed`: a play marked bad
+    or very bad at ``ply``), its equities the rollout's; 0 where none did."""
 
     @property
     def loss(self) -> float:
@@ -1003,9 +1124,11 @@ def _judge_resignations(
 def _judge(ev: Evaluator, before: Position, task: _TurnTask, ply: int) -> CheckerPlay:
     """The play made against the best play of the roll, both valued at ``ply`` (every play
     of a roll is, :func:`rank_plays`), or where that is 1-ply at :data:`DEEPER_PLY`, among
-    the best few (:func:`deepened`): a play as good as the best is the best."""
+    the best few (:func:`deepened`); a play that marks bad or very bad, by a rollout against
+    the best (:func:`confirmed`). A play as good as the best is the best."""
     assert task.dice is not None and task.after is not None
     ranked = ranking(before, *task.dice, ply, ev, task.stakes, task.chosen, task.after)
+    ranked = confirmed(before, *task.dice, ranked, task.after, ev, task.stakes, task.chosen)
     choices = len(ranked)  # deepened keeps every play of the roll
     best, mine = ranked[0], ranked[rank_of(ranked, task.after)]
     best_play = task.play if mine.equity >= best.equity else str(best.play)
@@ -1021,6 +1144,7 @@ def _judge(ev: Evaluator, before: Position, task: _TurnTask, ply: int) -> Checke
         best.ply,
         choices,
         task.stakes.unit,
+        best.rollout,
     )
 
 

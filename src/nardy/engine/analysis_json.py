@@ -229,6 +229,7 @@ def play_json(p: CheckerPlay) -> dict[str, Any]:
         "best-equity": number(p.best_equity),
         "loss": number(p.loss),
         "ply": p.ply,
+        "rollout": p.rollout or None,
         "choices": p.choices,
         "mark": p.skill,
     }

@@ -251,6 +251,8 @@ export class AnalysisPanel {
       lines.push(best
         ? `<p class="small" data-i18n="analysis.was-best"></p>`
         : `<p data-kind="best">${escapeHtml(t("analysis.best", { play: localPlay(p.best), equity: decimal(p["best-equity"], 3, "exceptZero"), loss: decimal(p.loss) }))}</p>`);
+      // a play the lookahead marked bad or very bad is judged by a rollout: say so
+      if (p.rollout) lines.push(`<p class="small" data-kind="rollout">${escapeHtml(t("analysis.rolled-out", { games: p.rollout }))}</p>`);
     }
     if (judged.roll && judged.roll.luck !== null) {
       const luck = judged.roll.mark ? ` (${words(LUCK, markKey(judged.roll.mark))})` : "";
