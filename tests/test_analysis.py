@@ -325,14 +325,16 @@ def test_a_play_marked_bad_is_judged_by_a_rollout_against_the_best() -> None:
     until the mark is clear) and ranked by the rollout, first; the rest follow as they
     were. The worst play of a middle-game roll is marked by any reasonable net."""
     stakes = Stakes()
-    ranked = analysis.ranking(CONTACT, 4, 2, 1, stakes=stakes)
-    worst = _reached(ranked[-1])
-    ranked = analysis.ranking(CONTACT, 4, 2, 1, stakes=stakes, made=worst)
-    made = analysis.rank_of(ranked, worst)
+    ranked = analysis.ranking(CONTACT, 5, 3, 1, stakes=stakes)
+    top = ranked[0].equity
+    # a play marked bad or very bad, but not so far behind that it stays very bad anyway
+    worse = _reached(next(r for r in ranked if analysis.BAD < top - r.equity < 0.2))
+    ranked = analysis.ranking(CONTACT, 5, 3, 1, stakes=stakes, made=worse)
+    made = analysis.rank_of(ranked, worse)
     assert skill(ranked[0].equity - ranked[made].equity) in analysis.MARKED
-    judged = analysis.confirmed(CONTACT, 4, 2, ranked, worst, stakes=stakes)
+    judged = analysis.confirmed(CONTACT, 5, 3, ranked, worse, stakes=stakes)
     head, rest = judged[:2], judged[2:]
-    assert {_reached(r) for r in head} == {_reached(ranked[0]), worst}
+    assert {_reached(r) for r in head} == {_reached(ranked[0]), worse}
     games = head[0].rollout
     assert games == head[1].rollout and games % STRATUM == 0
     assert STRATUM <= games <= analysis.CONFIRM_GAMES
@@ -352,11 +354,16 @@ def test_a_play_marked_bad_is_judged_by_a_rollout_against_the_best() -> None:
         assert r.equity == pytest.approx(result.equity, abs=1e-5)
         np.testing.assert_allclose(r.outputs, result.outputs, atol=1e-6)
     assert head[0].equity >= head[1].equity
-    # The play that is not marked, and a ranking at 0-ply, stand as they are.
+    # The play that is not marked, a play so far behind that it stays very bad, and a
+    # ranking at 0-ply stand as they are.
     best = _reached(ranked[0])
-    assert analysis.confirmed(CONTACT, 4, 2, ranked, best, stakes=stakes) == ranked
-    quick = analysis.ranking(CONTACT, 4, 2, 0, stakes=stakes)
-    assert analysis.confirmed(CONTACT, 4, 2, quick, worst, stakes=stakes) == quick
+    assert analysis.confirmed(CONTACT, 5, 3, ranked, best, stakes=stakes) == ranked
+    worst = _reached(analysis.ranking(CONTACT, 4, 3, 1, stakes=stakes)[-1])
+    far = analysis.ranking(CONTACT, 4, 3, 1, stakes=stakes, made=worst)
+    assert far[0].equity - far[analysis.rank_of(far, worst)].equity >= analysis.CONFIRM_BELOW
+    assert analysis.confirmed(CONTACT, 4, 3, far, worst, stakes=stakes) == far
+    quick = analysis.ranking(CONTACT, 5, 3, 0, stakes=stakes)
+    assert analysis.confirmed(CONTACT, 5, 3, quick, worse, stakes=stakes) == quick
 
 
 def test_a_race_is_not_rolled_out() -> None:

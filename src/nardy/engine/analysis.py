@@ -329,6 +329,10 @@ CONFIRM_GAMES = 4 * STRATUM
 first roll once), where its verdict is clear (:func:`confirmed`)."""
 MARKED = frozenset({"bad", "very bad"})
 """The marks a rollout confirms or clears."""
+CONFIRM_BELOW = 0.32
+"""A play the lookahead puts this far behind the best or further is not rolled out: on
+issue 20's matches a rollout took at most 0.14 off a lookahead's loss, so such a play
+stays very bad whatever one finds, and a beginner's match has many of them."""
 BAD = dict(SKILLS)["bad"]
 """The loss from which a play is marked bad (or worse): what a mark's rollout decides."""
 
@@ -364,10 +368,12 @@ def confirmed(
     rolled out either: races, which the race's own distributions of rolls value better
     than a net's games (:meth:`Evaluator.after`); a play after which the mover goes on
     (acey-deucey's 1-2, whose double a rollout does not name); and a ranking at 0-ply,
-    asked for its speed."""
+    asked for its speed. Nor is a play :data:`CONFIRM_BELOW` or more behind, which stays
+    very bad."""
     mine = rank_of(ranked, made)
     best = ranked[0]
-    if best.ply == 0 or mine == 0 or skill(best.equity - ranked[mine].equity) not in MARKED:
+    marked = best.equity - ranked[mine].equity  # the lookahead's loss
+    if best.ply == 0 or mine == 0 or skill(marked) not in MARKED or marked >= CONFIRM_BELOW:
         return list(ranked)
     v = position.variant
     if v.after_play(d1, d2, len(best.play.moves), chosen) is not None:
@@ -382,7 +388,6 @@ def confirmed(
     base, weights = _linear(stakes)
 
     means: list[npt.NDArray[np.float64]] = []  # each play's, over the games so far
-    marked = best.equity - ranked[mine].equity
 
     def clear(games: list[npt.NDArray[np.float64]]) -> bool:
         """Whether the loss's 95% interval lies above :data:`BAD` or below it, or holds the
