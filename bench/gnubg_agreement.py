@@ -63,9 +63,9 @@ from nardy.cli.engine import context_stakes, read_position
 from nardy.core import Position
 from nardy.engine.analysis import (
     DEEPER_PLY,
-    confirmed,
     cube_action_key,
     cube_analysis,
+    judgement,
     load_evaluator,
     rank_plays,
     ranking,
@@ -297,9 +297,11 @@ def judge(decision: Decision, ply: int) -> Judgement:
     if decision.played is not None:
         made = position.parse_play(decision.played, *decision.dice).position
         reached = (made.mine, made.theirs)
-    ranked = ranking(position, *decision.dice, ply, stakes=stakes, made=reached)
-    if reached is not None:
-        ranked = confirmed(position, *decision.dice, ranked, reached, stakes=stakes)
+    ranked = (
+        ranking(position, *decision.dice, ply, stakes=stakes)
+        if reached is None
+        else judgement(position, *decision.dice, reached, ply, stakes=stakes)
+    )
     depth = (ranked[0].ply, ranked[0].rollout)
 
     def value(play: str) -> float | None:

@@ -287,7 +287,7 @@ def deepened(
         again.append(mine)
     if len(again) < 2:
         return list(ranked)
-    judged = _valued(
+    valued = _valued(
         position,
         d1,
         d2,
@@ -297,8 +297,7 @@ def deepened(
         stakes or Stakes(),
         chosen,
     )
-    rest = [r for i, r in enumerate(ranked) if i not in again]
-    return sorted(judged, key=lambda r: -r.equity) + rest
+    return _first(ranked, again, valued)
 
 
 def ranking(
@@ -317,6 +316,24 @@ def ranking(
     ev = ev or load_evaluator(position.variant)
     ranked = rank_plays(position, d1, d2, ply, ev, stakes, chosen)
     return deepened(position, d1, d2, ranked, made, ev, stakes, chosen)
+
+
+def judgement(
+    position: Position,
+    d1: int,
+    d2: int,
+    made: Pair,
+    ply: int = DEFAULT_PLY,
+    ev: Evaluator | None = None,
+    stakes: Stakes | None = None,
+    chosen: bool = False,
+) -> list[RankedPlay]:
+    """The plays of a roll as the analysis judges the play that reached ``made``: the
+    ranking (:func:`ranking`), and that play rolled out against the best where the ranking
+    marks it bad or very bad (:func:`confirmed`)."""
+    ev = ev or load_evaluator(position.variant)
+    ranked = ranking(position, d1, d2, ply, ev, stakes, chosen, made)
+    return confirmed(position, d1, d2, ranked, made, ev, stakes, chosen)
 
 
 CONFIRM_TRUNCATE = 10
@@ -364,12 +381,11 @@ def confirmed(
     docs/benchmarks.md). Only backgammon's geometry (:attr:`Evaluator.bearoff`: backgammon,
     nackgammon, acey-deucey) is rolled out, where gnubg measured what the rollouts do; long
     nardy has no such oracle, its games are longer (so ten plays see less of one), and its
-    casual matches have four times the marks (docs/analysis.md). Not
-    rolled out either: races, which the race's own distributions of rolls value better
-    than a net's games (:meth:`Evaluator.after`); a play after which the mover goes on
-    (acey-deucey's 1-2, whose double a rollout does not name); and a ranking at 0-ply,
-    asked for its speed. Nor is a play :data:`CONFIRM_BELOW` or more behind, which stays
-    very bad."""
+    casual matches have four times the marks (docs/analysis.md). Not rolled out either:
+    races, which the race's own distributions of rolls value better than a net's games
+    (:meth:`Evaluator.after`); a play after which the mover goes on (acey-deucey's 1-2,
+    whose double a rollout does not name); a ranking at 0-ply, asked for its speed; and a
+    play :data:`CONFIRM_BELOW` or more behind, which stays very bad."""
     mine = rank_of(ranked, made)
     best = ranked[0]
     marked = best.equity - ranked[mine].equity  # the lookahead's loss
@@ -414,8 +430,16 @@ def confirmed(
         )
         for r, o, m in zip((best, ranked[mine]), results, means, strict=True)
     ]
-    rest = [r for i, r in enumerate(ranked) if i not in (0, mine)]
-    return sorted(rolled, key=lambda r: -r.equity) + rest
+    return _first(ranked, [0, mine], rolled)
+
+
+def _first(
+    ranked: Sequence[RankedPlay], again: Sequence[int], valued: Sequence[RankedPlay]
+) -> list[RankedPlay]:
+    """``ranked`` with its plays at ``again`` valued anew (``valued``, in that order): those
+    first, best first, the rest after them as they were."""
+    rest = [r for i, r in enumerate(ranked) if i not in again]
+    return sorted(valued, key=lambda r: -r.equity) + rest
 
 
 def _linear(stakes: Stakes) -> tuple[float, npt.NDArray[np.float64]]:
@@ -1132,9 +1156,8 @@ def _judge(ev: Evaluator, before: Position, task: _TurnTask, ply: int) -> Checke
     the best few (:func:`deepened`); a play that marks bad or very bad, by a rollout against
     the best (:func:`confirmed`). A play as good as the best is the best."""
     assert task.dice is not None and task.after is not None
-    ranked = ranking(before, *task.dice, ply, ev, task.stakes, task.chosen, task.after)
-    ranked = confirmed(before, *task.dice, ranked, task.after, ev, task.stakes, task.chosen)
-    choices = len(ranked)  # deepened keeps every play of the roll
+    ranked = judgement(before, *task.dice, task.after, ply, ev, task.stakes, task.chosen)
+    choices = len(ranked)  # every play of the roll is kept, revalued or not
     best, mine = ranked[0], ranked[rank_of(ranked, task.after)]
     best_play = task.play if mine.equity >= best.equity else str(best.play)
     return CheckerPlay(
