@@ -275,9 +275,16 @@ class Clients:
             inbox.put(command)
 
     def stop(self) -> None:
+        """Let the client processes close their games and end (they wait for a command)."""
         self.send("stop")
         for process in self.processes:
             process.join(timeout=10)
+        self.terminate()
+
+    def terminate(self) -> None:
+        """End the client processes now: a run refused or interrupted wants nothing more of
+        them, and one in its measuring window would play on to the window's end."""
+        for process in self.processes:
             if process.is_alive():
                 process.terminate()
                 process.join(timeout=5)
@@ -364,8 +371,10 @@ def measure(args: argparse.Namespace, port: int, server: ServerProcesses) -> lis
             figures.append(figure)
             for line in figure.lines():
                 print(line, flush=True)
-    finally:
-        clients.stop()
+    except BaseException:
+        clients.terminate()
+        raise
+    clients.stop()
     server.check()
     return figures
 

@@ -16,7 +16,7 @@ from typing import Any
 from nardy.core.position import Position
 from nardy.core.variants import variant
 from nardy.web.assets import STATIC
-from tests.browser.players import Player, play_out
+from tests.browser.players import Player
 from tests.server.serverutil import ServerProcess
 
 RUSSIAN = json.loads((STATIC / "i18n" / "ru.json").read_text(encoding="utf-8"))
@@ -328,16 +328,7 @@ def test_options_roll_by_themselves_are_saved_and_the_last_play_is_shown_again(
         assert time.monotonic() < deadline, f"the options were not saved: {saved}"
         page.wait_for_timeout(50)
     # from now on the dice roll by themselves: without a cube, doubling is impossible
-    rolled_alone = False
-    deadline = time.monotonic() + 120
-    while not rolled_alone:
-        assert time.monotonic() < deadline, page.inner_text("#status")
-        assert "roll" not in me.buttons()
-        if "move" in me.kinds() and me.board().get("last-play"):
-            rolled_alone = True
-            break
-        if not me.step():
-            page.wait_for_timeout(30)
+    _until_rolled_alone(me)
     me.strips_agree()
     board = me.board()
     # the computer's last play is outlined, and shown again on request
@@ -361,7 +352,23 @@ def test_options_roll_by_themselves_are_saved_and_the_last_play_is_shown_again(
     page.wait_for_selector(".board .checker")
     page.click("#options summary")
     assert page.is_checked("input[data-pref=auto-roll]")  # kept in the account
-    play_out([me])
+    # and they still roll by themselves: after the computer's next play, my dice come unasked
+    _until_rolled_alone(me, since=last)
+    assert not me.errors, me.errors
+
+
+def _until_rolled_alone(me: Player, since: dict[str, Any] | None = None) -> None:
+    """Play on until it is ``me`` to move after a play of the computer's other than
+    ``since``, with dice no button rolled (a roll button fails it), or the match is over."""
+    deadline = time.monotonic() + 120
+    while not me.finished():
+        last = me.board().get("last-play")
+        if "move" in me.kinds() and last and last != since:
+            return
+        assert time.monotonic() < deadline, me.page.inner_text("#status")
+        assert "roll" not in me.buttons()
+        if not me.step():
+            me.page.wait_for_timeout(30)
 
 
 def test_the_clients_reading_of_notation_and_its_options(pages: Any, server: ServerProcess) -> None:

@@ -226,6 +226,17 @@ def plain(state: dict[str, Any], seat: int) -> dict[str, Any]:
     raise AssertionError(f"nothing to do with {kinds}")
 
 
+def resigning(state: dict[str, Any], seat: int) -> dict[str, Any]:
+    """:func:`plain`, except that seat 0 resigns a single game at its first chance and seat 1
+    accepts: a match over within a few turns."""
+    kinds = state["you"]["actions"]
+    if "accept" in kinds:
+        return {"type": "accept"}
+    if seat == 0 and "resign" in kinds:
+        return {"type": "resign", "level": 1}
+    return plain(state, seat)
+
+
 def play_out(seats: list[Seat], policy: Policy = plain, limit: int = 5000) -> int:
     """Both seats play by ``policy`` until the match is over; the number of actions."""
     actions = 0
@@ -243,13 +254,14 @@ def play_out(seats: list[Seat], policy: Policy = plain, limit: int = 5000) -> in
     return actions
 
 
-def finished_match(a: Client, b: Client) -> str:
+def finished_match(a: Client, b: Client, policy: Policy = plain) -> str:
     """A 1-point match between ``a`` (seat 0) and ``b``, played to the end over the sockets by
-    :func:`plain` (the first legal move each time: errors enough for an analysis to mark)."""
+    ``policy``: by default :func:`plain` (the first legal move each time: errors enough for
+    an analysis to mark)."""
     game = seek(a)
     join(b, game)
     seats = [Seat(a, game), Seat(b, game)]
-    play_out(seats)
+    play_out(seats, policy)
     for seat in seats:
         seat.close()
     return game

@@ -24,7 +24,7 @@ from nardy.server.analysis.jobs import ANALYSIS_PLY, STOPPED, AnalysisJobs
 from nardy.server.store.analyses import JobStatus, Outcome
 from nardy.server.store.schema import analyses
 from nardy.server.store.store import Store
-from tests.server.gameplay import finished_match, players, seek
+from tests.server.gameplay import finished_match, players, resigning, seek
 from tests.server.serverutil import Client, ServerProcess
 
 gate = threading.Event()
@@ -206,11 +206,13 @@ def test_a_finished_match_is_analysed_as_nardy_analyze_judges_it(server: ServerP
     assert (r.status_code, r.json()["error"]) == (401, "not-signed-in")
     r = a.post(f"/api/games/{game}/analysis")
     assert r.status_code == 202 and r.json()["status"] in ("queued", "running", "done"), r.text
+    # nardy analyze's judgement (its default ply) of the downloaded records, made here while
+    # the server's worker makes its own (each on a core of its own)
+    records = anyone.get(f"/api/games/{game}/record.json").json()
+    expected = analysis_json(analyze(records, ply=ANALYSIS_PLY, jobs=1))
     view = _analysed(anyone, game)  # anyone who may see the replay sees the analysis
     assert view["ply"] == ANALYSIS_PLY and view["done"] == view["total"] > 10
-    # the same judgement as nardy analyze (its default ply) of the downloaded records
-    records = anyone.get(f"/api/games/{game}/record.json").json()
-    expected = analysis_json(analyze(records, ply=ANALYSIS_PLY))
+    # the same judgement as nardy analyze's
     got = view["analysis"]
     assert [p["mark"] for p in got["games"][0]["plays"]] == [
         p["mark"] for p in expected["games"][0]["plays"]
@@ -265,7 +267,8 @@ def test_a_restart_keeps_a_finished_analysis_and_fails_the_one_in_flight(tmp_pat
     server = ServerProcess(tmp_path, None, NARDY_AUTH_RATE="1000/60").start()
     try:
         a, b = players(server)
-        first, second = finished_match(a, b), finished_match(a, b)
+        # the first match resigned at once (its analysis quick), the second played out
+        first, second = finished_match(a, b, resigning), finished_match(a, b)
         assert a.post(f"/api/games/{first}/analysis").status_code == 202
         _analysed(a, first)
         assert b.post(f"/api/games/{second}/analysis").status_code == 202
