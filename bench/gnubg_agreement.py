@@ -36,7 +36,8 @@ those kept is gnubg's best and how many plays a decision were valued at 2-ply.
 
 And the cube decisions (alone with ``--cubes-only``): at every roll and every double gnubg
 analysed the cube for, its proper action (:class:`CubeDecision`) against nardy's at ``--ply``
-(the analysis's, :func:`nardy.engine.analysis.cube_analysis`), against nardy's cube model on
+(the analysis's, :func:`nardy.engine.analysis.cube_judgement`: the lookahead, rolled out
+where close), against nardy's cube model on
 gnubg's own cubeless 2-ply chances (which parts the net, and which the model, loses), and
 against what gnubg's players did at 0-ply (the reference, as gnubg's 0-ply is for the
 checker plays): how often each is a proper action, where either doubles (issue 20's target:
@@ -64,7 +65,7 @@ from nardy.core import Position
 from nardy.engine.analysis import (
     DEEPER_PLY,
     cube_action_key,
-    cube_analysis,
+    cube_judgement,
     judgement,
     load_evaluator,
     rank_plays,
@@ -247,10 +248,11 @@ def cube_decisions(text: str) -> list[CubeDecision]:
 
 
 def judge_cube(decision: CubeDecision, ply: int) -> str:
-    """nardy's proper cube action at ``ply`` (the analysis's: its cube decision at least one
-    roll ahead, at the score of the Match ID)."""
+    """nardy's proper cube action at ``ply``, as the analysis judges a player's (its cube
+    decision at least one roll ahead, at the score of the Match ID, and rolled out where
+    close: :func:`nardy.engine.analysis.cube_judgement`)."""
     position, stakes = _on_roll(decision)
-    return cube_action_key(cube_analysis(position, stakes, ply)[1])
+    return cube_action_key(cube_judgement(position, stakes, ply)[0])
 
 
 def model_cube(decision: CubeDecision) -> str:

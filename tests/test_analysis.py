@@ -34,6 +34,7 @@ from nardy.engine.analysis import (
     rating,
     skill,
 )
+from nardy.engine.analysis_json import cube_action_json
 from nardy.engine.bots import HeuristicBot, play_game, step
 from nardy.engine.cube import Action, MatchState, MoneyRules
 from nardy.engine.evaluator import ROLLS, evaluator, for_net
@@ -385,6 +386,58 @@ def test_long_nardy_is_not_rolled_out() -> None:
     ranked = analysis.ranking(early, 3, 1, 1, made=worst)
     assert skill(ranked[0].equity - ranked[-1].equity) in analysis.MARKED
     assert analysis.confirmed(early, 3, 1, ranked, worst) == ranked
+
+
+CLOSE_CUBE = position_from_id("mT3BYCCwzzMGAA", "backgammon")
+"""X 65% to win a middle game with few gammons: double, take (GNU Backgammon 2-ply)."""
+
+
+def _double_against_playing_on(position: Position, stakes: Stakes) -> float:
+    d = cube_analysis(position, stakes, 1)[1]
+    assert d.double_take is not None and d.double_pass is not None
+    return min(d.double_take, d.double_pass) - d.no_double
+
+
+def test_a_close_cube_decision_is_judged_on_its_chances_rolled_out() -> None:
+    """Issue 20: where the lookahead values the double within CUBE_CLOSE of playing on, the
+    decision is the cube model's on the position's chances rolled out (truncated games, in
+    blocks of 36 until the action is clear), for the doubler and for the answer alike."""
+    stakes = Stakes()
+    assert _double_against_playing_on(CLOSE_CUBE, stakes) > -analysis.CUBE_CLOSE
+    ahead = cube_analysis(CLOSE_CUBE, stakes, 1)[1]
+    decision, games = analysis.cube_confirmed(CLOSE_CUBE, stakes, ahead, 1)
+    assert games % STRATUM == 0 and STRATUM <= games <= analysis.CUBE_GAMES
+    (again,) = rollouts([CLOSE_CUBE], games=games, truncate=analysis.CUBE_TRUNCATE, jobs=1)
+    assert decision == stakes.decision(again.outputs, CLOSE_CUBE)
+    # In a game: the double and the take are judged against the rolled-out decision (of
+    # the answer, as the double was made).
+    game = Game(Settings(), FixedDice([6, 5]), position=CLOSE_CUBE, first_player=0)
+    game.double(0)
+    game.take(1)
+    game.roll(0)
+    game.play(0, game.legal_plays()[0])
+    judged = analyze_game(game, ply=1)
+    assert [(c.role, c.rollout) for c in judged.cubes] == [("double", games), ("take", games)]
+    answer = stakes.decision(again.outputs, CLOSE_CUBE, doubled=True)
+    assert all(c.decision == answer for c in judged.cubes)
+    assert [cube_action_json(c, False)["rollout"] for c in judged.cubes] == [games, games]
+
+
+def test_a_cube_decision_far_from_a_double_a_race_long_nardy_and_0_ply_are_not_rolled_out() -> None:
+    """Only a close decision (far from it, the lookahead's stands), backgammon's geometry
+    and not a race (valued by its distributions of rolls), and not at 0-ply."""
+    stakes = Stakes()
+    behind = CLOSE_CUBE.swap()
+    race = pos(
+        "backgammon", {6: 3, 5: 3, 4: 3, 3: 2, 2: 2, 1: 2}, {6: 4, 5: 3, 4: 3, 3: 2, 2: 2, 1: 1}
+    )
+    early = position_from_id("AACA/z8AAAb+Pw", "long")
+    assert _double_against_playing_on(behind, stakes) <= -analysis.CUBE_CLOSE
+    for position in (race, early):
+        assert _double_against_playing_on(position, stakes) > -analysis.CUBE_CLOSE
+    for position, ply in ((behind, 1), (race, 1), (early, 1), (CLOSE_CUBE, 0)):
+        ahead = cube_analysis(position, stakes, ply)[1]
+        assert analysis.cube_confirmed(position, stakes, ahead, ply) == (ahead, 0)
 
 
 def test_the_rollouts_measure_is_the_stakes_own_where_the_chances_are_consistent() -> None:

@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_analysis import bot_game
+from test_analysis import CLOSE_CUBE, bot_game
 
+from nardy.cli.analysis import CUBE_ROLLED_OUT, ROLLED_OUT
 from nardy.cli.chouette_cli import ChouetteBots, chouette_record, deciding
 from nardy.cli.main import main
 from nardy.core.chouette import BOX, TEAM, Chouette
@@ -343,6 +344,24 @@ def test_the_game_heading_is_grammatical_for_you_and_for_a_name(
         assert code == 0 and heading, out
         assert heading.group(2) == ("win" if heading.group(1) == "You" else "wins")
         assert heading.group(1) == players[winner]
+
+
+def test_a_close_cube_decision_rolled_out_is_marked_r(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 20: the text says which cube decisions a rollout judged, and what r means."""
+    game = Game(Settings(), FixedDice([6, 5]), position=CLOSE_CUBE, first_player=0)
+    game.double(0)
+    game.take(1)
+    game.roll(0)
+    game.play(0, game.legal_plays()[0])
+    source = tmp_path / "close.json"
+    source.write_text(json.dumps(game_record(game)), encoding="utf-8")
+    code, out, _ = run(capsys, "analyze", str(source), "--all", "--jobs", "1")
+    assert code == 0 and CUBE_ROLLED_OUT in out and ROLLED_OUT not in out
+    double, take = (line for line in out.splitlines() if re.search(r"\s(Double|Take)\s", line))
+    assert re.search(r"Double, take\s+\d\.\d{3} r", double), double
+    assert re.search(r"Take\s+\d\.\d{3} r", take), take
 
 
 def test_analysis_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

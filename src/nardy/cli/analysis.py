@@ -36,6 +36,8 @@ from nardy.core import NardyError, NotationError, Position, Variant, variants
 from nardy.engine.analysis import (
     CONFIRM_GAMES,
     CONFIRM_TRUNCATE,
+    CUBE_GAMES,
+    CUBE_TRUNCATE,
     DEFAULT_PLY,
     SKILLS,
     Analysis,
@@ -852,8 +854,10 @@ def chouette_text(a: ChouetteAnalysis, *, every: bool = False) -> str:
         "Equities are EMG: normalised to the cube, cubeless money equity for checker plays "
         "and luck, cubeful for the cube; each member answers the box's doubles himself.",
     ]
-    if any(p.rollout for game in a.games for _, p in game.plays):
-        lines.append(ROLLED_OUT)
+    lines += _rolled_out(
+        [p for game in a.games for _, p in game.plays],
+        [c for game in a.games for _, c in game.cubes],
+    )
     for game in a.games:
         team = ", ".join([f"{game.team[0]} (captain)", *game.team[1:]])
         settled = ", ".join(f"{name} {amount:+d}" for name, amount in game.settlements.items())
@@ -900,6 +904,24 @@ ROLLED_OUT = (
     f"{CONFIRM_GAMES} games)."
 )
 """The analysis text's word on the losses that rollouts judged (:func:`confirmed`)."""
+CUBE_ROLLED_OUT = (
+    "A cube decision's loss marked r is judged on the position's chances rolled out "
+    f"({CUBE_TRUNCATE} plays a game, at most {CUBE_GAMES} games): a decision close at the "
+    "analysis ply."
+)
+"""Its word on the cube decisions that rollouts judged (:func:`cube_confirmed`)."""
+
+
+def _rolled_out(plays: Sequence[CheckerPlay], cubes: Sequence[CubeAction]) -> list[str]:
+    """The lines that say what a loss marked r is, for the kinds of decision that have one."""
+    return [
+        line
+        for line, marked in (
+            (ROLLED_OUT, any(p.rollout for p in plays)),
+            (CUBE_ROLLED_OUT, any(c.rollout for c in cubes)),
+        )
+        if marked
+    ]
 
 
 def analysis_text(a: Analysis, *, every: bool = False) -> str:
@@ -918,8 +940,9 @@ def analysis_text(a: Analysis, *, every: bool = False) -> str:
         if cube
         else f"Equities are EMG: {equities} for checker plays and luck.",
     ]
-    if any(p.rollout for game in a.games for p in game.plays):
-        lines.append(ROLLED_OUT)
+    lines += _rolled_out(
+        [p for game in a.games for p in game.plays], [c for game in a.games for c in game.cubes]
+    )
     for game in a.games:
         lines += ["", _game_heading(a, game)]
         rows = _game_rows(a, game, every)
@@ -966,7 +989,8 @@ def _rows(
                 action = action.replace("double", "redouble")
             proper = c.proper if c.role == "double" else c.proper.capitalize()
             row = [str(c.turn), name, "", action.capitalize(), proper]
-            entries.append((c.turn, 0, [*row, f"{c.loss:.3f}", c.skill or "", ""]))
+            loss = f"{c.loss:.3f}" + (" r" if c.rollout else "")
+            entries.append((c.turn, 0, [*row, loss, c.skill or "", ""]))
     for name, r in resignations:
         if every or r.skill is not None:
             when = "after the roll" if r.after_roll else "before the roll"

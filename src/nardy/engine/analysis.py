@@ -72,6 +72,7 @@ from nardy.engine.rollout import (
     STRATUM,
     Z95,
     best_plays,
+    probabilities,
     processes,
     roll_index,
     rollouts,
@@ -522,6 +523,90 @@ def cube_analysis(
     return outputs, decision_ahead(ev, position, stakes, decision, cube_ply(ply))
 
 
+CUBE_CLOSE = 0.1
+"""A cube decision is rolled out (:func:`cube_confirmed`) where the lookahead values the
+double, against its proper answer, within this of playing on, or above it."""
+CUBE_TRUNCATE = 20
+"""Plays a game of a cube decision's rollout runs for, then the net's value of the position
+reached stands in for the rest. On issue 20's matches the rollouts truncated so judged the
+cube as whole games did, for two thirds of their cost (docs/benchmarks.md, "Cube decisions
+rolled out")."""
+CUBE_GAMES = 4 * STRATUM
+"""The most games of a cube decision's rollout: it stops sooner, after a block of 36 games,
+where the decision is clear (:func:`cube_confirmed`)."""
+
+
+def cube_judgement(
+    position: Position,
+    stakes: Stakes,
+    ply: int = 1,
+    ev: Evaluator | None = None,
+    *,
+    doubled: bool = False,
+) -> tuple[CubeDecision, int]:
+    """The cube decision the analysis judges a player's by (with ``doubled``, his
+    opponent's answer): :func:`cube_analysis`'s, or where that is close, the rollout's
+    (:func:`cube_confirmed`); and the games of that rollout (0: none)."""
+    ev = ev or load_evaluator(position.variant)
+    decision = cube_analysis(position, stakes, ply, ev, doubled=doubled)[1]
+    return cube_confirmed(position, stakes, decision, ply, ev, doubled=doubled)
+
+
+def cube_confirmed(
+    position: Position,
+    stakes: Stakes,
+    decision: CubeDecision,
+    ply: int,
+    ev: Evaluator | None = None,
+    *,
+    doubled: bool = False,
+) -> tuple[CubeDecision, int]:
+    """The cube decision the analysis judges by, with the games of its rollout (0: none):
+    ``decision`` (the lookahead's at ``ply``), or where the double is within
+    :data:`CUBE_CLOSE` of playing on or above it, the cube model's on the position's chances
+    rolled out (games :data:`CUBE_TRUNCATE` plays long, at 0-ply, with the luck correction;
+    with ``doubled``, the decision of the answer).
+
+    The lookahead sees the position through the net's eyes, and a net that misjudges a kind
+    of position (a backgame, a deep holding game, which its own self-play seldom reaches)
+    misjudges its cube at every ply: on GNU Backgammon's matches nardy doubled too early
+    where gnubg's chances were lower. A rollout plays the game on and leaves most of that
+    error behind; its chances, through the model at the root as gnubg's 0-ply does it, agreed
+    with gnubg 2-ply's proper action more often, and cost less by gnubg's equities, than the
+    lookahead (docs/benchmarks.md, "Cube decisions rolled out"). The games go in blocks of 36
+    until the action is the same for chances 95% stronger or weaker (each probability its
+    standard error times 1.96 up or down, the doubler's better or worse), at most
+    :data:`CUBE_GAMES`. As :func:`confirmed`: backgammon's geometry only, not races (their
+    distributions of rolls value them), and not at 0-ply."""
+    if decision.double_take is None or decision.double_pass is None or ply < 1:
+        return decision, 0
+    if min(decision.double_take, decision.double_pass) - decision.no_double <= -CUBE_CLOSE:
+        return decision, 0
+    ev = ev or load_evaluator(position.variant)
+    if not ev.bearoff or position.is_race():
+        return decision, 0
+    better = np.array([1.0, 1.0, 1.0, -1.0, -1.0])  # the doubler's chances up
+
+    def decided(outputs: F64) -> CubeDecision:
+        return stakes.decision(probabilities(outputs), position, doubled=doubled)
+
+    def action(outputs: F64) -> tuple[str, Response | None]:
+        d = decided(outputs)
+        return cube_action_key(d), d.response
+
+    def clear(games: list[F64]) -> bool:
+        """Whether the action stands for chances 95% stronger or weaker."""
+        (played,) = games
+        mean = played.mean(axis=0)
+        shift = Z95 * played.std(axis=0, ddof=1) / math.sqrt(len(played)) * better
+        return action(mean) == action(mean + shift) == action(mean - shift)
+
+    (result,) = rollouts(
+        [position], games=CUBE_GAMES, truncate=CUBE_TRUNCATE, jobs=1, ev=ev, enough=clear
+    )
+    return decided(result.outputs.astype(np.float64)), result.games
+
+
 def cube_action_key(d: CubeDecision) -> str:
     """The doubler's proper action as a stable key, in the words of ``nardy engine``'s
     ``cube`` answer: ``no-double``, ``double-take``, ``double-pass``, ``double-beaver``,
@@ -599,6 +684,9 @@ class CubeAction:
     """Counted as a decision in the error rate: a close decision or an actual double,
     take, pass or beaver."""
     unit: float
+    rollout: int = 0
+    """The games of the rollout whose chances gave ``decision`` (:func:`cube_confirmed`: a
+    close decision at the analysis ply); 0 where none did."""
 
     @property
     def proper_key(self) -> str:
@@ -1090,7 +1178,10 @@ def _evaluate(ev: Evaluator, task: _TurnTask, ply: int) -> _Judged:
             outputs = evaluate(before, cube_ply(ply), ev)
         decision = task.cube_before.decision(outputs, before, doubled=task.doubled)
         decision = decision_ahead(ev, before, task.cube_before, decision, cube_ply(ply), best)
-        cubes = _judge_cube(task, decision)
+        decision, games = cube_confirmed(
+            before, task.cube_before, decision, ply, ev, doubled=task.doubled
+        )
+        cubes = _judge_cube(task, decision, games)
     resigned = _judge_resignations(ev, before, task, ply)
     if task.after is None or task.dice is None:
         return luck, None, cubes, resigned
@@ -1176,8 +1267,9 @@ def _judge(ev: Evaluator, before: Position, task: _TurnTask, ply: int) -> Checke
     )
 
 
-def _judge_cube(task: _TurnTask, d: CubeDecision) -> tuple[CubeAction, ...]:
-    """The doubler's decision and, after a double, the answer, against ``d``."""
+def _judge_cube(task: _TurnTask, d: CubeDecision, games: int) -> tuple[CubeAction, ...]:
+    """The doubler's decision and, after a double, the answer, against ``d`` (the chances
+    of a rollout of ``games``, where not 0)."""
     stakes = task.cube_before
     assert stakes is not None
     if d.double_take is None or d.double_pass is None:
@@ -1200,25 +1292,29 @@ def _judge_cube(task: _TurnTask, d: CubeDecision) -> tuple[CubeAction, ...]:
             max(0.0, best - value),
             close or doubled,
             stakes.unit,
+            games,
         )
     ]
     if doubled and len(task.cube_actions) > 1:
         judged.append(
-            answer_action(task.turn, 1 - task.player, task.cube_actions[1], d, stakes.unit)
+            answer_action(task.turn, 1 - task.player, task.cube_actions[1], d, stakes.unit, games)
         )
     return tuple(judged)
 
 
-def answer_action(turn: int, player: int, answer: str, d: CubeDecision, unit: float) -> CubeAction:
+def answer_action(
+    turn: int, player: int, answer: str, d: CubeDecision, unit: float, rollout: int = 0
+) -> CubeAction:
     """``player``'s answer (take, pass or beaver) to the double of turn ``turn``, judged
-    against the doubler's cube decision ``d``: the right answer leaves the doubler least."""
+    against the doubler's cube decision ``d`` (from a rollout of ``rollout`` games, where
+    not 0): the right answer leaves the doubler least."""
     assert d.double_take is not None and d.double_pass is not None
     answers = {Response.TAKE.value: d.double_take, Response.PASS.value: d.double_pass}
     if d.double_beaver is not None:
         answers[Response.BEAVER.value] = d.double_beaver
     right = min(answers, key=lambda a: (answers[a], a != Response.TAKE.value))
     loss = max(0.0, answers.get(answer, answers[right]) - answers[right])
-    return CubeAction(turn, player, "take", answer, right, d, loss, True, unit)
+    return CubeAction(turn, player, "take", answer, right, d, loss, True, unit, rollout)
 
 
 _OPENING = [i for i, (a, b, _) in enumerate(ROLLS) if a != b]

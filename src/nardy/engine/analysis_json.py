@@ -247,6 +247,7 @@ def cube_action_json(c: CubeAction, match: bool) -> dict[str, Any]:
         "proper-action": c.proper_key,
         **cubeful_json(c.decision, match),
         "loss": number(c.loss),
+        "rollout": c.rollout or None,
         "close": c.close,
         "mark": c.skill,
     }

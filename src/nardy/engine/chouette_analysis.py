@@ -162,7 +162,7 @@ def _attribute(
     for c in judged.cubes:
         if c.role == "take" and c.player == TEAM:  # each member answers for himself
             cubes += [
-                (member, answer_action(c.turn, TEAM, answer, c.decision, c.unit))
+                (member, answer_action(c.turn, TEAM, answer, c.decision, c.unit, c.rollout))
                 for member, answer in answers[c.turn]
             ]
         else:

@@ -243,6 +243,8 @@ export class AnalysisPanel {
       lines.push(`<p data-kind="cube">${escapeHtml(t("analysis.cube", {
         action: words(ACTIONS, c.action), proper: words(PROPER, c["proper-action"]), loss: decimal(c.loss),
       }))}${marked(c.mark)}</p>`);
+      // a close cube decision is judged on the position's chances rolled out: say so
+      if (c.rollout) lines.push(`<p class="small" data-kind="cube-rollout">${escapeHtml(t("analysis.cube-rolled-out", { games: c.rollout }))}</p>`);
     }
     const p = judged.play;
     if (p) {
