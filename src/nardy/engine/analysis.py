@@ -526,11 +526,11 @@ def cube_analysis(
 CUBE_CLOSE = 0.1
 """A cube decision is rolled out (:func:`cube_confirmed`) where the lookahead values the
 double, against its proper answer, within this of playing on, or above it."""
-CUBE_TRUNCATE = 20
+CUBE_TRUNCATE = 10
 """Plays a game of a cube decision's rollout runs for, then the net's value of the position
 reached stands in for the rest. On issue 20's matches the rollouts truncated so judged the
-cube as whole games did, for two thirds of their cost (docs/benchmarks.md, "Cube decisions
-rolled out")."""
+cube as well as games of 20 plays or whole games did, for half and a third of their cost
+(docs/benchmarks.md, "Cube decisions rolled out")."""
 CUBE_GAMES = 4 * STRATUM
 """The most games of a cube decision's rollout: it stops sooner, after a block of 36 games,
 where the decision is clear (:func:`cube_confirmed`)."""
