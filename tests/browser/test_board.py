@@ -345,8 +345,8 @@ def test_options_roll_by_themselves_are_saved_and_the_last_play_is_shown_again(
     assert page.inner_text("#status").startswith(f"{who}'s last play")
     page.screenshot(path=str(shots / "replay-last.png"))
     # then each of its single moves in turn, the dice used as they go
-    me.wait_until("document.querySelector('.board .die.used') !== null", 5)
-    me.wait_until("!document.querySelector('#replay').disabled", 10)
+    me.wait_until("document.querySelector('.board .die.used') !== null")
+    me.wait_until("!document.querySelector('#replay').disabled")
     assert page.locator("[data-last]").count() > 0  # back to the game as it stands
     page.reload()
     page.wait_for_selector(".board .checker")
