@@ -590,9 +590,9 @@ def cube_confirmed(
     def decided(outputs: F64) -> CubeDecision:
         return stakes.decision(probabilities(outputs), position, doubled=doubled)
 
-    def action(outputs: F64) -> tuple[str, Response | None]:
+    def action(outputs: F64) -> tuple[Action, Response | None]:
         d = decided(outputs)
-        return cube_action_key(d), d.response
+        return d.action, d.response
 
     def clear(games: list[F64]) -> bool:
         """Whether the action stands for chances 95% stronger or weaker."""
