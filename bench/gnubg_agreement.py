@@ -20,7 +20,7 @@ by the positions they reach
 (a play nardy values as its best, to :data:`TIE`, counts as its best). gnubg writes each
 game of a match to a file of its own (``match-SEED.txt``, ``match-SEED_002.txt``, …). It
 prints the agreement, the decisions and the seconds nardy took, and with ``--show`` each
-disagreement.
+disagreement and each false mark (below).
 
 It also judges the play gnubg made (at 0-ply: the play marked ``*``) as both programs'
 analyses do: the equity each says it lost against its own best, the correlation of the two
@@ -360,6 +360,11 @@ def compare(folder: Path, ply: int, show: bool, cubes_only: bool = False) -> Non
             if decision.played_loss is not None and judged.played_loss is not None:
                 theirs.append(decision.played_loss)
                 ours.append(judged.played_loss)
+                if show and _false_mark(decision.played_loss, judged.played_loss):
+                    print(
+                        f"  false mark {decision.ids} {decision.dice[0]}-{decision.dice[1]}: "
+                        f"nardy {judged.played_loss:.3f}, gnubg {decision.played_loss:.3f}"
+                    )
     seconds = time.perf_counter() - started
     print(
         f"{len(files)} games, {total} unforced checker plays: nardy {ply}-ply picks gnubg "
@@ -401,6 +406,11 @@ def _compare_cubes(files: list[Path], ply: int, show: bool) -> None:
                 print(f"  cube {cube.ids}: gnubg {proper}, nardy {key} ({cube.cost(key):.3f})")
 
 
+def _false_mark(theirs: float, ours: float) -> bool:
+    """Whether nardy marks a play bad or very bad that gnubg finds (almost) no error in."""
+    return skill(ours) in {"bad", "very bad"} and theirs < FALSE_MARK
+
+
 def _print_plays_made(theirs: list[float], ours: list[float]) -> None:
     """The two programs' losses of the plays made: their correlation, the marks, the false
     marks."""
@@ -408,7 +418,7 @@ def _print_plays_made(theirs: list[float], ours: list[float]) -> None:
     marked_theirs = sum(skill(loss) in bad for loss in theirs)
     marked_ours = sum(skill(loss) in bad for loss in ours)
     both = sum(skill(a) in bad and skill(b) in bad for a, b in zip(theirs, ours, strict=True))
-    false = sum(skill(b) in bad and a < FALSE_MARK for a, b in zip(theirs, ours, strict=True))
+    false = sum(_false_mark(a, b) for a, b in zip(theirs, ours, strict=True))
     print(
         f"the plays made ({len(theirs)} judged): correlation of the two losses "
         f"{correlation(theirs, ours):.3f}; bad or very bad: gnubg {marked_theirs}, nardy "

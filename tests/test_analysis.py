@@ -355,27 +355,54 @@ def test_a_play_marked_bad_is_judged_by_a_rollout_against_the_best() -> None:
         assert r.equity == pytest.approx(result.equity, abs=1e-5)
         np.testing.assert_allclose(r.outputs, result.outputs, atol=1e-6)
     assert head[0].equity >= head[1].equity
-    # The play that is not marked, a play so far behind that it stays very bad, and a
-    # ranking at 0-ply stand as they are.
+    # The play that is not marked and a ranking at 0-ply stand as they are.
     best = _reached(ranked[0])
     assert analysis.confirmed(CONTACT, 5, 3, ranked, best, stakes=stakes) == ranked
-    worst = _reached(analysis.ranking(CONTACT, 4, 3, 1, stakes=stakes)[-1])
-    far = analysis.ranking(CONTACT, 4, 3, 1, stakes=stakes, made=worst)
-    assert far[0].equity - far[analysis.rank_of(far, worst)].equity >= analysis.CONFIRM_BELOW
-    assert analysis.confirmed(CONTACT, 4, 3, far, worst, stakes=stakes) == far
     quick = analysis.ranking(CONTACT, 5, 3, 0, stakes=stakes)
     assert analysis.confirmed(CONTACT, 5, 3, quick, worse, stakes=stakes) == quick
 
 
-def test_a_race_is_not_rolled_out() -> None:
-    """A race's values come from its distributions of rolls, not a net's games: a marked
-    play in a race is judged by them."""
+def test_a_play_far_behind_is_rolled_out_once() -> None:
+    """However far behind the lookahead puts a play, a rollout judges it (here the worst
+    play of a middle-game roll: it stays very bad)."""
+    stakes = Stakes()
+    worst = _reached(analysis.ranking(CONTACT, 4, 3, 1, stakes=stakes)[-1])
+    far = analysis.ranking(CONTACT, 4, 3, 1, stakes=stakes, made=worst)
+    assert far[0].equity - far[analysis.rank_of(far, worst)].equity > 0.45
+    judged = analysis.confirmed(CONTACT, 4, 3, far, worst, stakes=stakes)
+    mine = analysis.rank_of(judged, worst)
+    assert judged[mine].rollout and judged[mine].rollout % STRATUM == 0
+    assert skill(judged[0].equity - judged[mine].equity) == "very bad"
+
+
+def test_a_race_its_distributions_settle_is_not_rolled_out() -> None:
+    """A race whose chances the distributions of rolls settle (here both sides in the
+    endgame bear-off database) is judged by them, not by a net's games."""
+    race = pos("backgammon", {6: 2, 5: 2, 4: 2, 3: 1, 1: 2}, {6: 2, 5: 3, 2: 2, 1: 3})
+    ranked = analysis.ranking(race, 6, 5, 1)
+    worst = _reached(ranked[-1])
+    ranked = analysis.ranking(race, 6, 5, 1, made=worst)
+    assert skill(ranked[0].equity - ranked[-1].equity) in analysis.MARKED  # 6/1 6/off
+    assert evaluator("backgammon").exact(race.variant, [_reached(r) for r in ranked]) == [
+        True,
+        True,
+    ]
+    assert analysis.confirmed(race, 6, 5, ranked, worst) == ranked
+
+
+def test_a_race_left_to_the_net_is_rolled_out() -> None:
+    """Fifteen checkers a side: beyond the distributions (the net values the race), so a
+    marked play is rolled out as in contact; ten plays on, the games' ends are mostly in
+    the bear-off database."""
     race = pos("backgammon", {6: 3, 5: 3, 4: 2, 3: 2, 2: 1, 1: 4}, {6: 2, 5: 3, 4: 3, 2: 2, 1: 5})
     ranked = analysis.ranking(race, 6, 5, 1)
     worst = _reached(ranked[-1])
     ranked = analysis.ranking(race, 6, 5, 1, made=worst)
     assert skill(ranked[0].equity - ranked[-1].equity) in analysis.MARKED  # 6/1 6/off
-    assert analysis.confirmed(race, 6, 5, ranked, worst) == ranked
+    assert not any(evaluator("backgammon").exact(race.variant, [_reached(r) for r in ranked]))
+    head = analysis.confirmed(race, 6, 5, ranked, worst)[:2]
+    assert {_reached(r) for r in head} == {_reached(r) for r in ranked}
+    assert all(r.rollout and r.rollout % STRATUM == 0 for r in head)
 
 
 def test_long_nardy_is_not_rolled_out() -> None:

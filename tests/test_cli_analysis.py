@@ -349,12 +349,14 @@ def test_the_game_heading_is_grammatical_for_you_and_for_a_name(
 def test_a_close_cube_decision_rolled_out_is_marked_r(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Issue 20: the text says which cube decisions a rollout judged, and what r means."""
+    """Issue 20: the text says which cube decisions a rollout judged, and what r means (the
+    play made is the best, so no checker play is rolled out)."""
     game = Game(Settings(), FixedDice([6, 5]), position=CLOSE_CUBE, first_player=0)
     game.double(0)
     game.take(1)
     game.roll(0)
-    game.play(0, game.legal_plays()[0])
+    best = rank_plays(CLOSE_CUBE, 6, 5, DEFAULT_PLY)[0].play.position
+    game.play(0, next(p for p in game.legal_plays() if p.position == best))
     source = tmp_path / "close.json"
     source.write_text(json.dumps(game_record(game)), encoding="utf-8")
     code, out, _ = run(capsys, "analyze", str(source), "--all", "--jobs", "1")

@@ -9,15 +9,15 @@ import random
 import numpy as np
 import pytest
 from conftest import pos
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from oracle import gnubg_oracle
 
 from nardy.cli.engine import context_stakes, read_position
 from nardy.core import BAR, CHECKERS, OFF, Position, variant
 from nardy.core.position import Side
-from nardy.engine import race
-from nardy.engine.analysis import evaluate, rank_plays
+from nardy.engine import bearoff, race
+from nardy.engine.analysis import BAD, evaluate, judgement, rank_of, rank_plays
 from nardy.engine.evaluator import ROLLS, evaluator, no_contact
 from nardy.engine.features import sides_array
 from nardy.notation import parse_position
@@ -41,6 +41,8 @@ BEHIND = "XGID=---BCCC---B-B---------bbb-:0:0:1:52:0:0:0:0:10"
 no contact; O six checkers on its 1-3 points, three rolls at most from the end. X cannot
 win, and saves the gammon in 8-21% by the play. The net gave 12/7 10/8 (63% gammons) where
 the distributions, gnubg and the brute force agree on 12/5 (79%)."""
+GAMMON_SAVED = "ttsDIALXBwAAAA:QQlnAAAAAAAE"
+"""See test_a_race_whose_gammons_are_the_nets_is_judged_by_a_rollout."""
 NOBODY = bytes([CHECKERS] + [0] * 25)
 
 
@@ -126,7 +128,7 @@ def test_a_race_all_but_over_settles_what_it_can(ply: int) -> None:
     every play, where the net gave 13/9 13/8, which leaves the checker back, a 3.6%
     backgammon and a loss of 0.09 (gnubg: the best play). The gammon stays the net's."""
     position = parse_position(CLEARS, "backgammon")
-    stakes = context_stakes(read_position(CLEARS, "backgammon"))
+    stakes = context_stakes(read_position(CLEARS, variant("backgammon")))
     ranked = rank_plays(position, 5, 4, ply, stakes=stakes)
     for r in ranked:
         assert r.outputs[0] < race.SETTLED and r.outputs[4] == 0, r.play
@@ -200,4 +202,69 @@ def test_a_race_too_long_to_work_out_is_left_to_the_net() -> None:
     far = pos("backgammon", {6: 3, 8: 4, 11: 4, 12: 4}, {6: 3, 8: 4, 11: 4, 12: 4})
     assert far.is_race() and race.outputs(far.mine, far.theirs) is None
     assert race.rolls("off", far.mine) is None
-    assert race.fewest_rolls("off", far.mine) == 6  # 142 pips, 24 a roll at most
+    # 142 pips and 27 dice (two for each checker beyond the 6-point): seven doubles at least
+    bound = race.done_within("off", far.mine)
+    assert not bound[:7].any() and 0 < bound[7] < (1 / 6) ** 7
+
+
+@st.composite
+def _goal_and_side(draw: st.DrawFn) -> tuple[race.Goal, Side]:
+    """A question and a side whose distribution is mostly in reach: for ``off`` up to ten
+    checkers left near home, for ``first`` none off and a few outside, for ``clear`` any
+    race."""
+    goal = draw(st.sampled_from(["off", "first", "clear"]))
+    if goal == "off":
+        points = draw(st.lists(st.integers(1, 9), max_size=bearoff.ENDGAME_CHECKERS))
+    elif goal == "first":
+        outside = draw(st.lists(st.integers(7, 16), max_size=3))
+        points = outside + draw(
+            st.lists(
+                st.integers(1, 6),
+                min_size=CHECKERS - len(outside),
+                max_size=CHECKERS - len(outside),
+            )
+        )
+    else:
+        points = draw(st.lists(st.integers(1, 24), max_size=CHECKERS))
+    counts = [0] * (BAR + 1)
+    counts[OFF] = CHECKERS - len(points)
+    for point in points:
+        counts[point] += 1
+    return goal, bytes(counts)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_goal_and_side())
+def test_the_bound_of_a_side_out_of_reach_holds_where_its_distribution_is_known(
+    question: tuple[race.Goal, Side],
+) -> None:
+    """race.done_within bounds the chance of being done within k rolls from above (what a
+    race that is all but over is settled by): checked against every distribution in
+    reach."""
+    goal, side = question
+    distribution = race.rolls(goal, side)
+    assume(distribution is not None)
+    assert distribution is not None
+    bound = race.done_within(goal, side)
+    assert (np.cumsum(distribution) <= bound + 1e-12).all()
+    assert (np.diff(bound) >= -1e-12).all() and bound[-1] == pytest.approx(1.0)
+
+
+def test_a_race_whose_gammons_are_the_nets_is_judged_by_a_rollout() -> None:
+    """bench/gnubg_agreement.py, a 3-point match at 0-0, O's cube at 2 (a gammon wins X the
+    match): X to play 6-1 with nine checkers left, O with two checkers 25 pips from home.
+    X wins whatever it plays (settled by O's bound, race.done_within: O needs twenty dice),
+    but O's first checker off is beyond the distributions in reach, so the gammons are the
+    net's, which put 3/2 3/off 0.11 behind 3/off 1/off (gnubg 2-ply: 0.006, with 46.2% and
+    45.6% gammons). The analysis rolls that play out, and finds no error in it."""
+    position = parse_position(GAMMON_SAVED, "backgammon")
+    for play in position.legal_plays(6, 1):
+        chances = race.outputs(play.position.mine, play.position.theirs)
+        assert chances is not None and chances[0] > 1 - race.SETTLED, play
+        assert np.isnan(chances[1]) and chances[3] == 0, play
+    stakes = context_stakes(read_position(GAMMON_SAVED, variant("backgammon")))
+    made = position.parse_play("3/2 3/off", 6, 1).position
+    reached = (made.mine, made.theirs)
+    judged = judgement(position, 6, 1, reached, stakes=stakes)
+    mine = rank_of(judged, reached)
+    assert judged[mine].rollout and judged[0].equity - judged[mine].equity < BAD

@@ -347,10 +347,6 @@ CONFIRM_GAMES = 4 * STRATUM
 first roll once), where its verdict is clear (:func:`confirmed`)."""
 MARKED = frozenset({"bad", "very bad"})
 """The marks a rollout confirms or clears."""
-CONFIRM_BELOW = 0.32
-"""A play the lookahead puts this far behind the best or further is not rolled out: on
-issue 20's matches a rollout took at most 0.14 off a lookahead's loss, so such a play
-stays very bad whatever one finds, and a beginner's match has many of them."""
 BAD = dict(SKILLS)["bad"]
 """The loss from which a play is marked bad (or worse): what a mark's rollout decides."""
 
@@ -383,14 +379,17 @@ def confirmed(
     nackgammon, acey-deucey) is rolled out, where gnubg measured what the rollouts do; long
     nardy has no such oracle, its games are longer (so ten plays see less of one), and its
     casual matches have four times the marks (docs/analysis.md). Not rolled out either:
-    races, which the race's own distributions of rolls value better than a net's games
-    (:meth:`Evaluator.after`); a play after which the mover goes on (acey-deucey's 1-2,
-    whose double a rollout does not name); a ranking at 0-ply, asked for its speed; and a
-    play :data:`CONFIRM_BELOW` or more behind, which stays very bad."""
+    plays whose positions are valued without the net (:meth:`Evaluator.exact`: a race its
+    distributions of rolls settle, which they value better than a net's games; a race
+    whose gammons are left to the net is rolled out); a play after which the mover goes
+    on (acey-deucey's 1-2, whose double a rollout does not name); and a ranking at 0-ply,
+    asked for its speed. However far behind the lookahead puts a play, it is rolled out:
+    on GNU Backgammon's matches rollouts took 0.29-0.35 off losses of 0.45-0.49, and a play
+    that far behind in earnest is clear after one block."""
     mine = rank_of(ranked, made)
     best = ranked[0]
     marked = best.equity - ranked[mine].equity  # the lookahead's loss
-    if best.ply == 0 or mine == 0 or skill(marked) not in MARKED or marked >= CONFIRM_BELOW:
+    if best.ply == 0 or mine == 0 or skill(marked) not in MARKED:
         return list(ranked)
     v = position.variant
     if v.after_play(d1, d2, len(best.play.moves), chosen) is not None:
@@ -399,7 +398,7 @@ def confirmed(
     starts = [
         Position(v, r.play.position.mine, r.play.position.theirs) for r in (best, ranked[mine])
     ]
-    if not ev.bearoff or all(p.is_race() for p in starts):
+    if not ev.bearoff or all(ev.exact(v, [(p.mine, p.theirs) for p in starts])):
         return list(ranked)
     stakes = stakes or Stakes()
     base, weights = _linear(stakes)

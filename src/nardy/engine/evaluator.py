@@ -136,9 +136,10 @@ def possible(
     if not v.has_backgammons:
         o[:, [2, 4]] = 0.0
     else:
-        raced = no_contact(mine, theirs)
-        o[raced & (_back(theirs) <= race.OPPONENT_HOME), 2] = 0.0
-        o[raced & (_back(mine) <= race.OPPONENT_HOME), 4] = 0.0
+        back_mine, back_theirs = _back(mine), _back(theirs)  # no_contact's, worked out once
+        raced = back_mine + back_theirs < BAR
+        o[raced & (back_theirs <= race.OPPONENT_HOME), 2] = 0.0
+        o[raced & (back_mine <= race.OPPONENT_HOME), 4] = 0.0
     return o
 
 
@@ -239,6 +240,27 @@ class Evaluator:
             return np.zeros((0, OUTPUTS), dtype=np.float32)
         mine = sides_array(m for m, _ in pairs)
         theirs = sides_array(t for _, t in pairs)
+        out, known, settled = self._without_net(v, pairs, mine, theirs, races)
+        live = np.flatnonzero(~known)
+        if len(live) and ply <= 0:
+            out[live] = self.forward(self.encode(mine[live], theirs[live]))
+        elif len(live):
+            opp = [(pairs[i][1], pairs[i][0]) for i in live.tolist()]
+            out[live] = flip(self.on_roll_pairs(v, opp, ply))
+        for i, chances in settled.items():  # what the race settles, over what the net says
+            out[i] = np.where(np.isnan(chances), out[i], chances)
+        return possible(v, mine, theirs, out)
+
+    def _without_net(
+        self,
+        v: Variant,
+        pairs: Sequence[Pair],
+        mine: npt.NDArray[np.uint8],
+        theirs: npt.NDArray[np.uint8],
+        races: bool,
+    ) -> tuple[F32, npt.NDArray[np.bool_], dict[int, F32]]:
+        """What :meth:`after` values without the net: the outputs (those rows only), which
+        rows they settle in whole, and the races they settle in part (NaN: the net's)."""
         out = np.empty((len(pairs), OUTPUTS), dtype=np.float32)
         known = mine[:, OFF] == CHECKERS
         settled: dict[int, F32] = {}  # races, in whole or in part
@@ -257,15 +279,18 @@ class Evaluator:
                 if chances is not None:
                     settled[i] = chances
         known[[i for i, c in settled.items() if not np.isnan(c).any()]] = True  # in whole
-        live = np.flatnonzero(~known)
-        if len(live) and ply <= 0:
-            out[live] = self.forward(self.encode(mine[live], theirs[live]))
-        elif len(live):
-            opp = [(pairs[i][1], pairs[i][0]) for i in live.tolist()]
-            out[live] = flip(self.on_roll_pairs(v, opp, ply))
-        for i, chances in settled.items():  # what the race settles, over what the net says
-            out[i] = np.where(np.isnan(chances), out[i], chances)
-        return possible(v, mine, theirs, out)
+        return out, known, settled
+
+    def exact(self, v: Variant, pairs: Sequence[Pair]) -> list[bool]:
+        """Whether :meth:`after` values each position just reached by a play without the net
+        (a game over, an endgame bear-off, a race its distributions of rolls settle in
+        whole), the same at every ply."""
+        if not pairs:
+            return []
+        mine = sides_array(m for m, _ in pairs)
+        theirs = sides_array(t for _, t in pairs)
+        known: list[bool] = self._without_net(v, pairs, mine, theirs, True)[1].tolist()
+        return known
 
     def played(
         self,

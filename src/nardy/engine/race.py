@@ -26,6 +26,7 @@ question); otherwise :func:`outputs` says None and the net values the race.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from operator import mul
 
@@ -225,38 +226,89 @@ def rolls(goal: Goal, side: Side) -> F64 | None:
     return _answers[key]
 
 
-def fewest_rolls(goal: Goal, side: Side) -> int:
-    """A lower bound of the rolls ``side`` needs to reach ``goal``: a roll moves four checkers
-    and 24 pips at the most, and a checker is off only once all are home."""
+_MOST_DICE = CHECKERS * -(-BAR // 6)
+"""The most dice a side can need: every checker on the bar, five dice from the end each."""
+_MOST_PIPS = CHECKERS * BAR + 1
+"""The most pips a side can need (the first checker off: one pip more than getting home)."""
+
+
+def _needs(goal: Goal, side: Side) -> tuple[int, int]:
+    """The fewest dice and pips ``side`` must play to reach ``goal``: a die moves one checker
+    six pips at the most, so a checker ``p`` pips from where it must get to needs
+    ``ceil(p / 6)`` dice of its own; the first checker off needs one die and one pip more
+    than bringing every checker home."""
+    edge = 0 if goal == "off" else _edge(goal)
+    dice = sum(n * -(-(p - edge) // 6) for p, n in enumerate(side[edge + 1 : BAR + 1], edge + 1))
+    pips = _beyond(side, edge)
+    if goal == "first":
+        dice, pips = dice + 1, pips + 1
+    return dice, pips
+
+
+@functools.cache
+def _enough_by() -> F64:
+    """``[k, d, s]``: the chance that ``k`` rolls give at least ``d`` dice and ``s`` pips in
+    all (a double: four dice of its number)."""
+    # The joint distribution of dice and pips after k rolls, what reaches the largest need
+    # kept at it; the chance of "at least" is its sum over the larger needs.
+    state = np.zeros((_MOST_DICE + 1, _MOST_PIPS + 1))
+    state[0, 0] = 1.0
+    enough = np.empty((MAX_ROLLS, *state.shape))
+    for k in range(MAX_ROLLS):
+        enough[k] = state[::-1, ::-1].cumsum(axis=0).cumsum(axis=1)[::-1, ::-1]
+        # a roll that is no double plays two dice, a double four: the pips first, then the
+        # dice of each kind at once
+        singles, doubles = np.zeros_like(state), np.zeros_like(state)
+        for d1, d2, weight in ROLLS:
+            if d1 == d2:
+                doubles += weight * _add(state, 4 * d1, 1)
+            else:
+                singles += weight * _add(state, d1 + d2, 1)
+        state = _add(singles, 2, 0) + _add(doubles, 4, 0)
+    return enough
+
+
+def _add(counts: F64, amount: int, axis: int) -> F64:
+    """``counts`` with ``amount`` added to what its index along ``axis`` counts, the last
+    index keeping everything that reaches it."""
+    moved = np.zeros_like(counts)
+    last = counts.shape[axis] - 1
+    ahead = [slice(None)] * 2
+    behind = [slice(None)] * 2
+    ahead[axis], behind[axis] = slice(amount, last), slice(0, last - amount)
+    moved[tuple(ahead)] = counts[tuple(behind)]
+    ahead[axis], behind[axis] = slice(last, last + 1), slice(last - amount, None)
+    moved[tuple(ahead)] = counts[tuple(behind)].sum(axis=axis, keepdims=True)
+    return moved
+
+
+def done_within(goal: Goal, side: Side) -> F64:
+    """``[k]``: a bound from above of the chance that ``side`` reaches ``goal`` within ``k``
+    rolls, whatever it plays: the chance that ``k`` rolls give it the dice and pips it needs
+    (:func:`_needs`). A bound for a side whose distribution is out of reach, which settles
+    many a race that is over, or all but (:data:`SETTLED`)."""
     if _done(goal, side):
-        return 0
-    if goal == "off":
-        moves = CHECKERS - side[OFF]
-        pips = sum(p * side[p] for p in range(1, BAR + 1))
-    else:
-        edge = _edge(goal)
-        moves = sum(side[edge + 1 :])
-        pips = _beyond(side, edge)
-        if goal == "first":  # and then one checker off, one pip at least
-            moves, pips = moves + 1, pips + 1
-    return max(1, -(-moves // 4), -(-pips // 24))
+        return np.ones(MAX_ROLLS)
+    dice, pips = _needs(goal, side)
+    return _enough_by()[:, dice, pips]
 
 
 def _before(goal_a: Goal, a: Side, goal_b: Goal, b: Side, solve: Solver) -> float | None:
     """The chance that ``a``, on roll, reaches ``goal_a`` on its ``k``-th roll no later than
     ``b``, rolling second, reaches ``goal_b`` on its ``k``-th (first: the turn is ``a``'s);
-    None where it cannot be told. A side whose distribution is out of reach is still known
-    to need at least :func:`fewest_rolls`, which settles many a race that is over, or all
-    but (within :data:`SETTLED`)."""
+    None where it cannot be told. A side whose distribution is out of reach still has a
+    bound (:func:`done_within`), which settles many a race that is over, or all but (within
+    :data:`SETTLED`)."""
     first, second = solve(goal_a, a), solve(goal_b, b)
     if first is not None and second is not None:
         return first_wins(first, second)
-    if first is not None:  # a is there first at least where it is done in b's fewest
-        lowest = float(first[: fewest_rolls(goal_b, b) + 1].sum())
+    if first is not None:  # a is there first at least where b is not done by a's roll
+        not_yet = 1.0 - np.concatenate(([0.0], done_within(goal_b, b)[:-1]))
+        lowest = float(np.dot(first, not_yet))
         if 1.0 - lowest <= SETTLED:
             return 1.0 if lowest >= 1.0 else (1.0 + lowest) / 2
-    if second is not None:  # and at most where b is not done before a's fewest
-        highest = float(second[fewest_rolls(goal_a, a) :].sum())
+    if second is not None:  # and at most where a is done by the roll on which b is
+        highest = float(np.dot(second, done_within(goal_a, a)))
         if highest <= SETTLED:
             return highest / 2
     return None
