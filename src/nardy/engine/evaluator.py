@@ -364,15 +364,14 @@ class Evaluator:
         flat = [p for group in groups for p in group]
         outputs = self.after(v, flat, 0, races=False)
         values = equity(outputs)
-        chosen: list[Pair] = []
-        rows = np.empty((len(groups), OUTPUTS), dtype=np.float32)
-        start = 0
-        for r, group in enumerate(groups):
-            best = start + int(np.argmax(values[start : start + len(group)]))
-            chosen.append(flat[best])
-            rows[r] = outputs[best]
-            start += len(group)
-        return chosen, rows
+        # Each roll's first play of the highest value (argmax's choice), for all the rolls
+        # at once: a roll's plays lie together in ``flat``, and each roll holds its maximum.
+        sizes = np.fromiter(map(len, groups), dtype=np.intp, count=len(groups))
+        starts = np.cumsum(sizes) - sizes
+        tops = np.flatnonzero(values == np.repeat(np.maximum.reduceat(values, starts), sizes))
+        best = tops[np.searchsorted(tops, starts)]
+        rows: F32 = outputs[best]
+        return [flat[i] for i in best.tolist()], rows
 
     def on_roll_pairs(self, v: Variant, pairs: Sequence[Pair], ply: int) -> F32:
         """Outputs ``(N, 5)`` for the side on roll in each position, looking ``ply`` rolls

@@ -23,7 +23,10 @@ Two kinds of variance reduction, both unbiased:
   expectation zero. Each game's result minus the luck summed over its rolls (all five
   outputs, from the rollout's side) has the same mean as the result and a much smaller
   variance, because it removes most of what the dice decided (GNU Backgammon's "variance
-  reduction"). It costs the 21 rolls' plays at every turn, about eight times a plain game.
+  reduction"). It costs the 21 rolls' plays at every turn, about eight times a plain game;
+  the first two plays, which every game starts alike (from the rollout's position, then
+  from one of the 21 its first roll leads to), are worked out once a rollout, not once a
+  game (a quarter of a game of ten plays).
 
 The mean probabilities are clipped to what probabilities can be (the luck correction can
 push an average a little below 0 or above 1): each within [0, 1], a gammon no likelier than
@@ -366,9 +369,10 @@ def _run(
     in a pool of :func:`processes`."""
     jobs = processes(jobs, len(units))
     if jobs <= 1:
+        openings = [_Openings() for _ in tasks]
         for t, lo, hi in units:
             for i in range(lo, hi):
-                yield t, i, _play_games(ev, tasks[t], i, i + 1)
+                yield t, i, _play_games(ev, tasks[t], i, i + 1, openings[t])
         return
     with worker_pool(jobs, _start_worker, (ev, tasks)) as pool:
         yield from pool.imap_unordered(_work, units)
@@ -408,27 +412,56 @@ def _ignore_interrupts(initializer: Callable[..., None], initargs: tuple[Any, ..
     initializer(*initargs)
 
 
-_worker: tuple[Evaluator, list[_Task]] | None = None
+_worker: tuple[Evaluator, list[_Task], list[_Openings]] | None = None
 
 
 def _start_worker(ev: Evaluator, tasks: list[_Task]) -> None:
     global _worker
-    _worker = (ev, tasks)
+    _worker = (ev, tasks, [_Openings() for _ in tasks])
 
 
 def _work(unit: _Unit) -> tuple[int, int, F64]:
     assert _worker is not None, "the pool's initializer sets the worker up"
-    ev, tasks = _worker
+    ev, tasks, openings = _worker
     t, lo, hi = unit
-    return t, lo, _play_games(ev, tasks[t], lo, hi)
+    return t, lo, _play_games(ev, tasks[t], lo, hi, openings[t])
 
 
-def _play_games(ev: Evaluator, task: _Task, lo: int, hi: int) -> F64:
+OPENING_PLAYS = 2
+"""The plays at the start of a rollout's games that :class:`_Openings` keeps."""
+
+
+class _Openings:
+    """What a rollout's games work out alike in their first :data:`OPENING_PLAYS` plays,
+    kept for the next game: the first play starts from the rollout's position in every
+    game, and the second from one of the 21 positions its first roll leads to, so that
+    most of a game of ten plays' first two turns would be the same work done again. Only
+    those plays are kept (later positions seldom meet again), a few dozen entries a
+    rollout; what is kept is what the same call returns, so the games are the same."""
+
+    def __init__(self) -> None:
+        self.best: dict[Pair, tuple[list[Pair], F32]] = {}
+        self.chosen: dict[tuple[Pair, int, int], Pair] = {}
+
+    def best_plays(self, ev: Evaluator, position: Position) -> tuple[list[Pair], F32]:
+        key = (position.mine, position.theirs)
+        if key not in self.best:
+            self.best[key] = best_plays(ev, position)
+        return self.best[key]
+
+    def choose(self, ev: Evaluator, position: Position, d1: int, d2: int, ply: int) -> Pair:
+        key = ((position.mine, position.theirs), min(d1, d2), max(d1, d2))
+        if key not in self.chosen:
+            self.chosen[key] = _choose(ev, position, d1, d2, ply)
+        return self.chosen[key]
+
+
+def _play_games(ev: Evaluator, task: _Task, lo: int, hi: int, openings: _Openings) -> F64:
     """Games ``lo`` to ``hi - 1`` of a rollout: one row of five outputs each."""
     start = Position(variant(task.variant), task.mine, task.theirs)
     rows = np.empty((hi - lo, OUTPUTS), dtype=np.float64)
     for i in range(lo, hi):
-        row = _play_game(ev, start, _dice(task.seed, i), task)[None, :]
+        row = _play_game(ev, start, _dice(task.seed, i), task, openings)[None, :]
         rows[i - lo] = flip(row)[0] if task.flip else row[0]
     return rows
 
@@ -449,7 +482,13 @@ def _dice(seed: int, game: int) -> Iterator[tuple[int, int]]:
         yield from ((a, b) for a, b in rng.integers(1, 7, size=(32, 2)).tolist())
 
 
-def _play_game(ev: Evaluator, start: Position, dice: Iterator[tuple[int, int]], task: _Task) -> F32:
+def _play_game(
+    ev: Evaluator,
+    start: Position,
+    dice: Iterator[tuple[int, int]],
+    task: _Task,
+    openings: _Openings,
+) -> F32:
     """One game from ``start`` (its side on roll first): the result for that side, or the
     net's value where the game is truncated, minus the luck of its rolls when reducing."""
     v = start.variant
@@ -461,8 +500,9 @@ def _play_game(ev: Evaluator, start: Position, dice: Iterator[tuple[int, int]], 
     plays = 0
     while True:
         d1, d2 = next(dice)
+        opening = plays < OPENING_PLAYS
         if task.reduce:
-            chosen, rows = best_plays(ev, position)
+            chosen, rows = (openings.best_plays if opening else best_plays)(ev, position)
             r = roll_index(d1, d2)
             swing = rows[r : r + 1] - (ROLL_WEIGHTS @ rows)[None, :].astype(np.float32)
             # Seen from the other side a swing in wins changes sign and the gammon columns
@@ -470,7 +510,7 @@ def _play_game(ev: Evaluator, start: Position, dice: Iterator[tuple[int, int]], 
             luck += swing if first else flip(swing) - flip(np.zeros_like(swing))
             reached, value = chosen[r], rows[r : r + 1]
         if not task.reduce or task.ply > 0:
-            reached = _choose(ev, position, d1, d2, task.ply)
+            reached = (openings.choose if opening else _choose)(ev, position, d1, d2, task.ply)
             value = ev.after(v, [reached], 0)
         plays += 1
         mine, theirs = reached
