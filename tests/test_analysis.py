@@ -320,12 +320,27 @@ def test_the_best_few_and_the_play_made_are_judged_again_at_2_ply() -> None:
     assert checked == 2
 
 
-def test_a_play_marked_bad_is_judged_by_a_rollout_against_the_best() -> None:
+def test_a_play_marked_bad_is_judged_by_a_rollout_against_the_best(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Issue 20: where the lookahead marks a play bad or very bad, that play and the best
     are rolled out against each other (the same dice, truncated, in blocks of 36 games
     until the mark is clear) and ranked by the rollout, first; the rest follow as they
-    were. The worst play of a middle-game roll is marked by any reasonable net."""
+    were; where that rollout still marks the play, a second one of games twice as long
+    judges it. The worst play of a middle-game roll is marked by any reasonable net."""
     stakes = Stakes()
+    _, weights = analysis._linear(stakes)
+    rolled = analysis._rolled_loss
+    calls: list[tuple[int, float, float]] = []  # each rollout's plays a game, mark, loss
+
+    def recorded(
+        starts: Any, truncate: int, marked: float, ev: Any, w: Any
+    ) -> tuple[Any, list[np.ndarray]]:
+        results, means = rolled(starts, truncate, marked, ev, w)
+        calls.append((truncate, marked, float((means[0] - means[1]) @ weights)))
+        return results, means
+
+    monkeypatch.setattr(analysis, "_rolled_loss", recorded)
     ranked = analysis.ranking(CONTACT, 5, 3, 1, stakes=stakes)
     top = ranked[0].equity
     # a play marked bad or very bad, but not so far behind that it stays very bad anyway
@@ -340,12 +355,20 @@ def test_a_play_marked_bad_is_judged_by_a_rollout_against_the_best() -> None:
     assert games == head[1].rollout and games % STRATUM == 0
     assert STRATUM <= games <= analysis.CONFIRM_GAMES
     assert rest == [r for i, r in enumerate(ranked) if i not in (0, made)]
-    # The values are a rollout's of those games, the same dice for both plays (money: the
-    # cubeless equity, its games' mean).
+    # Games of 10 plays against the lookahead's loss; then, where their loss is still over
+    # 0.08, games of 20 against that loss.
+    first = (analysis.CONFIRM_TRUNCATE, ranked[0].equity - ranked[made].equity)
+    assert calls[0][:2] == pytest.approx(first)
+    if calls[0][2] > analysis.BAD:
+        assert [c[:2] for c in calls[1:]] == [(analysis.CONFIRM_LONGER, calls[0][2])]
+    else:
+        assert len(calls) == 1
+    # The values are the last rollout's over those games, the same dice for both plays
+    # (money: the cubeless equity, its games' mean).
     again = rollouts(
         [Position(CONTACT.variant, *_reached(ranked[i])) for i in (0, made)],
         games=games,
-        truncate=analysis.CONFIRM_TRUNCATE,
+        truncate=calls[-1][0],
         after_play=True,
         jobs=1,
     )
@@ -362,7 +385,7 @@ def test_a_play_marked_bad_is_judged_by_a_rollout_against_the_best() -> None:
     assert analysis.confirmed(CONTACT, 5, 3, quick, worse, stakes=stakes) == quick
 
 
-def test_a_play_far_behind_is_rolled_out_once() -> None:
+def test_a_play_far_behind_is_rolled_out_twice() -> None:
     """However far behind the lookahead puts a play, a rollout judges it (here the worst
     play of a middle-game roll: it stays very bad)."""
     stakes = Stakes()
@@ -371,8 +394,20 @@ def test_a_play_far_behind_is_rolled_out_once() -> None:
     assert far[0].equity - far[analysis.rank_of(far, worst)].equity > 0.45
     judged = analysis.confirmed(CONTACT, 4, 3, far, worst, stakes=stakes)
     mine = analysis.rank_of(judged, worst)
-    assert judged[mine].rollout and judged[mine].rollout % STRATUM == 0
+    games = judged[mine].rollout
+    assert games and games % STRATUM == 0
     assert skill(judged[0].equity - judged[mine].equity) == "very bad"
+    # marked by the first rollout too, so judged by the second, of games twice as long
+    again = rollouts(
+        [Position(CONTACT.variant, *_reached(far[i])) for i in (0, analysis.rank_of(far, worst))],
+        games=games,
+        truncate=analysis.CONFIRM_LONGER,
+        after_play=True,
+        jobs=1,
+    )
+    assert [judged[0].equity, judged[mine].equity] == pytest.approx(
+        [r.equity for r in again], abs=1e-5
+    )
 
 
 def test_a_race_its_distributions_settle_is_not_rolled_out() -> None:

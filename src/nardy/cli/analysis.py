@@ -35,6 +35,7 @@ from nardy.cli.words import conjugate, counted, dice_text
 from nardy.core import NardyError, NotationError, Position, Variant, variants
 from nardy.engine.analysis import (
     CONFIRM_GAMES,
+    CONFIRM_LONGER,
     CONFIRM_TRUNCATE,
     CUBE_GAMES,
     CUBE_TRUNCATE,
@@ -900,8 +901,8 @@ def _units(a: Analysis) -> tuple[str, Callable[[float, str], str]]:
 
 ROLLED_OUT = (
     f"A loss marked r is a rollout's: a play marked bad or worse at the analysis ply, "
-    f"rolled out against the best ({CONFIRM_TRUNCATE} plays a game, at most "
-    f"{CONFIRM_GAMES} games)."
+    f"rolled out against the best ({CONFIRM_TRUNCATE} plays a game, and again "
+    f"{CONFIRM_LONGER} where it stays marked; at most {CONFIRM_GAMES} games each)."
 )
 """The analysis text's word on the losses that rollouts judged (:func:`confirmed`)."""
 CUBE_ROLLED_OUT = (
