@@ -334,9 +334,9 @@ def test_a_play_marked_bad_is_judged_by_a_rollout_against_the_best(
     calls: list[tuple[int, float, float]] = []  # each rollout's plays a game, mark, loss
 
     def recorded(
-        starts: Any, truncate: int, marked: float, ev: Any, w: Any
+        starts: Any, truncate: int, marked: float, ev: Any, w: Any, kept: Any
     ) -> tuple[Any, list[np.ndarray]]:
-        results, means = rolled(starts, truncate, marked, ev, w)
+        results, means = rolled(starts, truncate, marked, ev, w, kept)
         calls.append((truncate, marked, float((means[0] - means[1]) @ weights)))
         return results, means
 

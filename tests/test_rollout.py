@@ -23,9 +23,9 @@ from nardy.engine.rollout import (
     ROLL_WEIGHTS,
     SECOND_STRATUM,
     STRATUM,
+    KeptPlays,
     RolloutInterrupted,
     _dice,
-    _Openings,
     _play_games,
     _Task,
     best_plays,
@@ -123,17 +123,33 @@ def test_seeds_reproduce_and_processes_do_not_matter() -> None:
 def test_a_game_played_on_what_the_earlier_games_worked_out_is_the_same_game(
     ply: int, reduce: bool
 ) -> None:
-    """The first plays every game of a rollout shares are worked out once (``_Openings``):
+    """The first plays every game of a rollout shares are worked out once (``KeptPlays``):
     game by game, the results are those of each game played with nothing kept."""
     ev = evaluator("backgammon")
     task = _Task("backgammon", CONTACT.mine, CONTACT.theirs, False, 40, 3, 7, ply, reduce)
     games = 40 if ply == 0 else 6
-    kept = _Openings()
+    kept = KeptPlays()
     shared = _play_games(ev, task, 0, games, kept)
-    alone = np.concatenate([_play_games(ev, task, i, i + 1, _Openings()) for i in range(games)])
+    alone = np.concatenate([_play_games(ev, task, i, i + 1, KeptPlays()) for i in range(games)])
     np.testing.assert_array_equal(shared, alone)
-    if reduce:  # the first play's position met once, not once a game
-        assert len(kept.best) < 2 * games
+    if ply == 0:  # the first play's position met once, not once a game
+        assert len(kept) < 2 * games
+
+
+def test_a_longer_rollout_on_the_plays_a_shorter_one_kept_is_the_same() -> None:
+    """Rollouts of the same positions and seed play their games' first plays alike: a
+    longer one told what a shorter one kept (``kept=``) plays only the rest of each game,
+    and comes out as it would alone."""
+    plays = [p.position for p in CONTACT.legal_plays(5, 2)[:2]]
+    kept = KeptPlays(4)
+    short = rollouts(plays, games=STRATUM, truncate=4, after_play=True, jobs=1, kept=kept)
+    held = len(kept)
+    longer = rollouts(plays, games=STRATUM, truncate=8, after_play=True, jobs=1, kept=kept)
+    alone = rollouts(plays, games=STRATUM, truncate=8, after_play=True, jobs=1)
+    for a, b in zip(longer, alone, strict=True):
+        np.testing.assert_array_equal(a.equities, b.equities)
+    assert held > 0 and len(kept) == held  # nothing new in the first four plays: all met
+    assert not np.array_equal(short[0].equities, alone[0].equities)
 
 
 def test_rollouts_share_their_dice() -> None:

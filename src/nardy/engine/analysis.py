@@ -71,6 +71,7 @@ from nardy.engine.rollout import (
     ROLL_WEIGHTS,
     STRATUM,
     Z95,
+    KeptPlays,
     RolloutResult,
     best_plays,
     probabilities,
@@ -412,10 +413,13 @@ def confirmed(
     stakes = stakes or Stakes()
     base, weights = _linear(stakes)
 
-    results, means = _rolled_loss(starts, CONFIRM_TRUNCATE, marked, ev, weights)
+    # The second rollout's games start as the first's did (the same positions and dice):
+    # the plays of those kept, only the rest of each game is played.
+    kept = KeptPlays(CONFIRM_TRUNCATE)
+    results, means = _rolled_loss(starts, CONFIRM_TRUNCATE, marked, ev, weights, kept)
     loss = float((means[0] - means[1]) @ weights)
     if loss > BAD:  # still marked: rolled out again, twice as far, before it is called bad
-        results, means = _rolled_loss(starts, CONFIRM_LONGER, loss, ev, weights)
+        results, means = _rolled_loss(starts, CONFIRM_LONGER, loss, ev, weights, kept)
     rolled = [
         RankedPlay(
             r.play, o.outputs, r.ply, base + float(m @ weights), stakes.mwc(o.outputs), o.games
@@ -431,6 +435,7 @@ def _rolled_loss(
     marked: float,
     ev: Evaluator,
     weights: npt.NDArray[np.float64],
+    kept: KeptPlays,
 ) -> tuple[list[RolloutResult], list[npt.NDArray[np.float64]]]:
     """The best play's position and the play made's (``starts``) rolled out against each
     other for :func:`confirmed`, games ``truncate`` plays long: the rollouts, and each
@@ -456,6 +461,7 @@ def _rolled_loss(
         jobs=1,
         ev=ev,
         enough=clear,
+        kept=kept,
     )
     return results, means
 

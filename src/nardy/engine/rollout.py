@@ -26,7 +26,7 @@ Two kinds of variance reduction, both unbiased:
   reduction"). It costs the 21 rolls' plays at every turn, about eight times a plain game;
   the first two plays, which every game starts alike (from the rollout's position, then
   from one of the 21 its first roll leads to), are worked out once a rollout, not once a
-  game (a quarter of a game of ten plays).
+  game (a quarter of a game of ten plays; :class:`KeptPlays`).
 
 The mean probabilities are clipped to what probabilities can be (the luck correction can
 push an average a little below 0 or above 1): each within [0, 1], a gammon no likelier than
@@ -230,6 +230,7 @@ def rollouts(
     ev: Evaluator | None = None,
     progress: ProgressCallback | None = None,
     enough: EnoughCallback | None = None,
+    kept: KeptPlays | None = None,
 ) -> list[RolloutResult]:
     """Roll each position out ``games`` times with the same dice (game ``i`` of every
     rollout rolls the same numbers while the games go alike), so that differences between
@@ -247,7 +248,11 @@ def rollouts(
     another :data:`STRATUM` games (the games are played in that order, block by block), with
     each rollout's games so far (one row of five outputs a game); where it says so, the
     results are those games'. A block of 36 games rolls each first roll once, so every
-    stop is at the end of a block."""
+    stop is at the end of a block.
+
+    ``kept`` holds plays worked out by earlier rollouts with the same evaluator and keeps
+    this one's (:class:`KeptPlays`); without it a rollout keeps its games' first two plays
+    for its other games. In a pool each worker keeps its own first two plays."""
     if games < 1:
         raise EngineError(f"a rollout needs at least one game, not {games}")
     if truncate < 0:
@@ -282,7 +287,7 @@ def rollouts(
     sums = [0.0] * len(tasks)
     counts = [0] * len(tasks)
     asked = 0  # the games ``enough`` was last asked about
-    results = _run(ev, tasks, work, jobs)
+    results = _run(ev, tasks, work, jobs, KeptPlays() if kept is None else kept)
     try:
         for t, lo, block in results:
             samples[t][lo : lo + len(block)] = block
@@ -357,22 +362,69 @@ def _summary(samples: F64, task: _Task) -> RolloutResult:
     )
 
 
+OPENING_PLAYS = 2
+"""The plays at the start of a rollout's games that it keeps for its other games unless
+told otherwise (:class:`KeptPlays`)."""
+
+
+class KeptPlays:
+    """The plays rollouts' games have worked out, kept for the games that meet the same
+    positions: those of each game's first ``plays`` plays (each with all 21 rolls' best
+    plays where the luck is corrected). Every game of a rollout starts from its position,
+    and its second play from one of the 21 positions its first roll leads to, so the
+    first two plays are most of the same work done again in each game of ten plays (the
+    default keeps those, a few dozen entries a rollout). A rollout of the same positions
+    and dice with longer games (:func:`nardy.engine.analysis.confirmed`'s second) plays
+    its games' first plays as the shorter one did, so keeping all of them halves it.
+
+    Kept by position alone, so for one evaluator only; what is kept is what the same call
+    returns, so the games are the same with or without it."""
+
+    def __init__(self, plays: int = OPENING_PLAYS) -> None:
+        self.plays = plays
+        self._best: dict[Pair, tuple[list[Pair], F32]] = {}
+        self._chosen: dict[tuple[Pair, int, int], Pair] = {}
+
+    def __len__(self) -> int:
+        """The positions kept."""
+        return len(self._best) + len(self._chosen)
+
+    def best_plays(self, ev: Evaluator, position: Position, play: int) -> tuple[list[Pair], F32]:
+        """:func:`best_plays` of ``position``, met at a game's play ``play`` (0: its first)."""
+        if play >= self.plays:
+            return best_plays(ev, position)
+        key = (position.mine, position.theirs)
+        if key not in self._best:
+            self._best[key] = best_plays(ev, position)
+        return self._best[key]
+
+    def choose(
+        self, ev: Evaluator, position: Position, d1: int, d2: int, ply: int, play: int
+    ) -> Pair:
+        """The play the net makes with a roll at ``ply``, met at a game's play ``play``."""
+        if play >= self.plays:
+            return _choose(ev, position, d1, d2, ply)
+        key = ((position.mine, position.theirs), min(d1, d2), max(d1, d2))
+        if key not in self._chosen:
+            self._chosen[key] = _choose(ev, position, d1, d2, ply)
+        return self._chosen[key]
+
+
 # -- the workers ---------------------------------------------------------------------------------
 
 _Unit = tuple[int, int, int]  # task, first game, end
 
 
 def _run(
-    ev: Evaluator, tasks: list[_Task], units: list[_Unit], jobs: int | None
+    ev: Evaluator, tasks: list[_Task], units: list[_Unit], jobs: int | None, kept: KeptPlays
 ) -> Generator[tuple[int, int, F64]]:
-    """The results of every unit, in any order: game by game in this process, or unit by unit
-    in a pool of :func:`processes`."""
+    """The results of every unit, in any order: game by game in this process (``kept``
+    keeping its plays), or unit by unit in a pool of :func:`processes`."""
     jobs = processes(jobs, len(units))
     if jobs <= 1:
-        openings = [_Openings() for _ in tasks]
         for t, lo, hi in units:
             for i in range(lo, hi):
-                yield t, i, _play_games(ev, tasks[t], i, i + 1, openings[t])
+                yield t, i, _play_games(ev, tasks[t], i, i + 1, kept)
         return
     with worker_pool(jobs, _start_worker, (ev, tasks)) as pool:
         yield from pool.imap_unordered(_work, units)
@@ -412,56 +464,27 @@ def _ignore_interrupts(initializer: Callable[..., None], initargs: tuple[Any, ..
     initializer(*initargs)
 
 
-_worker: tuple[Evaluator, list[_Task], list[_Openings]] | None = None
+_worker: tuple[Evaluator, list[_Task], KeptPlays] | None = None
 
 
 def _start_worker(ev: Evaluator, tasks: list[_Task]) -> None:
     global _worker
-    _worker = (ev, tasks, [_Openings() for _ in tasks])
+    _worker = (ev, tasks, KeptPlays())
 
 
 def _work(unit: _Unit) -> tuple[int, int, F64]:
     assert _worker is not None, "the pool's initializer sets the worker up"
-    ev, tasks, openings = _worker
+    ev, tasks, kept = _worker
     t, lo, hi = unit
-    return t, lo, _play_games(ev, tasks[t], lo, hi, openings[t])
+    return t, lo, _play_games(ev, tasks[t], lo, hi, kept)
 
 
-OPENING_PLAYS = 2
-"""The plays at the start of a rollout's games that :class:`_Openings` keeps."""
-
-
-class _Openings:
-    """What a rollout's games work out alike in their first :data:`OPENING_PLAYS` plays,
-    kept for the next game: the first play starts from the rollout's position in every
-    game, and the second from one of the 21 positions its first roll leads to, so that
-    most of a game of ten plays' first two turns would be the same work done again. Only
-    those plays are kept (later positions seldom meet again), a few dozen entries a
-    rollout; what is kept is what the same call returns, so the games are the same."""
-
-    def __init__(self) -> None:
-        self.best: dict[Pair, tuple[list[Pair], F32]] = {}
-        self.chosen: dict[tuple[Pair, int, int], Pair] = {}
-
-    def best_plays(self, ev: Evaluator, position: Position) -> tuple[list[Pair], F32]:
-        key = (position.mine, position.theirs)
-        if key not in self.best:
-            self.best[key] = best_plays(ev, position)
-        return self.best[key]
-
-    def choose(self, ev: Evaluator, position: Position, d1: int, d2: int, ply: int) -> Pair:
-        key = ((position.mine, position.theirs), min(d1, d2), max(d1, d2))
-        if key not in self.chosen:
-            self.chosen[key] = _choose(ev, position, d1, d2, ply)
-        return self.chosen[key]
-
-
-def _play_games(ev: Evaluator, task: _Task, lo: int, hi: int, openings: _Openings) -> F64:
+def _play_games(ev: Evaluator, task: _Task, lo: int, hi: int, kept: KeptPlays) -> F64:
     """Games ``lo`` to ``hi - 1`` of a rollout: one row of five outputs each."""
     start = Position(variant(task.variant), task.mine, task.theirs)
     rows = np.empty((hi - lo, OUTPUTS), dtype=np.float64)
     for i in range(lo, hi):
-        row = _play_game(ev, start, _dice(task.seed, i), task, openings)[None, :]
+        row = _play_game(ev, start, _dice(task.seed, i), task, kept)[None, :]
         rows[i - lo] = flip(row)[0] if task.flip else row[0]
     return rows
 
@@ -487,7 +510,7 @@ def _play_game(
     start: Position,
     dice: Iterator[tuple[int, int]],
     task: _Task,
-    openings: _Openings,
+    kept: KeptPlays,
 ) -> F32:
     """One game from ``start`` (its side on roll first): the result for that side, or the
     net's value where the game is truncated, minus the luck of its rolls when reducing."""
@@ -500,9 +523,8 @@ def _play_game(
     plays = 0
     while True:
         d1, d2 = next(dice)
-        opening = plays < OPENING_PLAYS
         if task.reduce:
-            chosen, rows = (openings.best_plays if opening else best_plays)(ev, position)
+            chosen, rows = kept.best_plays(ev, position, plays)
             r = roll_index(d1, d2)
             swing = rows[r : r + 1] - (ROLL_WEIGHTS @ rows)[None, :].astype(np.float32)
             # Seen from the other side a swing in wins changes sign and the gammon columns
@@ -510,7 +532,7 @@ def _play_game(
             luck += swing if first else flip(swing) - flip(np.zeros_like(swing))
             reached, value = chosen[r], rows[r : r + 1]
         if not task.reduce or task.ply > 0:
-            reached = (openings.choose if opening else _choose)(ev, position, d1, d2, task.ply)
+            reached = kept.choose(ev, position, d1, d2, task.ply, plays)
             value = ev.after(v, [reached], 0)
         plays += 1
         mine, theirs = reached
