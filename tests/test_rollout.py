@@ -133,7 +133,7 @@ def test_a_game_played_on_what_the_earlier_games_worked_out_is_the_same_game(
     alone = np.concatenate([_play_games(ev, task, i, i + 1, KeptPlays()) for i in range(games)])
     np.testing.assert_array_equal(shared, alone)
     if ply == 0:  # the first play's position met once, not once a game
-        assert len(kept) < 2 * games
+        assert kept.positions < 2 * games
 
 
 def test_a_longer_rollout_on_the_plays_a_shorter_one_kept_is_the_same() -> None:
@@ -143,12 +143,12 @@ def test_a_longer_rollout_on_the_plays_a_shorter_one_kept_is_the_same() -> None:
     plays = [p.position for p in CONTACT.legal_plays(5, 2)[:2]]
     kept = KeptPlays(4)
     short = rollouts(plays, games=STRATUM, truncate=4, after_play=True, jobs=1, kept=kept)
-    held = len(kept)
+    held = kept.positions
     longer = rollouts(plays, games=STRATUM, truncate=8, after_play=True, jobs=1, kept=kept)
     alone = rollouts(plays, games=STRATUM, truncate=8, after_play=True, jobs=1)
     for a, b in zip(longer, alone, strict=True):
         np.testing.assert_array_equal(a.equities, b.equities)
-    assert held > 0 and len(kept) == held  # nothing new in the first four plays: all met
+    assert held > 0 and kept.positions == held  # nothing new in the first four plays: all met
     assert not np.array_equal(short[0].equities, alone[0].equities)
 
 

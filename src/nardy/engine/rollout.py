@@ -51,7 +51,7 @@ import os
 import signal
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -362,6 +362,9 @@ def _summary(samples: F64, task: _Task) -> RolloutResult:
     )
 
 
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
 OPENING_PLAYS = 2
 """The plays at the start of a rollout's games that it keeps for its other games unless
 told otherwise (:class:`KeptPlays`)."""
@@ -385,29 +388,32 @@ class KeptPlays:
         self._best: dict[Pair, tuple[list[Pair], F32]] = {}
         self._chosen: dict[tuple[Pair, int, int], Pair] = {}
 
-    def __len__(self) -> int:
-        """The positions kept."""
+    @property
+    def positions(self) -> int:
+        """The positions (and rolls, for a play chosen) kept."""
         return len(self._best) + len(self._chosen)
 
     def best_plays(self, ev: Evaluator, position: Position, play: int) -> tuple[list[Pair], F32]:
         """:func:`best_plays` of ``position``, met at a game's play ``play`` (0: its first)."""
-        if play >= self.plays:
-            return best_plays(ev, position)
         key = (position.mine, position.theirs)
-        if key not in self._best:
-            self._best[key] = best_plays(ev, position)
-        return self._best[key]
+        return self._once(self._best, key, play, lambda: best_plays(ev, position))
 
     def choose(
         self, ev: Evaluator, position: Position, d1: int, d2: int, ply: int, play: int
     ) -> Pair:
-        """The play the net makes with a roll at ``ply``, met at a game's play ``play``."""
+        """The play the net makes with a roll at ``ply``, met at a game's play ``play``.
+        Kept by the dice in their order: a tie between two plays goes to the first the
+        generator lists, and its order follows the dice's."""
+        key = ((position.mine, position.theirs), d1, d2)
+        return self._once(self._chosen, key, play, lambda: _choose(ev, position, d1, d2, ply))
+
+    def _once(self, kept: dict[_K, _V], key: _K, play: int, work: Callable[[], _V]) -> _V:
+        """``work()``, kept under ``key`` where ``play`` is one of the plays kept."""
         if play >= self.plays:
-            return _choose(ev, position, d1, d2, ply)
-        key = ((position.mine, position.theirs), min(d1, d2), max(d1, d2))
-        if key not in self._chosen:
-            self._chosen[key] = _choose(ev, position, d1, d2, ply)
-        return self._chosen[key]
+            return work()
+        if key not in kept:
+            kept[key] = work()
+        return kept[key]
 
 
 # -- the workers ---------------------------------------------------------------------------------
