@@ -38,9 +38,11 @@ def test_a_finished_match_is_analysed_in_its_replay_in_english_and_russian(
     points = page.get_attribute("svg.chances polyline", "points")
     assert points is not None and len(points.split()) == turns + 1
     assert page.locator("svg.chances circle.dot").count() == marks.count()
-    stats = page.locator(".analysis-stats tbody tr")
-    assert stats.count() == 2
-    assert all(stats.nth(i).locator("td[data-rating]").inner_text().strip() for i in (0, 1))
+    # the players' figures: a column each, a row a figure
+    assert page.locator(".analysis-stats thead th[data-seat]").count() == 2
+    assert page.locator(".analysis-stats tbody tr").count() == 5
+    ratings = page.locator(".analysis-stats td[data-rating]")
+    assert all(ratings.nth(i).inner_text().strip() for i in (0, 1))
 
     # a marked turn: what was played, what was best, the equity lost; the best play's board
     marked = page.locator(".movelist button.move:has(.mark)").first
@@ -67,6 +69,11 @@ def test_a_finished_match_is_analysed_in_its_replay_in_english_and_russian(
     words = page.locator("#turn-analysis .mark").first.inner_text()
     assert any(w in words for w in ("сомнительно", "плохо")), words
     assert page.inner_text("#download-analysis") == "Скачать анализ"
+    # Russian's longer headings and words still fit the panel: nothing of the table is cut
+    fits = """() => { const table = document.querySelector('.analysis-stats');
+                      return table.scrollWidth <= table.parentElement.clientWidth; }"""
+    assert page.evaluate(fits)
+    assert page.inner_text('.analysis-stats th[data-i18n="analysis.error-rate"]') == "Доля ошибок"
     page.screenshot(path=str(shots / "analysis-ru.png"), full_page=True)
     # the table of figures, wider in Russian, once widened the page past the window
     assert page.evaluate(

@@ -211,21 +211,23 @@ export class AnalysisPanel {
     translate(this.box);
   }
 
-  /** Each player's error rate and rating, errors by mark, and luck, over the match. */
+  /** Each player's error rate and rating, errors by mark, and luck, over the match: a
+   * column a player and a row a figure, so that the table stays two figures wide however
+   * long a language's headings are (Russian's did not fit the panel as columns). */
   summary(name) {
     const { analysis } = this.done;
-    const rows = analysis.stats.map((s, seat) => {
-      const count = (mark) => (s.marked[mark] ?? 0) + (s["cube-marked"]?.[mark] ?? 0);
-      return `<tr data-seat="${seat}"><th scope="row">${escapeHtml(name(seat))}</th>
-        <td class="num">${decimal(s["error-rate"] === null ? null : s["error-rate"] * 1000, 1)}</td>
-        <td data-rating="${escapeHtml(s.rating ?? "")}">${escapeHtml(words(RATINGS, s.rating))}</td>
-        <td class="num">${MARK_ORDER.map((m) => count(m)).join(" / ")}</td>
-        <td class="num">${decimal(s["luck-rate"] === null ? null : s["luck-rate"] * 1000, 1, "exceptZero")}</td>
-        <td>${escapeHtml(words(LUCK_RATINGS, s["luck-rating"]))}</td></tr>`;
-    });
+    const count = (s, mark) => (s.marked[mark] ?? 0) + (s["cube-marked"]?.[mark] ?? 0);
+    const per = (fn) => analysis.stats.map((s, seat) => fn(s, seat)).join("");
+    const figures = [
+      ["analysis.error-rate", (s) => `<td class="num">${decimal(s["error-rate"] === null ? null : s["error-rate"] * 1000, 1)}</td>`],
+      ["analysis.rating", (s, seat) => `<td data-seat="${seat}" data-rating="${escapeHtml(s.rating ?? "")}">${escapeHtml(words(RATINGS, s.rating))}</td>`],
+      ["analysis.errors", (s) => `<td class="num">${MARK_ORDER.map((m) => count(s, m)).join(" / ")}</td>`],
+      ["analysis.luck", (s) => `<td class="num">${decimal(s["luck-rate"] === null ? null : s["luck-rate"] * 1000, 1, "exceptZero")}</td>`],
+      ["analysis.luck-rating", (s) => `<td>${escapeHtml(words(LUCK_RATINGS, s["luck-rating"]))}</td>`],
+    ];
+    const rows = figures.map(([key, cell]) => `<tr data-figure="${key}"><th scope="row" data-i18n="${key}"></th>${per(cell)}</tr>`);
     return `<table class="analysis-stats">
-      <thead><tr><th></th><th data-i18n="analysis.error-rate"></th><th data-i18n="analysis.rating"></th>
-      <th data-i18n="analysis.errors"></th><th data-i18n="analysis.luck"></th><th data-i18n="analysis.luck-rating"></th></tr></thead>
+      <thead><tr><th></th>${per((s, seat) => `<th scope="col" data-seat="${seat}">${escapeHtml(name(seat))}</th>`)}</tr></thead>
       <tbody>${rows.join("")}</tbody></table>
       <p class="small">${escapeHtml(t("analysis.about", { ply: analysis.ply }))}</p>`;
   }
