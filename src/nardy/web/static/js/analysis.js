@@ -212,20 +212,20 @@ export class AnalysisPanel {
   }
 
   /** Each player's error rate and rating, errors by mark, and luck, over the match: a
-   * column a player and a row a figure, so that the table stays two figures wide however
+   * column a player and a row a figure, so that the table stays three columns wide however
    * long a language's headings are (Russian's did not fit the panel as columns). */
   summary(name) {
     const { analysis } = this.done;
     const count = (s, mark) => (s.marked[mark] ?? 0) + (s["cube-marked"]?.[mark] ?? 0);
     const per = (fn) => analysis.stats.map((s, seat) => fn(s, seat)).join("");
     const figures = [
-      ["analysis.error-rate", (s) => `<td class="num">${decimal(s["error-rate"] === null ? null : s["error-rate"] * 1000, 1)}</td>`],
-      ["analysis.rating", (s, seat) => `<td data-seat="${seat}" data-rating="${escapeHtml(s.rating ?? "")}">${escapeHtml(words(RATINGS, s.rating))}</td>`],
-      ["analysis.errors", (s) => `<td class="num">${MARK_ORDER.map((m) => count(s, m)).join(" / ")}</td>`],
-      ["analysis.luck", (s) => `<td class="num">${decimal(s["luck-rate"] === null ? null : s["luck-rate"] * 1000, 1, "exceptZero")}</td>`],
-      ["analysis.luck-rating", (s) => `<td>${escapeHtml(words(LUCK_RATINGS, s["luck-rating"]))}</td>`],
+      [`<th scope="row" data-i18n="analysis.error-rate"></th>`, (s) => `<td class="num">${decimal(s["error-rate"] === null ? null : s["error-rate"] * 1000, 1)}</td>`],
+      [`<th scope="row" data-i18n="analysis.rating"></th>`, (s, seat) => `<td data-seat="${seat}" data-rating="${escapeHtml(s.rating ?? "")}">${escapeHtml(words(RATINGS, s.rating))}</td>`],
+      [`<th scope="row" data-i18n="analysis.errors"></th>`, (s) => `<td class="num">${MARK_ORDER.map((m) => count(s, m)).join(" / ")}</td>`],
+      [`<th scope="row" data-i18n="analysis.luck"></th>`, (s) => `<td class="num">${decimal(s["luck-rate"] === null ? null : s["luck-rate"] * 1000, 1, "exceptZero")}</td>`],
+      [`<th scope="row" data-i18n="analysis.luck-rating"></th>`, (s) => `<td>${escapeHtml(words(LUCK_RATINGS, s["luck-rating"]))}</td>`],
     ];
-    const rows = figures.map(([key, cell]) => `<tr data-figure="${key}"><th scope="row" data-i18n="${key}"></th>${per(cell)}</tr>`);
+    const rows = figures.map(([heading, cell]) => `<tr>${heading}${per(cell)}</tr>`);
     return `<table class="analysis-stats">
       <thead><tr><th></th>${per((s, seat) => `<th scope="col" data-seat="${seat}">${escapeHtml(name(seat))}</th>`)}</tr></thead>
       <tbody>${rows.join("")}</tbody></table>
