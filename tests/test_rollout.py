@@ -4,6 +4,7 @@ of processes, and unbiased by the luck-based variance reduction."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 import os
@@ -150,6 +151,19 @@ def test_a_longer_rollout_on_the_plays_a_shorter_one_kept_is_the_same() -> None:
         np.testing.assert_array_equal(a.equities, b.equities)
     assert held > 0 and kept.positions == held  # nothing new in the first four plays: all met
     assert not np.array_equal(short[0].equities, alone[0].equities)
+
+
+def test_one_keeper_serves_rollouts_at_different_plies_as_each_alone() -> None:
+    """A play chosen at one ply is never handed to a rollout at another: a keeper told of a
+    0-ply rollout first gives the 1-ply rollout of the same position and seed its own plays."""
+    kept = KeptPlays(3)
+    plain = functools.partial(rollouts, games=4, truncate=3, reduce_variance=False, jobs=1)
+    plain([CONTACT], ply=0, kept=kept)
+    held = kept.positions
+    deeper = plain([CONTACT], ply=1, kept=kept)
+    alone = plain([CONTACT], ply=1)
+    np.testing.assert_array_equal(deeper[0].equities, alone[0].equities)
+    assert kept.positions > held
 
 
 def test_rollouts_share_their_dice() -> None:

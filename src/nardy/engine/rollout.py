@@ -380,13 +380,14 @@ class KeptPlays:
     and dice with longer games (:func:`nardy.engine.analysis.confirmed`'s second) plays
     its games' first plays as the shorter one did, so keeping all of them halves it.
 
-    Kept by position alone, so for one evaluator only; what is kept is what the same call
-    returns, so the games are the same with or without it."""
+    Kept by the variant and position (and a choice by its dice and ply too), so for one
+    evaluator only; what is kept is what the same call returns, so the games are the same
+    with or without it."""
 
     def __init__(self, plays: int = OPENING_PLAYS) -> None:
         self.plays = plays
-        self._best: dict[Pair, tuple[list[Pair], F32]] = {}
-        self._chosen: dict[tuple[Pair, int, int], Pair] = {}
+        self._best: dict[tuple[str, Pair], tuple[list[Pair], F32]] = {}
+        self._chosen: dict[tuple[str, Pair, int, int, int], Pair] = {}
 
     @property
     def positions(self) -> int:
@@ -395,16 +396,17 @@ class KeptPlays:
 
     def best_plays(self, ev: Evaluator, position: Position, play: int) -> tuple[list[Pair], F32]:
         """:func:`best_plays` of ``position``, met at a game's play ``play`` (0: its first)."""
-        key = (position.mine, position.theirs)
+        key = (position.variant.key, (position.mine, position.theirs))
         return self._once(self._best, key, play, lambda: best_plays(ev, position))
 
     def choose(
         self, ev: Evaluator, position: Position, d1: int, d2: int, ply: int, play: int
     ) -> Pair:
         """The play the net makes with a roll at ``ply``, met at a game's play ``play``.
-        Kept by the dice in their order: a tie between two plays goes to the first the
-        generator lists, and its order follows the dice's."""
-        key = ((position.mine, position.theirs), d1, d2)
+        Kept by the dice in their order (a tie between two plays goes to the first the
+        generator lists, and its order follows the dice's) and by the ply: one keeper may
+        serve rollouts at several plies."""
+        key = (position.variant.key, (position.mine, position.theirs), d1, d2, ply)
         return self._once(self._chosen, key, play, lambda: _choose(ev, position, d1, d2, ply))
 
     def _once(self, kept: dict[_K, _V], key: _K, play: int, work: Callable[[], _V]) -> _V:
