@@ -58,7 +58,12 @@ def test_a_visitor_without_an_account_watches_and_the_players_see_the_count(
     bob.join_first_seek()
     visitor = Player(pages(), server.url)
     visitor.open("/")  # signed in as nobody: the sign-in page lists the games to watch
-    visitor.page.click(f"#live [data-watch='{game}']")
+    # listed as the lobby lists them: a row a game, no bullets
+    watch = visitor.page.locator(f"#live [data-watch='{game}']")
+    watch.wait_for()
+    bullets = visitor.page.eval_on_selector("#live", "e => getComputedStyle(e).listStyleType")
+    assert bullets == "none"
+    watch.click()
     visitor.page.wait_for_selector("body[data-seq]")
     assert visitor.state is not None and visitor.state["you"]["seat"] is None
     expect(visitor.page.locator("#spectator-help")).to_have_text(
